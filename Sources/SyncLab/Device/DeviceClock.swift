@@ -1,0 +1,86 @@
+import SyncLabKernel
+
+/// A device clock a client can measure intervals or run timers with: a named plug-in.
+///
+/// Each clock is a pure function of the device state and true time. `earliest(…)` inverts it so
+/// the world can schedule "the instant this clock reaches r" as one event instead of polling.
+public protocol DeviceClock: Sendable {
+    /// The name a scenario uses, e.g. "suspending".
+    var name: String { get }
+    /// Reading at true time `t`.
+    func reading(_ device: DeviceState, at t: SimTime, _ context: ClockContext) -> ClockReading
+    /// The earliest true time ≥ `t` at which the reading is ≥ `target`, assuming the device stays
+    /// awake and its state does not change from `t` on.
+    func earliest(_ device: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
+                  _ context: ClockContext) -> SimTime
+}
+
+/// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingClock` / Linux
+/// `CLOCK_MONOTONIC`: nanosecond resolution, drifts, and stops incrementing in deep sleep.
+public struct SuspendingClock: DeviceClock {
+    public init() {}
+    public var name: String { "suspending" }
+    public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
+        ClockReading(ns: d.drifted(d.awakeElapsed(at: t)))
+    }
+    public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
+                         _ c: ClockContext) -> SimTime {
+        if reading(d, at: t, c) >= target { return t }
+        let awake = d.undrifted(reaching: target.ns)
+        return SimTime(ns: d.bootTime.ns &+ d.sleptTotal &+ awake)
+    }
+}
+
+/// `mach_continuous_time` / Swift's `ContinuousClock` / Linux `CLOCK_BOOTTIME`: nanosecond
+/// resolution, drifts, keeps counting in deep sleep.
+public struct ContinuousClock: DeviceClock {
+    public init() {}
+    public var name: String { "continuous" }
+    public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
+        ClockReading(ns: d.drifted(t - d.bootTime))
+    }
+    public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
+                         _ c: ClockContext) -> SimTime {
+        if reading(d, at: t, c) >= target { return t }
+        return SimTime(ns: d.bootTime.ns &+ d.undrifted(reaching: target.ns))
+    }
+}
+
+/// The seeds' fix: uptime as `time(now) − KERN_BOOTTIME`. Keeps counting in sleep, follows the
+/// wall clock (so it has the wall clock's rate, not the oscillator's), and with `time()` it has
+/// one-second resolution; `gettimeofday` gives microseconds.
+public struct BootTimeUptimeClock: DeviceClock {
+    /// Resolution of both the wall reading and the boot time, in nanoseconds (1 s or 1 µs).
+    public var resolution: Nanoseconds
+    public init(resolution: Nanoseconds = .second) { self.resolution = resolution }
+    public var name: String { resolution == .second ? "uptime" : "uptime(\(resolution)ns)" }
+
+    public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
+        let now = floorDiv(d.wallUnix(at: t, c), resolution)
+        let boot = floorDiv(d.bootWallUnix, resolution)
+        return ClockReading(ns: (now - boot) &* resolution)
+    }
+    public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
+                         _ c: ClockContext) -> SimTime {
+        if reading(d, at: t, c) >= target { return t }
+        let boot = floorDiv(d.bootWallUnix, resolution)
+        let ticks = boot &+ ceilDiv(target.ns, resolution)   // first wall tick giving the target
+        return SimTime(ns: ticks &* resolution &- c.epochUnix &- d.wallOffset)
+    }
+}
+
+/// The wall clock (`NSDate`): never trusted by the seeds because players can move it; microsecond
+/// resolution here, no drift (NTP-disciplined), offset per device.
+public struct WallClock: DeviceClock {
+    public init() {}
+    public var name: String { "wall" }
+    public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
+        ClockReading(ns: floorTo(d.wallUnix(at: t, c), .microsecond))
+    }
+    public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
+                         _ c: ClockContext) -> SimTime {
+        if reading(d, at: t, c) >= target { return t }
+        let wall = ceilDiv(target.ns, .microsecond) &* .microsecond
+        return SimTime(ns: wall &- c.epochUnix &- d.wallOffset)
+    }
+}

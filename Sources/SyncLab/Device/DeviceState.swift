@@ -1,0 +1,95 @@
+import SyncLabKernel
+
+/// One simulated device: what its clocks are made of.
+///
+/// From the seeds: `CACurrentMediaTime()` / `mach_absolute_time()` stops counting a few minutes
+/// into standby (deep sleep); the fix read uptime as `time(now) − KERN_BOOTTIME`, which keeps
+/// counting but has one-second resolution and follows the wall clock. The state here is what
+/// all four device clocks are derived from; it is a compact value (48 bytes) because a million
+/// of them must fit in memory.
+public struct DeviceState: Sendable, Equatable {
+    /// Oscillator error in parts per billion: the monotonic clocks run at (1 + drift) × true rate.
+    public var driftPPB: Int64
+    /// Wall clock minus true time, in nanoseconds (NTP keeps it steady; a user may move it).
+    public var wallOffset: Nanoseconds
+    /// True time at which the device booted (before the run starts).
+    public var bootTime: SimTime
+    /// Wall-clock time at boot as the kernel recorded it (`KERN_BOOTTIME`), unix nanoseconds.
+    public var bootWallUnix: Int64
+    /// Deep-sleep time accumulated since boot, up to the current sleep if any.
+    public var sleptTotal: Nanoseconds
+    /// When the current deep sleep began; meaningful only while `asleep`.
+    public var sleepStart: SimTime
+    public var asleep: Bool
+
+    public init(driftPPB: Int64, wallOffset: Nanoseconds, bootTime: SimTime, epochUnix: Int64) {
+        self.driftPPB = driftPPB
+        self.wallOffset = wallOffset
+        self.bootTime = bootTime
+        self.bootWallUnix = epochUnix &+ bootTime.ns &+ wallOffset
+        self.sleptTotal = 0
+        self.sleepStart = .zero
+        self.asleep = false
+    }
+
+    /// Deep sleep begins: suspending clocks stop.
+    public mutating func fallAsleep(at t: SimTime) {
+        guard !asleep else { return }
+        asleep = true
+        sleepStart = t
+    }
+
+    /// Wakes; returns how long the deep sleep lasted (0 if it was not asleep).
+    @discardableResult
+    public mutating func wake(at t: SimTime) -> Nanoseconds {
+        guard asleep else { return 0 }
+        asleep = false
+        let slept = t - sleepStart
+        sleptTotal &+= slept
+        return slept
+    }
+
+    /// Awake time since boot at `t`, before drift.
+    @inlinable public func awakeElapsed(at t: SimTime) -> Nanoseconds {
+        let sleeping = asleep ? (t - sleepStart) : 0
+        return (t - bootTime) &- sleptTotal &- sleeping
+    }
+
+    /// Wall clock at `t`, unix nanoseconds.
+    @inlinable public func wallUnix(at t: SimTime, _ context: ClockContext) -> Int64 {
+        context.epochUnix &+ t.ns &+ wallOffset
+    }
+
+    /// `elapsed` true nanoseconds as counted by this device's oscillator.
+    @inlinable public func drifted(_ elapsed: Nanoseconds) -> Nanoseconds {
+        elapsed &+ Drift.scaled(elapsed, ppb: driftPPB)
+    }
+
+    /// The smallest true elapsed time whose drifted count reaches `target` (inverse of `drifted`).
+    public func undrifted(reaching target: Nanoseconds) -> Nanoseconds {
+        // e = target · 10⁹ / (10⁹ + ppb), exact in 128 bits; then step to the boundary (≤ 2 steps).
+        let product = target.multipliedFullWidth(by: 1_000_000_000)
+        var e = (1_000_000_000 &+ driftPPB).dividingFullWidth(product).quotient
+        while drifted(e) < target { e &+= 1 }
+        while drifted(e &- 1) >= target { e &-= 1 }
+        return e
+    }
+}
+
+/// What every clock needs to know about the world: the calendar instant of true time zero.
+public struct ClockContext: Sendable, Equatable {
+    /// Unix nanoseconds at true time zero.
+    public var epochUnix: Int64
+    public init(epochUnix: Int64) { self.epochUnix = epochUnix }
+}
+
+/// Exact integer drift arithmetic (no floating point, so identical on every machine).
+public enum Drift {
+    /// floor(elapsed × ppb / 10⁹), computed without overflow.
+    @inlinable public static func scaled(_ elapsed: Int64, ppb: Int64) -> Int64 {
+        if ppb == 0 { return 0 }
+        let product = elapsed.multipliedFullWidth(by: ppb)
+        let (q, r) = Int64(1_000_000_000).dividingFullWidth(product)
+        return r < 0 ? q - 1 : q   // truncation → floor
+    }
+}

@@ -1,0 +1,326 @@
+// Typed, path-aware reading of a parsed scenario file.
+//
+// Every error a user sees about scenario content should say which file, which key and what
+// was expected, e.g. `lab.json: network.profiles[2].uplink.median: expected a duration with a
+// unit, like "250ms"; got 5 (a number)`. InputNode carries the file and key path along as a
+// reader descends, and remembers which keys were asked for so typos are reported rather than
+// silently ignored.
+
+/// A problem with scenario content, located by file and key path.
+public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// Where in the file: "" for the whole file, else like "network.profiles[2].uplink".
+    public var keyPath: String
+    public var message: String
+
+    public init(file: String, keyPath: String, message: String) {
+        self.file = file
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    /// "file: keyPath: message", or "file: message" when there is no key path.
+    public var description: String {
+        keyPath.isEmpty ? "\(file): \(message)" : "\(file): \(keyPath): \(message)"
+    }
+}
+
+/// A reader over one JSON value that knows its file and key path.
+///
+/// It is a class so that the bookkeeping of asked-for keys is shared by everyone holding the
+/// node; `child(_:)` and `elements()` return the same child objects on every call for the same
+/// reason. The intended pattern for an object is: read keys with `required`, `child`,
+/// `optional` or `value`, then call `rejectUnknownKeys()`.
+public final class InputNode {
+    public let value: JSONValue
+    public let file: String
+    /// "" for the root, else like "network.profiles[2].uplink".
+    public let path: String
+
+    /// Keys asked for on this object, in first-asked order (also the order used in messages).
+    private var askedKeys: [String] = []
+    private var askedKeySet: Set<String> = []
+    /// Children already handed out, so repeated lookups share one node (lookup only, never iterated).
+    private var childCache: [String: InputNode] = [:]
+    private var elementCache: [InputNode]?
+
+    public init(_ value: JSONValue, file: String, path: String = "") {
+        self.value = value
+        self.file = file
+        self.path = path
+    }
+
+    /// Parses `text` and returns the root node; syntax errors become an `InputError` with the
+    /// line and column at the start of the message.
+    public static func parse(_ text: String, file: String) throws(InputError) -> InputNode {
+        do {
+            return InputNode(try JSONParser.parse(text), file: file)
+        } catch {
+            throw InputError(file: file, keyPath: "", message: error.description)
+        }
+    }
+
+    /// An error located at this node.
+    public func error(_ message: String) -> InputError {
+        InputError(file: file, keyPath: path, message: message)
+    }
+
+    // MARK: Structure
+
+    /// Throws unless this node is an object, naming what it is instead.
+    public func expectObject() throws(InputError) {
+        guard case .object = value else { throw error("expected an object; got \(InputNode.describe(value))") }
+    }
+
+    /// The member `key`, marking it as read; `nil` when absent or when this is not an object.
+    ///
+    /// A non-object is not an error here so that optional reads stay simple; `required`,
+    /// `keys` and `rejectUnknownKeys` report it.
+    public func child(_ key: String) -> InputNode? {
+        if askedKeySet.insert(key).inserted { askedKeys.append(key) }
+        if let cached = childCache[key] { return cached }
+        guard let member = value[key] else { return nil }
+        let node = InputNode(member, file: file, path: InputNode.path(path, appending: key))
+        childCache[key] = node
+        return node
+    }
+
+    /// The member `key`; a missing key is an error located at where the key should be.
+    public func required(_ key: String) throws(InputError) -> InputNode {
+        try expectObject()
+        if let node = child(key) { return node }
+        var message = "missing required key"
+        if let typo = unknownKeys().first(where: { InputNode.isLikelyTypo($0, of: key) }) {
+            message += "; found '\(typo)', is it misspelled?"
+        }
+        throw InputError(file: file, keyPath: InputNode.path(path, appending: key), message: message)
+    }
+
+    /// The elements of an array, with paths like "x[0]", "x[1]".
+    public func elements() throws(InputError) -> [InputNode] {
+        if let elementCache { return elementCache }
+        guard case .array(let values) = value else { throw error("expected an array; got \(InputNode.describe(value))") }
+        let nodes = values.enumerated().map { index, element in
+            InputNode(element, file: file, path: "\(path)[\(index)]")
+        }
+        elementCache = nodes
+        return nodes
+    }
+
+    /// The keys of an object in file order; does not mark them as read.
+    public func keys() throws(InputError) -> [String] {
+        guard case .object(let members) = value else { throw error("expected an object; got \(InputNode.describe(value))") }
+        return members.map(\.key)
+    }
+
+    /// Reads `key` with `read` when present.
+    public func optional<T>(_ key: String, _ read: (InputNode) throws -> T) throws -> T? {
+        guard let node = child(key) else { return nil }
+        return try read(node)
+    }
+
+    /// Reads `key` with `read`, or returns `default` when the key is absent.
+    public func value<T>(_ key: String, default defaultValue: T, _ read: (InputNode) throws -> T) throws -> T {
+        try optional(key, read) ?? defaultValue
+    }
+
+    /// Fails on the first key (in file order) that no reader asked for.
+    ///
+    /// Suggests the intended key when an asked-for key that is absent is within edit distance 2
+    /// or differs only in case; otherwise lists the allowed keys. Only this object is checked:
+    /// each reader checks its own objects.
+    public func rejectUnknownKeys() throws(InputError) {
+        try expectObject()
+        guard let unknown = unknownKeys().first else { return }
+        let present = Set((try? keys()) ?? [])
+        let candidates = askedKeys.filter { !present.contains($0) }
+        if let suggestion = InputNode.suggestion(for: unknown, among: candidates) {
+            throw error("unknown key '\(unknown)'; did you mean '\(suggestion)'?")
+        }
+        if askedKeys.isEmpty {
+            throw error("unknown key '\(unknown)'; this object takes no keys")
+        }
+        throw error("unknown key '\(unknown)'; allowed keys are \(askedKeys.map { "'\($0)'" }.joined(separator: ", "))")
+    }
+
+    /// Keys present in this object that nobody asked for, in file order.
+    private func unknownKeys() -> [String] {
+        ((try? keys()) ?? []).filter { !askedKeySet.contains($0) }
+    }
+
+    // MARK: Leaves
+
+    public func string() throws(InputError) -> String {
+        guard case .string(let text) = value else { throw expected("a string") }
+        return text
+    }
+
+    public func bool() throws(InputError) -> Bool {
+        guard case .bool(let flag) = value else { throw expected("true or false") }
+        return flag
+    }
+
+    /// A finite number.
+    public func double() throws(InputError) -> Double {
+        guard case .number(let number, _) = value, number.isFinite else { throw expected("a number") }
+        return number
+    }
+
+    /// A whole number within `min...max` (either bound optional); "5", "5.0" and "5e0" all read as 5.
+    ///
+    /// Plain integer literals are read exactly, so values beyond 2^53 are not rounded.
+    public func int(min: Int? = nil, max: Int? = nil) throws(InputError) -> Int {
+        guard case .number(let number, let literal) = value else { throw expected("a whole number") }
+        let integer: Int
+        if let exact = Int(literal) {
+            integer = exact
+        } else if InputNode.isWhole(number), number >= -0x1p63, number < 0x1p63 {
+            integer = Int(number)
+        } else if InputNode.isWhole(number) {
+            throw error("\(literal) is too large for a whole number")
+        } else {
+            throw expected("a whole number")
+        }
+        switch (min, max) {
+        case let (low?, high?) where integer < low || integer > high:
+            throw error("must be between \(low) and \(high); got \(literal)")
+        case let (low?, nil) where integer < low:
+            throw error("must be at least \(low); got \(literal)")
+        case let (nil, high?) where integer > high:
+            throw error("must be at most \(high); got \(literal)")
+        default:
+            return integer
+        }
+    }
+
+    /// A duration string such as "250ms", in nanoseconds; may be negative or zero.
+    public func duration() throws(InputError) -> Int64 {
+        guard case .string(let text) = value else { throw expected("a duration with a unit, like \"250ms\"") }
+        switch Units.parseDuration(text) {
+        case .success(let nanoseconds): return nanoseconds
+        case .failure(let unitError): throw error(unitError.message)
+        }
+    }
+
+    /// A duration greater than zero, such as a poll interval.
+    public func positiveDuration() throws(InputError) -> Int64 {
+        let nanoseconds = try duration()
+        guard nanoseconds > 0 else { throw error("must be greater than zero; got \(InputNode.describeScalar(value))") }
+        return nanoseconds
+    }
+
+    /// A duration of zero or more, such as a delay that may be absent.
+    public func nonNegativeDuration() throws(InputError) -> Int64 {
+        let nanoseconds = try duration()
+        guard nanoseconds >= 0 else { throw error("must not be negative; got \(InputNode.describeScalar(value))") }
+        return nanoseconds
+    }
+
+    /// A number in [0, 1].
+    public func probability() throws(InputError) -> Double {
+        let number = try double()
+        guard number >= 0, number <= 1 else { throw error("must be between 0 and 1; got \(InputNode.describeScalar(value))") }
+        return number
+    }
+
+    /// A size such as "20kB", in bytes; must be greater than zero.
+    public func bytes() throws(InputError) -> Double {
+        guard case .string(let text) = value else { throw expected("a size with a unit, like \"20kB\"") }
+        return try positive(Units.parseBytes(text))
+    }
+
+    /// A bandwidth such as "1Mbit/s", in bytes per second; must be greater than zero.
+    public func rate() throws(InputError) -> Double {
+        guard case .string(let text) = value else { throw expected("a rate with a unit, like \"1Mbit/s\"") }
+        return try positive(Units.parseRate(text))
+    }
+
+    private func positive(_ result: Result<Double, UnitError>) throws(InputError) -> Double {
+        switch result {
+        case .failure(let unitError):
+            throw error(unitError.message)
+        case .success(let amount):
+            guard amount > 0 else { throw error("must be greater than zero; got \(InputNode.describeScalar(value))") }
+            return amount
+        }
+    }
+
+    // MARK: Helpers
+
+    /// "expected <what>; got 5 (a number)".
+    private func expected(_ what: String) -> InputError {
+        error("expected \(what); got \(InputNode.describe(value))")
+    }
+
+    /// Whether a finite `number` has no fractional part.
+    ///
+    /// Decided from the bit pattern rather than `rounded()`, which needs libm and so fails to
+    /// link in targets that do not import Foundation.
+    static func isWhole(_ number: Double) -> Bool {
+        guard number.isFinite else { return false }
+        if number == 0 { return true }
+        let exponent = Int(number.exponent)
+        if exponent < 0 { return false }
+        if exponent >= Double.significandBitCount { return true }
+        let fractionBits = UInt64(Double.significandBitCount - exponent)
+        return number.significandBitPattern & ((1 << fractionBits) - 1) == 0
+    }
+
+    /// A value for messages: `5 (a number)`, `"abc" (a string)`, `null`, `an array`.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null, .array, .object: return value.typeName
+        default: return "\(describeScalar(value)) (\(value.typeName))"
+        }
+    }
+
+    /// A scalar as written: `5`, `true`, `"abc"`; long strings are shortened.
+    static func describeScalar(_ value: JSONValue) -> String {
+        if case .string(let text) = value, text.count > 40 {
+            return JSONValue.string(String(text.prefix(37)) + "...").serialized(indent: 0)
+        }
+        return value.serialized(indent: 0)
+    }
+
+    /// `base.key`, or `base["odd key"]` when the key is not a plain identifier.
+    static func path(_ base: String, appending key: String) -> String {
+        let plain = key.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false
+            && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        if !plain { return base + "[" + JSONValue.string(key).serialized(indent: 0) + "]" }
+        return base.isEmpty ? key : base + "." + key
+    }
+
+    /// The best candidate for a misspelled `key`: a case-insensitive match first, else the
+    /// closest within edit distance 2 (earliest wins ties), never one as short as the distance.
+    static func suggestion(for key: String, among candidates: [String]) -> String? {
+        if let match = candidates.first(where: { $0.lowercased() == key.lowercased() }) { return match }
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = levenshtein(key, candidate)
+            if distance <= 2, distance < candidate.count, distance < (best?.distance ?? Int.max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.candidate
+    }
+
+    static func isLikelyTypo(_ found: String, of key: String) -> Bool {
+        suggestion(for: found, among: [key]) != nil
+    }
+
+    /// Edit distance counting insertions, deletions and substitutions of characters.
+    static func levenshtein(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,73 @@
+import SyncLabKernel
+
+/// Distribution of a client's time error: the magnitude in a histogram, plus exact signed
+/// figures (whether players run ahead or behind matters as much as by how much).
+public struct ErrorStats: Sendable, Equatable {
+    public private(set) var magnitude = Histogram()
+    /// Sum of signed errors in microseconds (an integer, so the sum is order-independent).
+    public private(set) var signedSumMicros: Int64 = 0
+    public private(set) var ahead: UInt64 = 0
+
+    public init() {}
+
+    public var count: UInt64 { magnitude.count }
+
+    public mutating func record(_ error: Nanoseconds) {
+        magnitude.record(error < 0 ? -error : error)
+        signedSumMicros &+= error / 1_000
+        if error > 0 { ahead += 1 }
+    }
+
+    public mutating func merge(_ other: ErrorStats) {
+        magnitude.merge(other.magnitude)
+        signedSumMicros &+= other.signedSumMicros
+        ahead &+= other.ahead
+    }
+
+    /// |error| at quantile q, in nanoseconds.
+    public func quantile(_ q: Double) -> Int64? { magnitude.quantile(q) }
+    /// Mean signed error in nanoseconds: positive means players run ahead of the server.
+    public var meanSigned: Double? {
+        count == 0 ? nil : Double(signedSumMicros) * 1_000 / Double(count)
+    }
+    /// Share of samples ahead of the server.
+    public var aheadShare: Double? { count == 0 ? nil : Double(ahead) / Double(count) }
+    /// Share of samples with |error| ≤ limit.
+    public func shareWithin(_ limit: Nanoseconds) -> Double? {
+        count == 0 ? nil : Double(magnitude.countAtOrBelow(limit)) / Double(count)
+    }
+}
+
+/// Distribution of one transition's show instants across the players who showed it.
+public struct TransitionRow: Sendable, Equatable {
+    /// Server time of the change, ns since the epoch.
+    public var time: Int64
+    public var position: Int
+    public var viewers: Int
+    /// Earliest and latest show instant, relative to the change (ns; negative = early).
+    public var earliest: Int64
+    public var latest: Int64
+    /// latest − earliest: the transition gap.
+    public var gap: Int64 { latest - earliest }
+    /// 99th minus 1st percentile of the show instants.
+    public var spread: Int64
+    /// Players inside the best-placed 500 ms window.
+    public var inBestWindow: Int
+}
+
+extension TransitionRow {
+    /// Gap statistics from the (unsorted) show offsets of one transition.
+    static func measure(time: Int64, position: Int, offsets: [Int64], window: Int64) -> TransitionRow {
+        let sorted = offsets.sorted()
+        let n = sorted.count
+        func rank(_ q: Double) -> Int64 { sorted[max(0, min(n - 1, Int((q * Double(n)).rounded(.up)) - 1))] }
+        var best = 0
+        var lo = 0
+        for hi in 0..<n {
+            while sorted[hi] - sorted[lo] > window { lo += 1 }
+            best = max(best, hi - lo + 1)
+        }
+        return TransitionRow(time: time, position: position, viewers: n, earliest: sorted[0],
+                             latest: sorted[n - 1], spread: rank(0.99) - rank(0.01), inBestWindow: best)
+    }
+}

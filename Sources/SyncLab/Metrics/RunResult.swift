@@ -1,0 +1,125 @@
+import SyncLabKernel
+
+/// Everything a run measured. Reports only read this; budgets are judged on its `figures`.
+public struct RunResult: Sendable {
+    public let scenario: Scenario
+    /// One row per transition inside the window that at least one player showed.
+    public let transitions: [TransitionRow]
+    /// Transitions inside the window that no player had on screen.
+    public let transitionsUnviewed: Int
+    /// Requests reaching the server in each server second of the window.
+    public let requestsPerSecond: [UInt32]
+    public let requestsServed: UInt64
+    public let bytesServed: UInt64
+    public let requestsSent: UInt64
+    public let requestsLost: UInt64
+    public let requestsFailed: UInt64
+    public let responses: UInt64
+    public let roundTrip: Histogram
+    public let visits: UInt64
+    public let releaseOnline: Int
+    public let releaseJoined: Int
+    public let displayError: ErrorStats
+    public let estimateError: ErrorStats
+    /// The estimate error the same syncs would give with each reference clock.
+    public let errorByClock: [(String, ErrorStats)]
+    public let displayByLink: [ErrorStats]
+    public let estimateByLink: [ErrorStats]
+    /// Index 0: no deep sleep since launch; index k ≥ 1: k−1 minutes since waking (last open).
+    public let displayByWake: [ErrorStats]
+    public let estimateByWake: [ErrorStats]
+    public let samples: UInt64
+    public let sampleInstants: UInt64
+    public let viewingSum: UInt64
+    public let viewingPeak: Int
+    public let positionSamples: UInt64
+    public let bareSamples: UInt64
+    public let staleSamples: UInt64
+    public let filesPublished: Int
+    public let meanFileBytes: Double
+    public let eventsScheduled: UInt64
+
+    /// Transitions at least two players showed: the ones a gap between players is defined for.
+    public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
+
+    public var simulatedSeconds: Double { Double(scenario.duration) / 1e9 }
+}
+
+/// The headline figures, by the key paths `summary.json` and budgets use. Values in ms where the
+/// key says so; shares in [0, 1]; nil where the run had nothing to measure.
+extension RunResult {
+    public static let figureKeys: [String] = [
+        "transitionGapMs.p50", "transitionGapMs.p99", "transitionGapMs.max",
+        "transitionSpreadMs.p50", "transitionSpreadMs.p99",
+        "transitionsWithin500msShare", "viewersInBest500msShare",
+        "clientErrorMs.p50", "clientErrorMs.p99", "clientErrorMs.max",
+        "estimateErrorMs.p50", "estimateErrorMs.p99", "estimateErrorMs.max",
+        "requests", "peakRequestsPerSecond", "p99RequestsPerSecond", "p999RequestsPerSecond",
+        "meanRequestsPerSecond", "peakToMeanRatio", "bareShare", "staleShare", "failedRequestShare",
+    ]
+
+    public var figures: [String: Double?] {
+        var f: [String: Double?] = [:]
+        let gaps = gapTransitions.map(\.gap).sorted()
+        let spreads = gapTransitions.map(\.spread).sorted()
+        f["transitionGapMs.p50"] = RunResult.rank(gaps, 0.5).map(RunResult.ms)
+        f["transitionGapMs.p99"] = RunResult.rank(gaps, 0.99).map(RunResult.ms)
+        f["transitionGapMs.max"] = gaps.last.map(RunResult.ms)
+        f["transitionSpreadMs.p50"] = RunResult.rank(spreads, 0.5).map(RunResult.ms)
+        f["transitionSpreadMs.p99"] = RunResult.rank(spreads, 0.99).map(RunResult.ms)
+        f["transitionsWithin500msShare"] = gaps.isEmpty ? nil
+            : Double(gaps.filter { $0 <= 500 * .millisecond }.count) / Double(gaps.count)
+        let viewers = gapTransitions.reduce(0) { $0 + $1.viewers }
+        f["viewersInBest500msShare"] = viewers == 0 ? nil
+            : Double(gapTransitions.reduce(0) { $0 + $1.inBestWindow }) / Double(viewers)
+        f["clientErrorMs.p50"] = displayError.quantile(0.5).map(RunResult.ms)
+        f["clientErrorMs.p99"] = displayError.quantile(0.99).map(RunResult.ms)
+        f["clientErrorMs.max"] = displayError.quantile(1).map(RunResult.ms)
+        f["estimateErrorMs.p50"] = estimateError.quantile(0.5).map(RunResult.ms)
+        f["estimateErrorMs.p99"] = estimateError.quantile(0.99).map(RunResult.ms)
+        f["estimateErrorMs.max"] = estimateError.quantile(1).map(RunResult.ms)
+        let load = requestsPerSecond.map(Int64.init).sorted()
+        let mean = Double(requestsServed) / simulatedSeconds
+        f["requests"] = Double(requestsServed)
+        f["peakRequestsPerSecond"] = load.last.map(Double.init)
+        f["p99RequestsPerSecond"] = RunResult.rank(load, 0.99).map(Double.init)
+        f["p999RequestsPerSecond"] = RunResult.rank(load, 0.999).map(Double.init)
+        f["meanRequestsPerSecond"] = mean
+        f["peakToMeanRatio"] = mean > 0 ? load.last.map { Double($0) / mean } : nil
+        f["bareShare"] = positionSamples == 0 ? nil : Double(bareSamples) / Double(positionSamples)
+        f["staleShare"] = positionSamples == 0 ? nil : Double(staleSamples) / Double(positionSamples)
+        f["failedRequestShare"] = requestsSent == 0 ? nil : Double(requestsFailed) / Double(requestsSent)
+        return f
+    }
+
+    /// Nearest-rank quantile of sorted values.
+    public static func rank(_ sorted: [Int64], _ q: Double) -> Int64? {
+        guard !sorted.isEmpty else { return nil }
+        let i = Int((q * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[max(0, min(sorted.count - 1, i))]
+    }
+
+    public static func ms(_ ns: Int64) -> Double { Double(ns) / 1e6 }
+
+    /// Each budget with its measured value; a budget whose figure could not be measured fails.
+    public var budgetVerdicts: [BudgetVerdict] {
+        let f = figures
+        return scenario.budgets.map { b in
+            let value = f[b.metric] ?? nil
+            return BudgetVerdict(budget: b, value: value, pass: value.map(b.holds) ?? false)
+        }
+    }
+}
+
+public struct BudgetVerdict: Sendable, Equatable {
+    public var budget: Budget
+    public var value: Double?
+    public var pass: Bool
+}
+
+/// Runs one scenario from start to finish.
+public enum Simulation {
+    public static func run(_ scenario: Scenario) -> RunResult {
+        World(scenario: scenario).run()
+    }
+}

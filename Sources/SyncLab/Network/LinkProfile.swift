@@ -1,0 +1,35 @@
+import SyncLabKernel
+
+/// A kind of connection a player is on (Wi-Fi, LTE, 3G, EDGE, …): a named, parameterised
+/// profile. Each request draws afresh from the profile's distributions.
+///
+/// Delays are one-way propagation (asymmetric: up and down are drawn separately); the response
+/// also takes its size divided by the bandwidth to arrive, so a bigger store file costs more on a
+/// slow link. A failed request is lost and the client notices only at its time-out.
+public struct LinkProfile: Sendable {
+    public var name: String
+    public var share: Double
+    public var uplink: Distribution
+    public var downlink: Distribution
+    /// Downlink bandwidth, bytes per second, drawn per request.
+    public var bandwidth: Distribution
+    public var failure: Double
+    public var timeout: Nanoseconds
+
+    public init(name: String, share: Double, uplink: Distribution, downlink: Distribution,
+                bandwidth: Distribution, failure: Double, timeout: Nanoseconds) {
+        self.name = name
+        self.share = share
+        self.uplink = uplink
+        self.downlink = downlink
+        self.bandwidth = bandwidth
+        self.failure = failure
+        self.timeout = timeout
+    }
+
+    /// Time for `bytes` to arrive at `bytesPerSecond`, in whole nanoseconds (rounded up).
+    public static func transferTime(bytes: Int, bytesPerSecond: Double) -> Nanoseconds {
+        guard bytesPerSecond > 0 else { return .max / 4 }
+        return Int64((Double(bytes) * 1e9 / bytesPerSecond).rounded(.up))
+    }
+}

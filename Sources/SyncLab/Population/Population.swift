@@ -1,0 +1,97 @@
+import SyncLabKernel
+
+/// How players use the app, and the release spike.
+///
+/// A player comes online for a *visit* (the app cold-starts and loads the store), views the
+/// Store for a few sessions separated by short breaks, and between visits is offline (the app is
+/// not running). In a break the player usually locks the phone; "a few minutes" later the device
+/// enters deep sleep, where the suspending clock stops. When a new item is released "typically we
+/// get 50x more users online": at the release instant, enough offline players start a visit
+/// within the release window to multiply the players online by `multiplier`.
+public struct PopulationConfig: Sendable {
+    public var players: Int
+    /// Time offline between visits.
+    public var visitGap: Distribution
+    /// Store-viewing sessions per visit: 1 + Geometric with this mean (≥ 1).
+    public var sessionsPerVisitMean: Double
+    /// How long one viewing session lasts.
+    public var viewing: Distribution
+    /// A break between sessions of one visit.
+    public var breakDuration: Distribution
+    /// Share of breaks in which the player locks the phone (else stays in other apps, awake).
+    public var lockShare: Double
+    /// Delay from screen off to deep sleep.
+    public var sleepDelay: Distribution
+    public var release: Release?
+
+    public struct Release: Sendable {
+        public var at: SimTime
+        public var multiplier: Double
+        public var window: Nanoseconds
+        public init(at: SimTime, multiplier: Double, window: Nanoseconds) {
+            self.at = at
+            self.multiplier = multiplier
+            self.window = window
+        }
+    }
+
+    public init(players: Int, visitGap: Distribution = .exponential(mean: 6 * 3.6e12),
+                sessionsPerVisitMean: Double = 3, viewing: Distribution = .lognormal(median: 9e10, sigma: 0.8),
+                breakDuration: Distribution = .lognormal(median: 2.4e11, sigma: 0.9), lockShare: Double = 0.85,
+                sleepDelay: Distribution = .uniform(min: 1.2e11, max: 3e11), release: Release? = nil) {
+        self.players = players
+        self.visitGap = visitGap
+        self.sessionsPerVisitMean = sessionsPerVisitMean
+        self.viewing = viewing
+        self.breakDuration = breakDuration
+        self.lockShare = lockShare
+        self.sleepDelay = sleepDelay
+        self.release = release
+    }
+
+    /// Sessions in one visit: 1 + a geometric count with mean `sessionsPerVisitMean − 1`.
+    public func sessionsPerVisit(_ rng: inout RandomStream) -> Int {
+        let extra = sessionsPerVisitMean - 1
+        guard extra > 0 else { return 1 }
+        let p = 1 / (1 + extra)                 // success probability of the geometric
+        var n = 1
+        while n < 10_000 && !rng.bernoulli(p) { n += 1 }
+        return n
+    }
+}
+
+/// Per-device hardware and settings, drawn once per device.
+public struct DeviceConfig: Sendable {
+    /// Oscillator drift, parts per million.
+    public var driftPPM: Distribution
+    /// Wall clock minus true time.
+    public var wallClockOffset: Distribution
+    /// How long the device has been up when the run (warm-up included) starts.
+    public var uptimeAtStart: Distribution
+    public init(driftPPM: Distribution = .normal(mean: 0, sd: 20),
+                wallClockOffset: Distribution = .normal(mean: 0, sd: 5e7),
+                uptimeAtStart: Distribution = .uniform(min: 3.6e12, max: 6.048e14)) {
+        self.driftPPM = driftPPM
+        self.wallClockOffset = wallClockOffset
+        self.uptimeAtStart = uptimeAtStart
+    }
+}
+
+/// The client design under test: every part a named plug-in.
+public struct ClientDesign: Sendable {
+    /// The clock the client measures intervals and computes displayed time with.
+    public var clock: any DeviceClock
+    public var estimator: any SyncEstimator
+    public var tick: any TickPolicy
+    public var refetch: any RefetchPolicy
+    public var retry: any RetryPolicy
+    public init(clock: any DeviceClock = SuspendingClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
+                tick: any TickPolicy = TimerTick(), refetch: any RefetchPolicy = UniformWindowRefetch(),
+                retry: any RetryPolicy = FixedIntervalRetry()) {
+        self.clock = clock
+        self.estimator = estimator
+        self.tick = tick
+        self.refetch = refetch
+        self.retry = retry
+    }
+}

@@ -1,0 +1,112 @@
+import SyncLabKernel
+
+/// The v1.1.5 server: a generation cron, a compile/publish job, and the API that serves the file
+/// with a timestamp.
+///
+/// From the seeds: a cron "runs every minute and ensures that there is always 10 minutes worth of
+/// items coming up"; "a separate CRON job then runs and compiles these items into a single JSON
+/// file", encrypted and Base64-encoded; the API returns that file "along with a synchronisation
+/// timestamp", PHP's `$_SERVER['REQUEST_TIME']` — whole seconds, taken when the request starts.
+public struct ServerConfig: Sendable {
+    /// Generation cron period (60 s) and its start delay after each period boundary.
+    public var cronPeriod: Nanoseconds
+    public var cronJitter: Distribution
+    /// How far ahead the generation cron keeps every position filled.
+    public var horizon: Nanoseconds
+    /// Delay from a generation run to the start of the compile job, and the compile's duration.
+    public var publishLag: Nanoseconds
+    public var publishDuration: Distribution
+    public var file: StoreFileFormat
+    /// Resolution of the timestamp (1 s = `REQUEST_TIME`, 1 µs = `REQUEST_TIME_FLOAT`).
+    public var timestampResolution: Nanoseconds
+    /// Time from the request's start (when the timestamp is taken) until the response leaves.
+    public var serviceTime: Distribution
+    /// Server clock minus true time.
+    public var clockOffset: Nanoseconds
+
+    public init(cronPeriod: Nanoseconds = .minute, cronJitter: Distribution = .uniform(min: 0, max: 2e9),
+                horizon: Nanoseconds = 10 * .minute, publishLag: Nanoseconds = 5 * .second,
+                publishDuration: Distribution = .uniform(min: 0.5e9, max: 2e9),
+                file: StoreFileFormat = StoreFileFormat(), timestampResolution: Nanoseconds = .second,
+                serviceTime: Distribution = .lognormal(median: 8e6, sigma: 0.4),
+                clockOffset: Nanoseconds = 0) {
+        self.cronPeriod = cronPeriod
+        self.cronJitter = cronJitter
+        self.horizon = horizon
+        self.publishLag = publishLag
+        self.publishDuration = publishDuration
+        self.file = file
+        self.timestampResolution = timestampResolution
+        self.serviceTime = serviceTime
+        self.clockOffset = clockOffset
+    }
+}
+
+/// The server's state during a run: what has been generated and what is published.
+public struct StoreServer: Sendable {
+    public let config: ServerConfig
+    public let schedule: StoreSchedule
+    let epochUnix: Int64
+    /// Per position, index into the chain of the last boundary generated so far.
+    var generatedUpTo: [Int]
+    /// Published versions, oldest first; the last is what the API serves.
+    public private(set) var files: [PublishedFile] = []
+    var rng: RandomStream
+
+    public init(config: ServerConfig, schedule: StoreSchedule, epochUnix: Int64, seed: UInt64) {
+        self.config = config
+        self.schedule = schedule
+        self.epochUnix = epochUnix
+        self.generatedUpTo = [Int](repeating: 0, count: schedule.positions)
+        self.rng = RandomStream(seed: seed, purpose: StreamPurpose("server"))
+    }
+
+    /// Server clock at true time t, ns since the epoch.
+    @inlinable public func serverTime(at t: SimTime) -> Int64 { t.ns &+ config.clockOffset }
+
+    /// The `REQUEST_TIME` a request started at true time t gets, ns since the epoch.
+    public func timestamp(at t: SimTime) -> Int64 {
+        floorTo(epochUnix &+ serverTime(at: t), config.timestampResolution) &- epochUnix
+    }
+
+    /// The next generation run at or after t: each period boundary of server time plus jitter.
+    public mutating func nextCronRun(after t: SimTime) -> SimTime {
+        let boundary = ceilDiv(epochUnix &+ serverTime(at: t) &+ 1, config.cronPeriod) &* config.cronPeriod
+        return SimTime(ns: boundary &- epochUnix &- config.clockOffset) + config.cronJitter.sampleDuration(&rng)
+    }
+
+    /// A generation run at t: extend each position until it is filled `horizon` ahead.
+    public mutating func generate(at t: SimTime) {
+        let target = serverTime(at: t) &+ config.horizon
+        for p in 0..<schedule.positions {
+            let chain = schedule.bounds[p]
+            while generatedUpTo[p] < chain.count - 1 && chain[generatedUpTo[p]] < target {
+                generatedUpTo[p] += 1
+            }
+        }
+    }
+
+    /// How long the compile job runs after a generation run.
+    public mutating func publishDelay() -> Nanoseconds {
+        config.publishLag &+ config.publishDuration.sampleDuration(&rng)
+    }
+
+    /// The compile job finishes at t: snapshot what has been generated as a new file version.
+    public mutating func publish(at t: SimTime) {
+        let now = serverTime(at: t)
+        var coverage = [Int64](repeating: 0, count: schedule.positions)
+        var items = 0
+        for p in 0..<schedule.positions {
+            let chain = schedule.bounds[p]
+            coverage[p] = chain[generatedUpTo[p]]
+            // Items still running or upcoming: those ending after now, up to the covered end.
+            let current = max(0, schedule.item(at: now, position: p))
+            items += max(0, generatedUpTo[p] - current)
+        }
+        files.append(PublishedFile(version: files.count, publishedAt: t, coverage: coverage,
+                                   items: items, responseBytes: config.file.responseBytes(items: items)))
+    }
+
+    /// The version the API serves now.
+    public var currentFile: Int { files.count - 1 }
+}

@@ -1,0 +1,73 @@
+import SyncLabKernel
+
+/// What the world keeps per player: device, behaviour, data, sync and the request in flight.
+///
+/// A compact value in one array (no object per client, no closures): a million of them must fit
+/// in memory. Epoch counters cancel pending events cheaply: an event carries the epoch it was
+/// scheduled under and is ignored if the client's counter has moved on.
+struct ClientState {
+    enum Phase: UInt8 { case offline, viewing, away }
+
+    var device: DeviceState
+    var link: UInt8
+    var phase: Phase = .offline
+    var screenOn = false
+    var fetchInFlight = false
+    /// A fetch is owed (failed or due) and waits for the Store to be on screen.
+    var needsFetch = false
+    var hasSync = false
+    var previousValid = false
+    var sessionsLeft: Int32 = 0
+    var consecutiveFailures: Int32 = 0
+
+    var behaviourEpoch: UInt32 = 0
+    var powerEpoch: UInt32 = 0
+    var displayEpoch: UInt32 = 0
+    var fetchEpoch: UInt32 = 0
+
+    /// Tick-clock reading at which this viewing session's timer started (fixes tick phase).
+    var tickBase = ClockReading(ns: 0)
+    var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
+    var previousAnchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
+    var anchorSetAt = SimTime.zero
+    var file: Int32 = -1
+    var previousFile: Int32 = -1
+    var refetchDue = ClockReading(ns: .max)
+    /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
+    var shownUpTo: Int64 = .min
+    /// Index of the first transition after `shownUpTo`.
+    var cursor: Int32 = 0
+    /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
+    var lastDeepWake: Int64 = .min
+
+    // The request in flight.
+    var requestSentAt = SimTime.zero
+    var uploadCompleteAt = SimTime.zero
+    var requestTimestamp: Int64 = 0
+    var requestFile: Int32 = -1
+
+    var behaviourRNG: RandomStream
+    var networkRNG: RandomStream
+    var designRNG: RandomStream
+
+    init(device: DeviceState, link: UInt8, seed: UInt64, index: UInt64) {
+        self.device = device
+        self.link = link
+        behaviourRNG = RandomStream(seed: seed, purpose: StreamPurpose("behaviour"), entity: index)
+        networkRNG = RandomStream(seed: seed, purpose: StreamPurpose("network"), entity: index)
+        designRNG = RandomStream(seed: seed, purpose: StreamPurpose("design"), entity: index)
+    }
+}
+
+/// What happens in the world. Data, not closures: handled by one `switch` in `World`.
+struct WorldEvent {
+    enum Kind: UInt8 {
+        case visitStart, viewStart, viewEnd, deepSleep
+        case sendRequest, serverArrival, responseDone, requestFailed
+        case display
+        case cron, publish, sample, release
+    }
+    var client: Int32
+    var kind: Kind
+    var epoch: UInt32
+}

@@ -1,0 +1,130 @@
+import SyncLabKernel
+
+/// The Store's UI: what each viewing player shows, tick by tick.
+///
+/// Displayed server time at a tick = anchor's server time + (clock now − anchor's reading),
+/// recomputed from the clock, never incremented (as the seeds do). A transition T is shown at the
+/// first tick whose displayed time has reached T, if the player's file lists the item that begins
+/// at T (else that position goes bare). Only ticks that change something observable are events:
+/// the next covered transition, or the tick at which the refetch falls due.
+extension World {
+    func scheduleDisplay(_ c: Int, _ t: SimTime) {
+        let s = clients[c]
+        guard s.phase == .viewing, s.hasSync else { return }
+        let clock = scenario.client.clock
+        var target = t
+        if s.shownUpTo != .min {
+            var reading = Int64.max
+            if let transition = nextCoveredTransition(c) {
+                reading = s.anchor.reading(atServerTime: transition).ns
+            }
+            if !s.fetchInFlight { reading = min(reading, s.refetchDue.ns) }
+            guard reading != .max else { return }
+            target = clock.earliest(s.device, reaching: ClockReading(ns: reading), notBefore: t, context)
+        }
+        let tick = scenario.client.tick.firstTick(atOrAfter: target, base: s.tickBase, s.device, context)
+        schedule(.display, client: c, epoch: s.displayEpoch, at: tick)
+    }
+
+    /// Server time of the next transition after what was shown that the player's file lists.
+    func nextCoveredTransition(_ c: Int) -> Int64? {
+        let file = server.files[Int(clients[c].file)]
+        let transitions = server.schedule.transitions
+        let limit = file.latestCoverage
+        var i = Int(clients[c].cursor)
+        while i < transitions.count {
+            let tr = transitions[i]
+            if tr.time >= limit { return nil }
+            if tr.time < file.coverage[Int(tr.position)] { return tr.time }
+            i += 1
+        }
+        return nil
+    }
+
+    /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
+    func display(_ c: Int, _ t: SimTime) {
+        let clock = scenario.client.clock
+        let reading = clock.reading(clients[c].device, at: t, context)
+        let shown = clients[c].anchor.serverTime(at: reading)
+        let transitions = server.schedule.transitions
+        if clients[c].shownUpTo == .min {
+            clients[c].shownUpTo = shown
+            clients[c].cursor = Int32(server.schedule.firstTransition(after: shown))
+        } else if shown > clients[c].shownUpTo {
+            let file = server.files[Int(clients[c].file)]
+            var i = Int(clients[c].cursor)
+            while i < transitions.count && transitions[i].time <= shown {
+                let tr = transitions[i]
+                if tr.time < file.coverage[Int(tr.position)] {
+                    let trueTime = tr.time &- server.config.clockOffset
+                    recorder.transitionShown(index: i, offset: t.ns &- trueTime)
+                }
+                i += 1
+            }
+            clients[c].cursor = Int32(i)
+            clients[c].shownUpTo = shown
+        }
+        if !clients[c].fetchInFlight && reading >= clients[c].refetchDue { sendRequest(c, t) }
+        scheduleDisplay(c, t)
+    }
+
+    /// Samples every viewing player's error, and what each position shows, at true time t.
+    func sample(_ t: SimTime) {
+        let design = scenario.client
+        let serverNow = server.serverTime(at: t)
+        let positions = scenario.positions
+        recorder.beginSample(at: t, viewing: viewing.count)
+        for c32 in viewing {
+            let c = Int(c32)
+            let s = clients[c]
+            let link = Int(s.link)
+            let minutesSinceWake: Int? = s.lastDeepWake == .min ? nil : Int((t.ns - s.lastDeepWake) / .minute)
+            guard s.hasSync else {
+                recorder.sampleBare(positions: positions)
+                continue
+            }
+            // What the UI shows is the value computed at the last tick, with the sync then in force.
+            let lastTick = design.tick.lastTick(atOrBefore: t, base: s.tickBase, s.device, context)
+            let current = lastTick >= s.anchorSetAt
+            guard current || s.previousValid else {
+                recorder.sampleBare(positions: positions)   // data arrived after the last tick
+                continue
+            }
+            let anchor = current ? s.anchor : s.previousAnchor
+            let file = server.files[Int(current ? s.file : s.previousFile)]
+            let shown = anchor.serverTime(at: design.clock.reading(s.device, at: lastTick, context))
+            let estimate = s.anchor.serverTime(at: design.clock.reading(s.device, at: t, context)) &- serverNow
+            let base = c * shadowClocks.count
+            for k in shadowClocks.indices {
+                let error = shadowAnchors[base + k].serverTime(at: shadowClocks[k].reading(s.device, at: t, context))
+                recorder.shadowSample(clock: k, error: error &- serverNow)
+            }
+            let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow)
+            recorder.sample(displayError: shown &- serverNow, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
+                            positions: positions)
+        }
+    }
+
+    /// Positions bare (the file has nothing for the shown time) and stale (shows another item
+    /// than the true one) when the UI shows server time `shown` and the truth is `truth`.
+    func positionStates(file: PublishedFile, shown: Int64, truth: Int64) -> (bare: Int, stale: Int) {
+        let positions = scenario.positions
+        var bare = 0
+        for p in 0..<positions where file.coverage[p] <= shown { bare += 1 }
+        let lo = min(shown, truth), hi = max(shown, truth)
+        guard lo < hi else { return (bare, 0) }
+        let transitions = server.schedule.transitions
+        var i = server.schedule.firstTransition(after: lo)
+        var staleMask = [Bool](repeating: false, count: positions)
+        var stale = 0
+        while i < transitions.count && transitions[i].time <= hi && stale < positions {
+            let p = Int(transitions[i].position)
+            if !staleMask[p] && file.coverage[p] > shown {
+                staleMask[p] = true
+                stale += 1
+            }
+            i += 1
+        }
+        return (bare, stale)
+    }
+}

@@ -1,0 +1,107 @@
+import SyncLabKernel
+
+/// Player behaviour and the device's power states (see `PopulationConfig`).
+extension World {
+    /// The app cold-starts: no data, no sync; the Store comes on screen and loads.
+    func visitStart(_ c: Int, _ t: SimTime) {
+        clients[c].device.wake(at: t)
+        clients[c].hasSync = false
+        clients[c].previousValid = false
+        clients[c].file = -1
+        clients[c].needsFetch = true
+        clients[c].consecutiveFailures = 0
+        clients[c].lastDeepWake = .min
+        clients[c].sessionsLeft = Int32(scenario.population.sessionsPerVisit(&clients[c].behaviourRNG))
+        recorder.visits(at: t)
+        beginViewing(c, t)
+    }
+
+    /// The player comes back from a break to the Store, with the app still in memory.
+    func viewStart(_ c: Int, _ t: SimTime) {
+        let slept = clients[c].device.wake(at: t)
+        if slept > 0 { clients[c].lastDeepWake = t.ns }
+        beginViewing(c, t)
+    }
+
+    func beginViewing(_ c: Int, _ t: SimTime) {
+        clients[c].phase = .viewing
+        clients[c].screenOn = true
+        clients[c].powerEpoch &+= 1                  // a pending deep sleep no longer applies
+        clients[c].displayEpoch &+= 1
+        clients[c].tickBase = scenario.client.tick.sessionBase(clients[c].device, start: t, context)
+        clients[c].shownUpTo = .min                  // the first tick (now) refreshes the UI
+        viewingSlot[c] = Int32(viewing.count)
+        viewing.append(Int32(c))
+        let length = scenario.population.viewing.sampleDuration(&clients[c].behaviourRNG)
+        schedule(.viewEnd, client: c, epoch: clients[c].behaviourEpoch, at: t + max(length, .second))
+        let due = clients[c].hasSync &&
+            scenario.client.clock.reading(clients[c].device, at: t, context) >= clients[c].refetchDue
+        if clients[c].needsFetch || !clients[c].hasSync || due { sendRequest(c, t) }
+        scheduleDisplay(c, t)
+    }
+
+    /// The Store leaves the screen: timers are invalidated and a request in flight is dropped.
+    func viewEnd(_ c: Int, _ t: SimTime) {
+        let slot = Int(viewingSlot[c])
+        let last = viewing.removeLast()
+        if Int(last) != c {
+            viewing[slot] = last
+            viewingSlot[Int(last)] = Int32(slot)
+        }
+        viewingSlot[c] = -1
+        clients[c].displayEpoch &+= 1
+        if clients[c].fetchInFlight {
+            clients[c].fetchInFlight = false
+            clients[c].needsFetch = true
+        }
+        clients[c].fetchEpoch &+= 1
+        clients[c].sessionsLeft -= 1
+        let population = scenario.population
+        if clients[c].sessionsLeft > 0 {
+            clients[c].phase = .away
+            if clients[c].behaviourRNG.bernoulli(population.lockShare) { screenOff(c, t) }
+            let pause = population.breakDuration.sampleDuration(&clients[c].behaviourRNG)
+            schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(pause, .second))
+        } else {
+            // The visit ends; the app is terminated and the phone locked.
+            clients[c].phase = .offline
+            clients[c].hasSync = false
+            clients[c].previousValid = false
+            clients[c].file = -1
+            screenOff(c, t)
+            let gap = population.visitGap.sampleDuration(&clients[c].behaviourRNG)
+            schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(gap, .second))
+        }
+    }
+
+    /// The screen turns off; deep sleep follows after the device's sleep delay unless it wakes.
+    func screenOff(_ c: Int, _ t: SimTime) {
+        clients[c].screenOn = false
+        clients[c].powerEpoch &+= 1
+        let delay = scenario.population.sleepDelay.sampleDuration(&clients[c].behaviourRNG)
+        schedule(.deepSleep, client: c, epoch: clients[c].powerEpoch, at: t + delay)
+    }
+
+    /// A release: enough offline players come online within the window to multiply the players
+    /// online by the release multiplier (bounded by how many are offline).
+    func release(_ t: SimTime) {
+        guard let release = scenario.population.release else { return }
+        var online = 0
+        for c in clients.indices where clients[c].phase != .offline { online += 1 }
+        let offline = clients.count - online
+        guard offline > 0 else { return }
+        let wanted = (release.multiplier - 1) * Double(max(online, 1))
+        let p = min(1, wanted / Double(offline))
+        var joined = 0
+        for c in clients.indices where clients[c].phase == .offline {
+            // A stream of its own, so the release does not shift the player's other draws.
+            var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("release"), entity: UInt64(c))
+            guard rng.bernoulli(p) else { continue }
+            joined += 1
+            clients[c].behaviourEpoch &+= 1
+            let delay = Int64(rng.below(UInt64(max(release.window, 1))))
+            schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: t + delay)
+        }
+        recorder.release(at: t, online: online, joined: joined)
+    }
+}

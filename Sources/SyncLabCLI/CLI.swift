@@ -1,0 +1,117 @@
+import Foundation
+import SyncLab
+import SyncLabReports
+import SyncLabKernel
+
+/// The `synclab` command line. The only code that touches the file system or the host clock
+/// (for timing figures on stderr, never in reports).
+///
+/// Exit status: 0 success, 1 a run finished but a budget failed (`check`, later), 2 bad input
+/// or usage — with a message naming the file and key path, and no report written.
+public struct CLI {
+    public var out: (String) -> Void
+    public var err: (String) -> Void
+
+    public init(out: @escaping (String) -> Void = { print($0, terminator: "") },
+                err: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.out = out
+        self.err = err
+    }
+
+    public static let usage = """
+    synclab — a deterministic lab for "everyone sees the same thing at the same second" designs
+
+    USAGE
+      synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D]
+      synclab validate SCENARIO.json...
+      synclab list [DIR]
+      synclab help [COMMAND]
+
+    COMMANDS
+      run        simulate one scenario and write its report folder
+      validate   check scenario files without running them
+      list       list the scenarios in a folder (default: Scenarios)
+
+    Run 'synclab COMMAND --help' for a command's options and examples.
+    Exit status: 0 success, 2 bad input or usage.
+
+    """
+
+    /// Runs one command line (without the program name); returns the exit status.
+    public func main(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            err(CLI.usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "run": return RunCommand(cli: self).main(rest)
+        case "validate": return ValidateCommand(cli: self).main(rest)
+        case "list": return ListCommand(cli: self).main(rest)
+        case "help", "--help", "-h":
+            if let sub = rest.first { return main([sub, "--help"]) }
+            out(CLI.usage)
+            return 0
+        default:
+            err("synclab: unknown command '\(command)'\n\n" + CLI.usage)
+            return 2
+        }
+    }
+
+    /// A usage error: message, pointer to help, status 2.
+    func usageError(_ command: String, _ message: String) -> Int32 {
+        err("synclab \(command): \(message)\nRun 'synclab \(command) --help' for usage.\n")
+        return 2
+    }
+}
+
+/// Command-line options of the form `--name value`, with positional arguments kept in order.
+struct ParsedArguments {
+    var positional: [String] = []
+    var options: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// Parses `arguments` given which options take a value and which are bare flags.
+    static func parse(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) -> Result<ParsedArguments, ArgumentError> {
+        var parsed = ParsedArguments()
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if a == "--help" || a == "-h" {
+                parsed.flags.insert("--help")
+            } else if a.hasPrefix("--") {
+                var name = a
+                var inline: String? = nil
+                if let eq = a.firstIndex(of: "=") {
+                    name = String(a[..<eq])
+                    inline = String(a[a.index(after: eq)...])
+                }
+                if valued.contains(name) {
+                    if let v = inline {
+                        parsed.options[name] = v
+                    } else {
+                        guard i + 1 < arguments.count else { return .failure(ArgumentError("\(name) needs a value")) }
+                        i += 1
+                        parsed.options[name] = arguments[i]
+                    }
+                } else if allowedFlags.contains(name) {
+                    parsed.flags.insert(name)
+                } else {
+                    let known = (valued.union(allowedFlags)).sorted()
+                    let near = known.min { ScenarioLoader.editDistanceForHints($0, name) < ScenarioLoader.editDistanceForHints($1, name) }
+                    let hint = near.flatMap { ScenarioLoader.editDistanceForHints($0, name) <= 2 ? "; did you mean \($0)?" : nil } ?? ""
+                    return .failure(ArgumentError("unknown option \(name)\(hint)"))
+                }
+            } else {
+                parsed.positional.append(a)
+            }
+            i += 1
+        }
+        return .success(parsed)
+    }
+}
+
+struct ArgumentError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SyncLab
+
+/// `synclab validate`: load scenario files without running them.
+struct ValidateCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab validate — check scenario files without running them
+
+    USAGE
+      synclab validate SCENARIO.json...
+
+    Prints "ok NAME" per valid file, or the first problem with its file and key path.
+    Exit status 0 when all are valid, 2 otherwise.
+
+    EXAMPLE
+      synclab validate Scenarios/*.json
+
+    """
+
+    func main(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        switch ParsedArguments.parse(arguments, valued: [], flags: []) {
+        case .failure(let e): return cli.usageError("validate", e.message)
+        case .success(let p): parsed = p
+        }
+        if parsed.flags.contains("--help") {
+            cli.out(ValidateCommand.help)
+            return 0
+        }
+        guard !parsed.positional.isEmpty else { return cli.usageError("validate", "missing scenario files") }
+        var status: Int32 = 0
+        for path in parsed.positional {
+            do {
+                let s = try ScenarioLoader().load(path: path)
+                cli.out("ok \(s.name) (\(path))\n")
+            } catch {
+                cli.err("synclab validate: \(error)\n")
+                status = 2
+            }
+        }
+        return status
+    }
+}
+
+/// `synclab list`: the scenarios in a folder, with their descriptions.
+struct ListCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab list — list the scenarios in a folder
+
+    USAGE
+      synclab list [DIR]      (default: Scenarios)
+
+    """
+
+    func main(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        switch ParsedArguments.parse(arguments, valued: [], flags: []) {
+        case .failure(let e): return cli.usageError("list", e.message)
+        case .success(let p): parsed = p
+        }
+        if parsed.flags.contains("--help") {
+            cli.out(ListCommand.help)
+            return 0
+        }
+        guard parsed.positional.count <= 1 else { return cli.usageError("list", "expected at most one folder") }
+        let dir = parsed.positional.first ?? "Scenarios"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
+            cli.err("synclab list: cannot read the folder '\(dir)'\n")
+            return 2
+        }
+        var status: Int32 = 0
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
+            let path = (dir as NSString).appendingPathComponent(name)
+            do {
+                let s = try ScenarioLoader().load(path: path)
+                let summary = s.description.split(separator: ".").first.map(String.init) ?? ""
+                cli.out("\(s.name)\t\(path)\t\(summary)\n")
+            } catch {
+                cli.err("synclab list: \(error)\n")
+                status = 2
+            }
+        }
+        return status
+    }
+}

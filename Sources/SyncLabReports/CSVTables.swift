@@ -1,0 +1,65 @@
+import SyncLab
+import SyncLabKernel
+
+/// The CSV files beside a report: one per table or series, header first, deterministic.
+public enum CSVTables {
+    /// Requests reaching the server in each server second of the measured window.
+    public static func load(_ r: RunResult) -> String {
+        var out = "second,requests\n"
+        for (i, n) in r.requestsPerSecond.enumerated() { out += "\(i),\(n)\n" }
+        return out
+    }
+
+    /// One row per transition at least one player showed.
+    public static func transitions(_ r: RunResult) -> String {
+        var out = "time_s,position,viewers,earliest_ms,latest_ms,gap_ms,spread_p1_p99_ms,in_best_500ms_share\n"
+        for t in r.transitions {
+            out += "\(Format.fixed(Double(t.time) / 1e9, 3)),\(t.position),\(t.viewers),\(Format.ms(t.earliest)),"
+                + "\(Format.ms(t.latest)),\(Format.ms(t.gap)),\(Format.ms(t.spread)),"
+                + "\(Format.fixed(Double(t.inBestWindow) / Double(t.viewers), 6))\n"
+        }
+        return out
+    }
+
+    static let errorHeader = "samples,abs_p50_ms,abs_p90_ms,abs_p99_ms,abs_max_ms,mean_signed_ms,ahead_share,within_500ms_share"
+
+    static func errorColumns(_ e: ErrorStats) -> String {
+        "\(e.count),\(Format.ms(e.quantile(0.5))),\(Format.ms(e.quantile(0.9))),\(Format.ms(e.quantile(0.99))),"
+            + "\(Format.ms(e.quantile(1))),\(Format.optional(e.meanSigned.map { $0 / 1e6 }, 3)),"
+            + "\(Format.optional(e.aheadShare, 6)),\(Format.optional(e.shareWithin(500 * .millisecond), 6))"
+    }
+
+    /// Estimate error of the same syncs measured with each reference clock.
+    public static func errorByClock(_ r: RunResult) -> String {
+        var out = "clock,\(errorHeader)\n"
+        for (name, e) in r.errorByClock { out += "\(Format.csv(name)),\(errorColumns(e))\n" }
+        return out
+    }
+
+    /// Displayed and estimated error per link profile.
+    public static func errorByLink(_ r: RunResult) -> String {
+        var out = "link,measure,\(errorHeader)\n"
+        for (i, link) in r.scenario.links.enumerated() {
+            out += "\(Format.csv(link.name)),displayed,\(errorColumns(r.displayByLink[i]))\n"
+            out += "\(Format.csv(link.name)),estimate,\(errorColumns(r.estimateByLink[i]))\n"
+        }
+        return out
+    }
+
+    /// Displayed and estimated error by minutes since the device woke from deep sleep.
+    public static func errorByWake(_ r: RunResult) -> String {
+        var out = "since_wake,measure,\(errorHeader)\n"
+        for i in r.displayByWake.indices {
+            let label = wakeLabel(i, count: r.displayByWake.count)
+            out += "\(label),displayed,\(errorColumns(r.displayByWake[i]))\n"
+            out += "\(label),estimate,\(errorColumns(r.estimateByWake[i]))\n"
+        }
+        return out
+    }
+
+    static func wakeLabel(_ i: Int, count: Int) -> String {
+        if i == 0 { return "no deep sleep since launch" }
+        if i == count - 1 { return "\(i - 1)+ min" }
+        return "\(i - 1)-\(i) min"
+    }
+}

@@ -1,0 +1,69 @@
+import SyncLab
+import SyncLabKernel
+
+/// Number formatting that is the same on every machine and locale: integer rounding, no
+/// `String(format:)`.
+public enum Format {
+    /// `x` with exactly `decimals` digits after the point ("-1.250"); "NaN" never appears:
+    /// non-finite input renders as "n/a".
+    public static func fixed(_ x: Double, _ decimals: Int) -> String {
+        guard x.isFinite else { return "n/a" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(x) * scale).rounded(.toNearestOrEven)
+        guard scaled < 9e18 else { return x < 0 ? "-\(abs(x))" : "\(x)" }
+        let n = Int64(scaled)
+        let negative = x < 0 && n != 0
+        let p = Int64(scale)
+        var s = "\(n / p)"
+        if decimals > 0 {
+            let frac = "\(n % p)"
+            s += "." + String(repeating: "0", count: decimals - frac.count) + frac
+        }
+        return negative ? "-" + s : s
+    }
+
+    /// Milliseconds from nanoseconds with 3 decimals.
+    public static func ms(_ ns: Int64) -> String { fixed(Double(ns) / 1e6, 3) }
+    public static func ms(_ ns: Int64?) -> String { ns.map(ms) ?? "n/a" }
+    public static func percent(_ share: Double?, _ decimals: Int = 2) -> String {
+        share.map { fixed($0 * 100, decimals) + "%" } ?? "n/a"
+    }
+    public static func optional(_ x: Double?, _ decimals: Int) -> String { x.map { fixed($0, decimals) } ?? "n/a" }
+
+    /// A CSV field, quoted when it needs to be.
+    public static func csv(_ field: String) -> String {
+        if field.contains(",") || field.contains("\"") || field.contains("\n") {
+            return "\"" + field.replacingAll("\"", with: "\"\"") + "\""
+        }
+        return field
+    }
+
+    /// A JSON string literal.
+    public static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,142 @@
+import SyncLab
+import SyncLabKernel
+
+/// `report.md`: what was simulated, the headline with a verdict per budget, and the breakdowns.
+public enum MarkdownReport {
+    public static func render(_ r: RunResult) -> String {
+        let s = r.scenario
+        let f = r.figures
+        func fig(_ key: String, _ decimals: Int = 1) -> String { Format.optional(f[key] ?? nil, decimals) }
+        func pct(_ key: String, _ decimals: Int = 2) -> String { Format.percent(f[key] ?? nil, decimals) }
+        var md = "# SyncLab report: \(s.name)\n\n"
+        if !s.description.isEmpty { md += "\(s.description)\n\n" }
+
+        md += "## Headline\n\n"
+        md += "| figure | value |\n|---|---|\n"
+        md += "| transition gap p50 / p99 / max | \(fig("transitionGapMs.p50")) / \(fig("transitionGapMs.p99")) / \(fig("transitionGapMs.max")) ms |\n"
+        md += "| transitions shown by all viewers within 500 ms | \(pct("transitionsWithin500msShare")) of \(r.gapTransitions.count) |\n"
+        md += "| viewers inside the best 500 ms window | \(pct("viewersInBest500msShare")) |\n"
+        md += "| spread p1–p99 per transition, p50 / p99 | \(fig("transitionSpreadMs.p50")) / \(fig("transitionSpreadMs.p99")) ms |\n"
+        md += "| displayed-time error \\|e\\| p50 / p99 / max | \(fig("clientErrorMs.p50")) / \(fig("clientErrorMs.p99")) / \(fig("clientErrorMs.max")) ms |\n"
+        md += "| clock estimate error \\|e\\| p50 / p99 / max | \(fig("estimateErrorMs.p50")) / \(fig("estimateErrorMs.p99")) / \(fig("estimateErrorMs.max")) ms |\n"
+        md += "| requests per second peak / p99 / mean | \(fig("peakRequestsPerSecond", 0)) / \(fig("p99RequestsPerSecond", 0)) / \(fig("meanRequestsPerSecond", 2)) |\n"
+        md += "| requests served | \(r.requestsServed) (\(Format.fixed(Double(r.bytesServed) / 1e6, 1)) MB) |\n"
+        md += "| failed requests | \(pct("failedRequestShare", 3)) |\n"
+        md += "| viewing time a position is bare / stale | \(pct("bareShare", 3)) / \(pct("staleShare", 3)) |\n\n"
+
+        md += "## Budgets\n\n"
+        let verdicts = r.budgetVerdicts
+        if verdicts.isEmpty {
+            md += "The scenario sets no budgets.\n\n"
+        } else {
+            md += "| budget | figure | limit | measured | verdict |\n|---|---|---|---|---|\n"
+            for v in verdicts {
+                let op = v.budget.comparison == .atMost ? "≤" : "≥"
+                md += "| \(v.budget.name) | `\(v.budget.metric)` | \(op) \(Format.fixed(v.budget.limit, 3)) | "
+                    + "\(v.value.map { Format.fixed($0, 3) } ?? "not measured") | \(v.pass ? "PASS" : "FAIL") |\n"
+            }
+            let failed = verdicts.filter { !$0.pass }.count
+            md += "\n**\(failed == 0 ? "All \(verdicts.count) budgets hold." : "\(failed) of \(verdicts.count) budgets fail.")**\n\n"
+        }
+
+        md += "## What was simulated\n\n"
+        md += "- \(s.population.players) players for \(Units.formatDuration(s.duration)) of simulated time "
+            + "(after \(Units.formatDuration(s.warmup)) of unmeasured warm-up), seed \(s.seed), epoch \(s.epochText).\n"
+        md += "- Store: \(s.positions) positions, shelf life \(Describe.distribution(s.shelfLife, .duration)), "
+            + "item times on whole multiples of \(Units.formatDuration(s.scheduleResolution)).\n"
+        md += "- Server: generation cron every \(Units.formatDuration(s.server.cronPeriod)) keeping "
+            + "\(Units.formatDuration(s.server.horizon)) ahead; file published \(Units.formatDuration(s.server.publishLag)) + "
+            + "\(Describe.distribution(s.server.publishDuration, .duration)) later; \(r.filesPublished) files published in the window, "
+            + "\(Format.fixed(r.meanFileBytes, 0)) bytes per response on average (JSON → AES-CBC with PKCS#7 padding → Base64, plus headers); "
+            + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), taken when the request starts; "
+            + "service time \(Describe.distribution(s.server.serviceTime, .duration)).\n"
+        md += "- Client design: measures with the \(Describe.clock(s.client.clock)); estimator `\(s.client.estimator.name)`; "
+            + "ticks: \(Describe.tick(s.client.tick)); refetch: \(Describe.refetch(s.client.refetch)); "
+            + "retry: \(Describe.retry(s.client.retry)).\n"
+        let p = s.population
+        md += "- Players: visits every \(Describe.distribution(p.visitGap, .duration)), \(Format.fixed(p.sessionsPerVisitMean, 1)) Store sessions per visit "
+            + "of \(Describe.distribution(p.viewing, .duration)), breaks of \(Describe.distribution(p.breakDuration, .duration)) "
+            + "with the phone locked in \(Format.percent(p.lockShare, 0)) of them; deep sleep \(Describe.distribution(p.sleepDelay, .duration)) after the screen goes off.\n"
+        if let release = p.release {
+            md += "- Release at \(Units.formatDuration(release.at.ns)): \(r.releaseOnline) players online, "
+                + "\(r.releaseJoined) more came online within \(Units.formatDuration(release.window)) (target \(Format.fixed(release.multiplier, 0))x).\n"
+        }
+        md += "\n| link | share | uplink | downlink | bandwidth | failure | time-out |\n|---|---|---|---|---|---|---|\n"
+        for l in s.links {
+            md += "| \(l.name) | \(Format.percent(l.share, 0)) | \(Describe.distribution(l.uplink, .duration)) | "
+                + "\(Describe.distribution(l.downlink, .duration)) | \(Describe.distribution(l.bandwidth, .rate)) | "
+                + "\(Format.percent(l.failure, 1)) | \(Units.formatDuration(l.timeout)) |\n"
+        }
+
+        md += "\n## Client error by clock kind\n\n"
+        md += "The estimate error |server time the client believes − server time| of the same fetches, measured with each device clock. "
+            + "The design measures with `\(s.client.clock.name)`.\n\n"
+        md += errorTable(label: "clock", rows: r.errorByClock.map { ($0.0, $0.1) })
+
+        md += "\n## Error by link profile\n\n"
+        md += "Displayed error: the time on screen (computed at the last UI tick) against server time.\n\n"
+        md += errorTable(label: "link (displayed)", rows: zip(s.links, r.displayByLink).map { ($0.name, $1) })
+        md += "\n" + errorTable(label: "link (estimate)", rows: zip(s.links, r.estimateByLink).map { ($0.name, $1) })
+
+        md += "\n## After waking from deep sleep\n\n"
+        md += "Displayed error by minutes since the device woke from deep sleep into the running app "
+            + "(first row: no deep sleep since the app launched).\n\n"
+        md += errorTable(label: "since wake", rows: r.displayByWake.indices.map {
+            (CSVTables.wakeLabel($0, count: r.displayByWake.count), r.displayByWake[$0])
+        })
+
+        md += "\n## Load\n\n"
+        let peakSecond = r.requestsPerSecond.indices.max { r.requestsPerSecond[$0] < r.requestsPerSecond[$1] }
+        md += "- Peak \(fig("peakRequestsPerSecond", 0)) requests in one server second"
+            + (peakSecond.map { " (second \($0) of the window)" } ?? "")
+            + "; p99 \(fig("p99RequestsPerSecond", 0)), p99.9 \(fig("p999RequestsPerSecond", 0)), mean \(fig("meanRequestsPerSecond", 2)), "
+            + "peak/mean \(fig("peakToMeanRatio", 1)).\n"
+        md += "- \(r.requestsSent) requests sent by clients, \(r.requestsLost) lost on the way, \(r.requestsFailed) failures noticed "
+            + "(lost or past the time-out), \(r.responses) responses received; round trip p50 \(Format.ms(r.roundTrip.quantile(0.5))) ms, "
+            + "p99 \(Format.ms(r.roundTrip.quantile(0.99))) ms.\n"
+        md += "- \(r.visits) visits (app launches); on average \(Format.fixed(r.sampleInstants == 0 ? 0 : Double(r.viewingSum) / Double(r.sampleInstants), 1)) "
+            + "players had the Store on screen, at most \(r.viewingPeak).\n"
+
+        md += "\n## Transitions\n\n"
+        let single = r.transitions.count - r.gapTransitions.count
+        md += "\(r.transitions.count + r.transitionsUnviewed) item changes fell in the window: \(r.gapTransitions.count) shown by two or more players "
+            + "(the gap is measured on these), \(single) by one, \(r.transitionsUnviewed) by none.\n\n"
+        let worst = r.gapTransitions.sorted { $0.gap != $1.gap ? $0.gap > $1.gap : $0.time < $1.time }.prefix(10)
+        if !worst.isEmpty {
+            md += "The widest gaps:\n\n| time | position | viewers | earliest | latest | gap | in best 500 ms |\n|---|---|---|---|---|---|---|\n"
+            for t in worst {
+                md += "| \(Units.formatDuration(t.time)) | \(t.position) | \(t.viewers) | \(Format.ms(t.earliest)) ms | \(Format.ms(t.latest)) ms | "
+                    + "\(Format.ms(t.gap)) ms | \(Format.percent(Double(t.inBestWindow) / Double(t.viewers), 1)) |\n"
+            }
+        }
+
+        md += "\n## Files\n\n"
+        md += "`summary.json` (headline figures), `load.csv` (requests per server second), `transitions.csv` (every transition), "
+            + "`error_by_clock.csv`, `error_by_link.csv`, `error_by_wake.csv`.\n\n"
+        md += "Reproduce with `synclab run` on this scenario with `--seed \(s.seed)`: the same inputs give byte-identical files.\n"
+        return md
+    }
+
+    static func errorTable(label: String, rows: [(String, ErrorStats)]) -> String {
+        var md = "| \(label) | samples | p50 | p99 | max | mean signed | ahead | within 500 ms |\n|---|---|---|---|---|---|---|---|\n"
+        for (name, e) in rows {
+            md += "| \(name) | \(e.count) | \(Format.ms(e.quantile(0.5))) ms | \(Format.ms(e.quantile(0.99))) ms | "
+                + "\(Format.ms(e.quantile(1))) ms | \(Format.optional(e.meanSigned.map { $0 / 1e6 }, 1)) ms | "
+                + "\(Format.percent(e.aheadShare, 1)) | \(Format.percent(e.shareWithin(500 * .millisecond), 1)) |\n"
+        }
+        return md
+    }
+}
+
+/// Every file of a run's report folder, by name, in a fixed order.
+public enum ReportBundle {
+    public static func files(_ r: RunResult) -> [(name: String, contents: String)] {
+        [("report.md", MarkdownReport.render(r)),
+         ("summary.json", SummaryJSON.render(r)),
+         ("load.csv", CSVTables.load(r)),
+         ("transitions.csv", CSVTables.transitions(r)),
+         ("error_by_clock.csv", CSVTables.errorByClock(r)),
+         ("error_by_link.csv", CSVTables.errorByLink(r)),
+         ("error_by_wake.csv", CSVTables.errorByWake(r))]
+    }
+}

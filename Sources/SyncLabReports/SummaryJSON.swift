@@ -1,0 +1,48 @@
+import SyncLab
+import SyncLabKernel
+
+/// `summary.json`: the machine-readable headline, read by CI scripts.
+///
+/// Its top-level keys are a stable contract (documented in the README): scenario, seed, clients,
+/// simulatedSeconds, transitionGapMs, clientErrorMs, transitionsWithin500msShare, requests,
+/// peakRequestsPerSecond, p99RequestsPerSecond, meanRequestsPerSecond, bareShare, budgets, and
+/// further keys only added, never renamed. Figures the run could not measure are `null`.
+public enum SummaryJSON {
+    public static func render(_ r: RunResult) -> String {
+        let f = r.figures
+        func num(_ key: String, _ decimals: Int = 3) -> String {
+            (f[key] ?? nil).map { Format.fixed($0, decimals) } ?? "null"
+        }
+        func triple(_ prefix: String) -> String {
+            "{ \"p50\": \(num(prefix + ".p50")), \"p99\": \(num(prefix + ".p99")), \"max\": \(num(prefix + ".max")) }"
+        }
+        var lines: [String] = []
+        lines.append("  \"scenario\": \(Format.jsonString(r.scenario.name))")
+        lines.append("  \"seed\": \(r.scenario.seed)")
+        lines.append("  \"clients\": \(r.scenario.population.players)")
+        lines.append("  \"simulatedSeconds\": \(Format.fixed(r.simulatedSeconds, 3))")
+        lines.append("  \"transitionGapMs\": \(triple("transitionGapMs"))")
+        lines.append("  \"clientErrorMs\": \(triple("clientErrorMs"))")
+        lines.append("  \"estimateErrorMs\": \(triple("estimateErrorMs"))")
+        lines.append("  \"transitionSpreadMs\": { \"p50\": \(num("transitionSpreadMs.p50")), \"p99\": \(num("transitionSpreadMs.p99")) }")
+        lines.append("  \"transitionsWithin500msShare\": \(num("transitionsWithin500msShare", 6))")
+        lines.append("  \"viewersInBest500msShare\": \(num("viewersInBest500msShare", 6))")
+        lines.append("  \"transitionsMeasured\": \(r.gapTransitions.count)")
+        lines.append("  \"requests\": \(r.requestsServed)")
+        lines.append("  \"peakRequestsPerSecond\": \(num("peakRequestsPerSecond", 0))")
+        lines.append("  \"p99RequestsPerSecond\": \(num("p99RequestsPerSecond", 0))")
+        lines.append("  \"p999RequestsPerSecond\": \(num("p999RequestsPerSecond", 0))")
+        lines.append("  \"meanRequestsPerSecond\": \(num("meanRequestsPerSecond", 3))")
+        lines.append("  \"bytesServed\": \(r.bytesServed)")
+        lines.append("  \"failedRequestShare\": \(num("failedRequestShare", 6))")
+        lines.append("  \"bareShare\": \(num("bareShare", 6))")
+        lines.append("  \"staleShare\": \(num("staleShare", 6))")
+        let budgets = r.budgetVerdicts.map { v in
+            "    { \"name\": \(Format.jsonString(v.budget.name)), \"metric\": \(Format.jsonString(v.budget.metric)), "
+                + "\"comparison\": \"\(v.budget.comparison.rawValue)\", \"limit\": \(Format.fixed(v.budget.limit, 6)), "
+                + "\"value\": \(v.value.map { Format.fixed($0, 6) } ?? "null"), \"pass\": \(v.pass) }"
+        }
+        lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+}

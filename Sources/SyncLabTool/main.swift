@@ -1,0 +1,4 @@
+import Foundation
+import SyncLabCLI
+
+exit(CLI().main(Array(CommandLine.arguments.dropFirst())))
