@@ -36,10 +36,17 @@ public struct PublishedFile: Sendable, Equatable {
     public var version: Int
     /// True time the file was written to disk.
     public var publishedAt: SimTime
+    /// Per position, the start of the first item the file lists (the one current at publication).
+    public var coverageStart: [Int64]
     /// Per position, the end of the last item the file lists: the client is bare there after it.
     public var coverage: [Int64]
     public var items: Int
     public var responseBytes: Int
     /// The latest covered end over all positions: no position has data beyond it.
     public var latestCoverage: Int64 { coverage.max() ?? .min }
+
+    /// Whether the file lists the item showing at server time `s` on position `p`.
+    @inlinable public func lists(_ s: Int64, position p: Int) -> Bool {
+        coverageStart[p] <= s && s < coverage[p]
+    }
 }

@@ -95,15 +95,17 @@ public struct StoreServer: Sendable {
     public mutating func publish(at t: SimTime) {
         let now = serverTime(at: t)
         var coverage = [Int64](repeating: 0, count: schedule.positions)
+        var coverageStart = coverage
         var items = 0
         for p in 0..<schedule.positions {
             let chain = schedule.bounds[p]
             coverage[p] = chain[generatedUpTo[p]]
             // Items still running or upcoming: those ending after now, up to the covered end.
             let current = max(0, schedule.item(at: now, position: p))
+            coverageStart[p] = chain[min(current, generatedUpTo[p])]
             items += max(0, generatedUpTo[p] - current)
         }
-        files.append(PublishedFile(version: files.count, publishedAt: t, coverage: coverage,
+        files.append(PublishedFile(version: files.count, publishedAt: t, coverageStart: coverageStart, coverage: coverage,
                                    items: items, responseBytes: config.file.responseBytes(items: items)))
     }
 

@@ -6,7 +6,8 @@ import SyncLabKernel
 /// recomputed from the clock, never incremented (as the seeds do). A transition T is shown at the
 /// first tick whose displayed time has reached T, if the player's file lists the item that begins
 /// at T (else that position goes bare). Only ticks that change something observable are events:
-/// the next covered transition, or the tick at which the refetch falls due.
+/// the next transition (shown, or bare if the file does not list it), or the tick at which the
+/// refetch falls due.
 extension World {
     func scheduleDisplay(_ c: Int, _ t: SimTime) {
         let s = clients[c]
@@ -15,8 +16,11 @@ extension World {
         var target = t
         if s.shownUpTo != .min {
             var reading = Int64.max
-            if let transition = nextCoveredTransition(c) {
-                reading = s.anchor.reading(atServerTime: transition).ns
+            // Every transition is a tick that matters: a covered one is shown, an uncovered one
+            // leaves its position bare. Either way the UI has moved past it.
+            let transitions = server.schedule.transitions
+            if Int(s.cursor) < transitions.count {
+                reading = s.anchor.reading(atServerTime: transitions[Int(s.cursor)].time).ns
             }
             if !s.fetchInFlight { reading = min(reading, s.refetchDue.ns) }
             guard reading != .max else { return }
@@ -24,21 +28,6 @@ extension World {
         }
         let tick = scenario.client.tick.firstTick(atOrAfter: target, base: s.tickBase, s.device, context)
         schedule(.display, client: c, epoch: s.displayEpoch, at: tick)
-    }
-
-    /// Server time of the next transition after what was shown that the player's file lists.
-    func nextCoveredTransition(_ c: Int) -> Int64? {
-        let file = server.files[Int(clients[c].file)]
-        let transitions = server.schedule.transitions
-        let limit = file.latestCoverage
-        var i = Int(clients[c].cursor)
-        while i < transitions.count {
-            let tr = transitions[i]
-            if tr.time >= limit { return nil }
-            if tr.time < file.coverage[Int(tr.position)] { return tr.time }
-            i += 1
-        }
-        return nil
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
@@ -55,7 +44,7 @@ extension World {
             var i = Int(clients[c].cursor)
             while i < transitions.count && transitions[i].time <= shown {
                 let tr = transitions[i]
-                if tr.time < file.coverage[Int(tr.position)] {
+                if file.lists(tr.time, position: Int(tr.position)) {
                     let trueTime = tr.time &- server.config.clockOffset
                     recorder.transitionShown(index: i, offset: t.ns &- trueTime)
                 }
@@ -110,7 +99,7 @@ extension World {
     func positionStates(file: PublishedFile, shown: Int64, truth: Int64) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
         var bare = 0
-        for p in 0..<positions where file.coverage[p] <= shown { bare += 1 }
+        for p in 0..<positions where !file.lists(shown, position: p) { bare += 1 }
         let lo = min(shown, truth), hi = max(shown, truth)
         guard lo < hi else { return (bare, 0) }
         let transitions = server.schedule.transitions
@@ -119,7 +108,7 @@ extension World {
         var stale = 0
         while i < transitions.count && transitions[i].time <= hi && stale < positions {
             let p = Int(transitions[i].position)
-            if !staleMask[p] && file.coverage[p] > shown {
+            if !staleMask[p] && file.lists(shown, position: p) {
                 staleMask[p] = true
                 stale += 1
             }

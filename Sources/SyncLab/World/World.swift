@@ -21,7 +21,10 @@ public final class World {
     let shadowClocks: [any DeviceClock]
     var shadowAnchors: [SyncAnchor]
     var recorder: MetricsRecorder
-    var populationRNG: RandomStream
+    /// Each sample instant falls at a random phase inside its interval, so sampling never locks
+    /// to the whole seconds that truncation and ticks are aligned to.
+    var samplingRNG: RandomStream
+    var sampleIndex: Int64 = 0
 
     public init(scenario: Scenario) {
         self.scenario = scenario
@@ -38,7 +41,7 @@ public final class World {
                         BootTimeUptimeClock(resolution: .microsecond), WallClock()]
         let n = scenario.population.players
         queue = EventQueue(capacity: n * 3 + 64)
-        populationRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("population"))
+        samplingRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("sampling"))
         clients = []
         clients.reserveCapacity(n)
         let shares = scenario.links.map(\.share)
@@ -89,12 +92,19 @@ public final class World {
         queue.schedule(WorldEvent(client: Int32(client), kind: kind, epoch: epoch), at: t)
     }
 
+    func scheduleNextSample() {
+        let every = scenario.sampleEvery
+        let phase = Int64(samplingRNG.below(UInt64(every)))
+        schedule(.sample, client: -1, at: SimTime(ns: sampleIndex &* every &+ phase))
+        sampleIndex += 1
+    }
+
     func bootstrap() {
         // The server has been running: generate and publish once at the start.
         server.generate(at: start)
         server.publish(at: start)
         schedule(.cron, client: -1, at: server.nextCronRun(after: start))
-        schedule(.sample, client: -1, at: .zero)
+        scheduleNextSample()
         if let release = scenario.population.release {
             schedule(.release, client: -1, at: release.at)
         }
@@ -127,7 +137,7 @@ public final class World {
             server.publish(at: t)
         case .sample:
             sample(t)
-            schedule(.sample, client: -1, at: t + scenario.sampleEvery)
+            scheduleNextSample()
         case .release:
             release(t)
         }
