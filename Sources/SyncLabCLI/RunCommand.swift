@@ -43,6 +43,27 @@ struct RunCommand {
             return cli.usageError("run", parsed.positional.isEmpty ? "missing the scenario file" : "expected one scenario file, got \(parsed.positional.count)")
         }
         let path = parsed.positional[0]
+        // Options first: a usage error is reported before any file is read.
+        var seed: UInt64? = nil, clients: Int? = nil, duration: Int64? = nil
+        if let text = parsed.options["--seed"] {
+            guard let v = UInt64(text), v <= UInt64(Int64.max) else {
+                return cli.usageError("run", "--seed expects a whole number from 0 to 9223372036854775807; got '\(text)'")
+            }
+            seed = v
+        }
+        if let text = parsed.options["--clients"] {
+            guard let n = Int(text), n >= 1, n <= 20_000_000 else {
+                return cli.usageError("run", "--clients expects a whole number from 1 to 20000000; got '\(text)'")
+            }
+            clients = n
+        }
+        if let text = parsed.options["--duration"] {
+            switch Units.parseDuration(text) {
+            case .success(let d) where d > 0 && d <= 30 * 24 * .hour: duration = d
+            case .success: return cli.usageError("run", "--duration must be greater than zero and at most 30d; got '\(text)'")
+            case .failure(let e): return cli.usageError("run", "--duration: \(e.message)")
+            }
+        }
         var scenario: Scenario
         do {
             scenario = try ScenarioLoader().load(path: path)
@@ -50,30 +71,13 @@ struct RunCommand {
             cli.err("synclab run: \(error)\n")
             return 2
         }
-        if let text = parsed.options["--seed"] {
-            guard let seed = UInt64(text), seed <= UInt64(Int64.max) else {
-                return cli.usageError("run", "--seed expects a whole number from 0 to 9223372036854775807; got '\(text)'")
+        if let seed { scenario.seed = seed }
+        if let clients { scenario.population.players = clients }
+        if let duration {
+            if let release = scenario.population.release, release.at.ns >= duration {
+                return cli.usageError("run", "--duration \(Units.formatDuration(duration)) ends before the scenario's release at \(Units.formatDuration(release.at.ns))")
             }
-            scenario.seed = seed
-        }
-        if let text = parsed.options["--clients"] {
-            guard let n = Int(text), n >= 1, n <= 20_000_000 else {
-                return cli.usageError("run", "--clients expects a whole number from 1 to 20000000; got '\(text)'")
-            }
-            scenario.population.players = n
-        }
-        if let text = parsed.options["--duration"] {
-            switch Units.parseDuration(text) {
-            case .success(let d) where d > 0 && d <= 30 * 24 * .hour:
-                if let release = scenario.population.release, release.at.ns >= d {
-                    return cli.usageError("run", "--duration \(text) ends before the scenario's release at \(Units.formatDuration(release.at.ns))")
-                }
-                scenario.duration = d
-            case .success:
-                return cli.usageError("run", "--duration must be greater than zero and at most 30d; got '\(text)'")
-            case .failure(let e):
-                return cli.usageError("run", "--duration: \(e.message)")
-            }
+            scenario.duration = duration
         }
         let out = parsed.options["--out"] ?? "Reports/\(scenario.name)"
         // Refuse a destination we must not replace before spending time on the run.

@@ -18,6 +18,8 @@ public enum Distribution: Sendable, Equatable {
     case pareto(scale: Double, shape: Double)
     /// Drawn uniformly from recorded samples (a latency trace).
     case empirical([Double])
+    /// Trials up to and including the first success, on {1, 2, …}, with the given mean (≥ 1).
+    case geometric(mean: Double)
 
     public func sample(_ rng: inout RandomStream) -> Double {
         switch self {
@@ -35,6 +37,11 @@ public enum Distribution: Sendable, Equatable {
             return scale * DeterministicMath.exp(-DeterministicMath.log(rng.unitOpenBelow()) / shape)
         case .empirical(let samples):
             return samples[Int(rng.below(UInt64(samples.count)))]
+        case .geometric(let mean):
+            // Inversion: 1 + ⌊ln U / ln(1 − p)⌋ with p = 1/mean.
+            guard mean > 1 else { return 1 }
+            let q = DeterministicMath.log(1 - 1 / mean)
+            return 1 + (DeterministicMath.log(rng.unitOpenBelow()) / q).rounded(.down)
         }
     }
 
@@ -56,6 +63,7 @@ public enum Distribution: Sendable, Equatable {
         case .exponential(let mean): return mean
         case .pareto(let scale, let shape): return shape > 1 ? scale * shape / (shape - 1) : .infinity
         case .empirical(let s): return s.reduce(0, +) / Double(s.count)
+        case .geometric(let mean): return max(mean, 1)
         }
     }
 

@@ -22,6 +22,7 @@ enum Describe {
         case .exponential(let mean): return "exponential(mean \(value(mean, q)))"
         case .pareto(let scale, let shape): return "Pareto(scale \(value(scale, q)), shape \(Format.fixed(shape, 2)))"
         case .empirical(let s): return "trace of \(s.count) samples"
+        case .geometric(let mean): return "geometric(mean \(Format.fixed(mean, 1)))"
         }
     }
 

@@ -23,6 +23,19 @@ public enum Format {
         return negative ? "-" + s : s
     }
 
+    /// A time for people: "123.4 ms" below 10 s, else "21m22.6s" (signed).
+    public static func human(_ ns: Int64?) -> String {
+        guard let ns else { return "n/a" }
+        if abs(ns) < 10 * 1_000_000_000 { return fixed(Double(ns) / 1e6, 1) + " ms" }
+        let tenths = (abs(ns) + 50_000_000) / 100_000_000 * 100_000_000
+        return (ns < 0 ? "-" : "") + Units.formatDuration(tenths)
+    }
+    /// Milliseconds (as a Double figure) for people.
+    public static func humanMs(_ ms: Double?) -> String {
+        guard let ms, ms.isFinite else { return "n/a" }
+        return human(Int64((ms * 1e6).rounded()))
+    }
+
     /// Milliseconds from nanoseconds with 3 decimals.
     public static func ms(_ ns: Int64) -> String { fixed(Double(ns) / 1e6, 3) }
     public static func ms(_ ns: Int64?) -> String { ns.map(ms) ?? "n/a" }

@@ -8,17 +8,18 @@ public enum MarkdownReport {
         let f = r.figures
         func fig(_ key: String, _ decimals: Int = 1) -> String { Format.optional(f[key] ?? nil, decimals) }
         func pct(_ key: String, _ decimals: Int = 2) -> String { Format.percent(f[key] ?? nil, decimals) }
+        func t(_ key: String) -> String { Format.humanMs(f[key] ?? nil) }
         var md = "# SyncLab report: \(s.name)\n\n"
         if !s.description.isEmpty { md += "\(s.description)\n\n" }
 
         md += "## Headline\n\n"
         md += "| figure | value |\n|---|---|\n"
-        md += "| transition gap p50 / p99 / max | \(fig("transitionGapMs.p50")) / \(fig("transitionGapMs.p99")) / \(fig("transitionGapMs.max")) ms |\n"
+        md += "| transition gap p50 / p99 / max | \(t("transitionGapMs.p50")) / \(t("transitionGapMs.p99")) / \(t("transitionGapMs.max")) |\n"
         md += "| transitions shown by all viewers within 500 ms | \(pct("transitionsWithin500msShare")) of \(r.gapTransitions.count) |\n"
         md += "| viewers inside the best 500 ms window | \(pct("viewersInBest500msShare")) |\n"
-        md += "| spread p1–p99 per transition, p50 / p99 | \(fig("transitionSpreadMs.p50")) / \(fig("transitionSpreadMs.p99")) ms |\n"
-        md += "| displayed-time error \\|e\\| p50 / p99 / max | \(fig("clientErrorMs.p50")) / \(fig("clientErrorMs.p99")) / \(fig("clientErrorMs.max")) ms |\n"
-        md += "| clock estimate error \\|e\\| p50 / p99 / max | \(fig("estimateErrorMs.p50")) / \(fig("estimateErrorMs.p99")) / \(fig("estimateErrorMs.max")) ms |\n"
+        md += "| spread p1–p99 per transition, p50 / p99 | \(t("transitionSpreadMs.p50")) / \(t("transitionSpreadMs.p99")) |\n"
+        md += "| displayed-time error \\|e\\| p50 / p99 / max | \(t("clientErrorMs.p50")) / \(t("clientErrorMs.p99")) / \(t("clientErrorMs.max")) |\n"
+        md += "| clock estimate error \\|e\\| p50 / p99 / max | \(t("estimateErrorMs.p50")) / \(t("estimateErrorMs.p99")) / \(t("estimateErrorMs.max")) |\n"
         md += "| requests per second peak / p99 / mean | \(fig("peakRequestsPerSecond", 0)) / \(fig("p99RequestsPerSecond", 0)) / \(fig("meanRequestsPerSecond", 2)) |\n"
         md += "| requests served | \(r.requestsServed) (\(Format.fixed(Double(r.bytesServed) / 1e6, 1)) MB) |\n"
         md += "| failed requests | \(pct("failedRequestShare", 3)) |\n"
@@ -54,7 +55,7 @@ public enum MarkdownReport {
             + "ticks: \(Describe.tick(s.client.tick)); refetch: \(Describe.refetch(s.client.refetch)); "
             + "retry: \(Describe.retry(s.client.retry)).\n"
         let p = s.population
-        md += "- Players: visits every \(Describe.distribution(p.visitGap, .duration)), \(Format.fixed(p.sessionsPerVisitMean, 1)) Store sessions per visit "
+        md += "- Players: visits every \(Describe.distribution(p.visitGap, .duration)), \(Describe.distribution(p.sessionsPerVisit, .number)) Store sessions per visit "
             + "of \(Describe.distribution(p.viewing, .duration)), breaks of \(Describe.distribution(p.breakDuration, .duration)) "
             + "with the phone locked in \(Format.percent(p.lockShare, 0)) of them; deep sleep \(Describe.distribution(p.sleepDelay, .duration)) after the screen goes off.\n"
         if let release = p.release {
@@ -105,8 +106,8 @@ public enum MarkdownReport {
         if !worst.isEmpty {
             md += "The widest gaps:\n\n| time | position | viewers | earliest | latest | gap | in best 500 ms |\n|---|---|---|---|---|---|---|\n"
             for t in worst {
-                md += "| \(Units.formatDuration(t.time)) | \(t.position) | \(t.viewers) | \(Format.ms(t.earliest)) ms | \(Format.ms(t.latest)) ms | "
-                    + "\(Format.ms(t.gap)) ms | \(Format.percent(Double(t.inBestWindow) / Double(t.viewers), 1)) |\n"
+                md += "| \(Units.formatDuration(t.time)) | \(t.position) | \(t.viewers) | \(Format.human(t.earliest)) | \(Format.human(t.latest)) | "
+                    + "\(Format.human(t.gap)) | \(Format.percent(Double(t.inBestWindow) / Double(t.viewers), 1)) |\n"
             }
         }
 
@@ -120,8 +121,8 @@ public enum MarkdownReport {
     static func errorTable(label: String, rows: [(String, ErrorStats)]) -> String {
         var md = "| \(label) | samples | p50 | p99 | max | mean signed | ahead | within 500 ms |\n|---|---|---|---|---|---|---|---|\n"
         for (name, e) in rows {
-            md += "| \(name) | \(e.count) | \(Format.ms(e.quantile(0.5))) ms | \(Format.ms(e.quantile(0.99))) ms | "
-                + "\(Format.ms(e.quantile(1))) ms | \(Format.optional(e.meanSigned.map { $0 / 1e6 }, 1)) ms | "
+            md += "| \(name) | \(e.count) | \(Format.human(e.quantile(0.5))) | \(Format.human(e.quantile(0.99))) | "
+                + "\(Format.human(e.quantile(1))) | \(Format.human(e.meanSigned.map { Int64($0.rounded()) })) | "
                 + "\(Format.percent(e.aheadShare, 1)) | \(Format.percent(e.shareWithin(500 * .millisecond), 1)) |\n"
         }
         return md

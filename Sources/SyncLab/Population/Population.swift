@@ -12,8 +12,8 @@ public struct PopulationConfig: Sendable {
     public var players: Int
     /// Time offline between visits.
     public var visitGap: Distribution
-    /// Store-viewing sessions per visit: 1 + Geometric with this mean (≥ 1).
-    public var sessionsPerVisitMean: Double
+    /// Store-viewing sessions per visit (rounded to a whole number, at least 1).
+    public var sessionsPerVisit: Distribution
     /// How long one viewing session lasts.
     public var viewing: Distribution
     /// A break between sessions of one visit.
@@ -36,12 +36,12 @@ public struct PopulationConfig: Sendable {
     }
 
     public init(players: Int, visitGap: Distribution = .exponential(mean: 6 * 3.6e12),
-                sessionsPerVisitMean: Double = 3, viewing: Distribution = .lognormal(median: 9e10, sigma: 0.8),
+                sessionsPerVisit: Distribution = .geometric(mean: 3), viewing: Distribution = .lognormal(median: 9e10, sigma: 0.8),
                 breakDuration: Distribution = .lognormal(median: 2.4e11, sigma: 0.9), lockShare: Double = 0.85,
                 sleepDelay: Distribution = .uniform(min: 1.2e11, max: 3e11), release: Release? = nil) {
         self.players = players
         self.visitGap = visitGap
-        self.sessionsPerVisitMean = sessionsPerVisitMean
+        self.sessionsPerVisit = sessionsPerVisit
         self.viewing = viewing
         self.breakDuration = breakDuration
         self.lockShare = lockShare
@@ -49,14 +49,10 @@ public struct PopulationConfig: Sendable {
         self.release = release
     }
 
-    /// Sessions in one visit: 1 + a geometric count with mean `sessionsPerVisitMean − 1`.
-    public func sessionsPerVisit(_ rng: inout RandomStream) -> Int {
-        let extra = sessionsPerVisitMean - 1
-        guard extra > 0 else { return 1 }
-        let p = 1 / (1 + extra)                 // success probability of the geometric
-        var n = 1
-        while n < 10_000 && !rng.bernoulli(p) { n += 1 }
-        return n
+    /// Sessions in one visit.
+    public func sessions(_ rng: inout RandomStream) -> Int {
+        let n = sessionsPerVisit.sample(&rng).rounded()
+        return n >= 1 ? Int(min(n, 10_000)) : 1
     }
 }
 

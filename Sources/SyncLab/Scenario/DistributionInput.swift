@@ -22,7 +22,7 @@ extension InputNode {
 
     /// A distribution: either a single value (a constant) or an object with a `kind`:
     /// constant {value}, uniform {min, max}, normal {mean, sd}, lognormal {median, sigma},
-    /// exponential {mean}, pareto {scale, shape}, empirical {samples: [...]}.
+    /// exponential {mean}, pareto {scale, shape}, geometric {mean}, empirical {samples: [...]}.
     public func distribution(_ q: Quantity) throws -> Distribution {
         guard case .object = value else { return .constant(try quantity(q)) }
         let kind = try required("kind").string()
@@ -63,13 +63,18 @@ extension InputNode {
             let shape = try shapeNode.double()
             guard shape > 0 else { throw shapeNode.error("must be greater than zero") }
             result = .pareto(scale: scale, shape: shape)
+        case "geometric":
+            let meanNode = try required("mean")
+            let mean = try meanNode.double()
+            guard mean >= 1 else { throw meanNode.error("must be at least 1") }
+            result = .geometric(mean: mean)
         case "empirical":
             let samples = try required("samples").elements().map { try $0.quantity(q) }
             guard !samples.isEmpty else { throw try required("samples").error("needs at least one sample") }
             result = .empirical(samples)
         default:
             throw try required("kind").error(
-                "unknown distribution '\(kind)'; expected one of constant, uniform, normal, lognormal, exponential, pareto, empirical")
+                "unknown distribution '\(kind)'; expected one of constant, uniform, normal, lognormal, exponential, pareto, geometric, empirical")
         }
         try rejectUnknownKeys()
         return result

@@ -175,10 +175,10 @@ public struct ScenarioLoader {
         let popNode = try root.required("population")
         var population = PopulationConfig(players: try popNode.required("players").int(min: 1, max: 20_000_000))
         population.visitGap = try popNode.value("visitGap", default: population.visitGap) { try $0.distribution(.duration) }
-        population.sessionsPerVisitMean = try popNode.value("sessionsPerVisit", default: population.sessionsPerVisitMean) { n in
-            let v = try n.double()
-            guard v >= 1 && v <= 1000 else { throw n.error("must be a mean between 1 and 1000") }
-            return v
+        population.sessionsPerVisit = try popNode.value("sessionsPerVisit", default: population.sessionsPerVisit) { n in
+            let d = try n.distribution(.number)
+            guard d.mean >= 1 && d.mean <= 1000 else { throw n.error("must have a mean between 1 and 1000 sessions") }
+            return d
         }
         population.viewing = try popNode.value("viewing", default: population.viewing) { try $0.distribution(.duration) }
         population.breakDuration = try popNode.value("break", default: population.breakDuration) { try $0.distribution(.duration) }

@@ -11,7 +11,7 @@ extension World {
         clients[c].needsFetch = true
         clients[c].consecutiveFailures = 0
         clients[c].lastDeepWake = .min
-        clients[c].sessionsLeft = Int32(scenario.population.sessionsPerVisit(&clients[c].behaviourRNG))
+        clients[c].sessionsLeft = Int32(scenario.population.sessions(&clients[c].behaviourRNG))
         recorder.visits(at: t)
         beginViewing(c, t)
     }

@@ -1,0 +1,39 @@
+# SyncLab — two commands: `make run` (the main job on the default scenario) and `make test`.
+SWIFT ?= swift
+SYNCLAB := .build/release/synclab
+DEFAULT_SCENARIO := Scenarios/v115-pausing.json
+# Scenarios whose reports are committed under Reports/ and checked by CI.
+REPORTED := v115-pausing v115-uptime
+
+.PHONY: all build run test reports check-reports clean
+
+all: build
+
+build:
+	$(SWIFT) build -c release --product synclab
+
+# Simulate the default scenario (v1.1.5 as shipped) and write Reports/v115-pausing/.
+run: build
+	$(SYNCLAB) run $(DEFAULT_SCENARIO)
+
+# Every test: unit, model, end-to-end and command-line.
+test:
+	$(SWIFT) test
+
+# Regenerate every committed report.
+reports: build
+	@for s in $(REPORTED); do $(SYNCLAB) run Scenarios/$$s.json --out Reports/$$s > /dev/null || exit 1; done
+	@echo "reports regenerated: $(REPORTED)"
+
+# Fail if a committed report differs from what the code produces now.
+check-reports: build
+	@tmp=$$(mktemp -d); status=0; \
+	for s in $(REPORTED); do \
+	  $(SYNCLAB) run Scenarios/$$s.json --out $$tmp/$$s > /dev/null 2>&1 || { echo "run failed: $$s"; status=1; continue; }; \
+	  rm -f $$tmp/$$s/.synclab-report; \
+	  diff -r -x .synclab-report Reports/$$s $$tmp/$$s > /dev/null || { echo "Reports/$$s is out of date: run 'make reports'"; status=1; }; \
+	done; rm -rf $$tmp; \
+	if [ $$status -eq 0 ]; then echo "reports up to date: $(REPORTED)"; fi; exit $$status
+
+clean:
+	rm -rf .build

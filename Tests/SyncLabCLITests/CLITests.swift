@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import SyncLabCLI
+import SyncLab
+
+/// The command line as a user meets it: exit statuses, messages naming file and key path, and
+/// report folders that are complete, byte-identical, and never written over a user's files.
+@Suite struct CLITests {
+    /// Runs `synclab` in-process, capturing stdout and stderr.
+    static func synclab(_ args: [String]) -> (status: Int32, out: String, err: String) {
+        final class Box: @unchecked Sendable { var out = ""; var err = "" }
+        let box = Box()
+        let cli = CLI(out: { box.out += $0 }, err: { box.err += $0 })
+        let status = cli.main(args)
+        return (status, box.out, box.err)
+    }
+
+    static func temporaryDirectory() -> String {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("synclab-cli-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static var shippedPausing: String {
+        (#filePath.components(separatedBy: "/Tests/").first ?? ".") + "/Scenarios/v115-pausing.json"
+    }
+
+    /// A small variant of the shipped scenario, written next to a copy of it.
+    static func smallScenario(in dir: String, overrides: String = "") throws -> String {
+        let base = try String(contentsOfFile: shippedPausing, encoding: .utf8)
+        try base.write(toFile: dir + "/base.json", atomically: true, encoding: .utf8)
+        let text = """
+        { "extends": "base.json", "name": "small", "duration": "30m", "warmup": "10m",
+          "population": { "players": 300, "release": { "at": "15m", "multiplier": 50, "window": "1m" } }\(overrides) }
+        """
+        try text.write(toFile: dir + "/small.json", atomically: true, encoding: .utf8)
+        return dir + "/small.json"
+    }
+
+    @Test func runWritesEveryFileAndIsByteIdentical() throws {
+        let dir = Self.temporaryDirectory()
+        let scenario = try Self.smallScenario(in: dir)
+        let a = Self.synclab(["run", scenario, "--out", dir + "/a"])
+        let b = Self.synclab(["run", scenario, "--out", dir + "/b"])
+        #expect(a.status == 0)
+        #expect(b.status == 0)
+        #expect(a.out.hasPrefix("seed 1\n"))
+        let names = ["report.md", "summary.json", "load.csv", "transitions.csv", "error_by_clock.csv",
+                     "error_by_link.csv", "error_by_wake.csv", ReportWriter.marker]
+        for name in names {
+            let x = FileManager.default.contents(atPath: dir + "/a/" + name)
+            let y = FileManager.default.contents(atPath: dir + "/b/" + name)
+            #expect(x != nil, "missing \(name)")
+            #expect(x == y, "\(name) differs between identical runs")
+        }
+        let summary = try String(contentsOfFile: dir + "/a/summary.json", encoding: .utf8)
+        for key in ["\"scenario\"", "\"seed\"", "\"clients\": 300", "\"simulatedSeconds\": 1800.000", "\"transitionGapMs\"",
+                    "\"clientErrorMs\"", "\"transitionsWithin500msShare\"", "\"requests\"", "\"peakRequestsPerSecond\"",
+                    "\"p99RequestsPerSecond\"", "\"meanRequestsPerSecond\"", "\"bareShare\"", "\"budgets\""] {
+            #expect(summary.contains(key), "summary.json lacks \(key)")
+        }
+        #expect(!summary.contains("nan") && !summary.contains("inf"))
+    }
+
+    @Test func overridesApply() throws {
+        let dir = Self.temporaryDirectory()
+        let scenario = try Self.smallScenario(in: dir)
+        let r = Self.synclab(["run", scenario, "--out", dir + "/o", "--seed", "9", "--clients", "120", "--duration", "20m"])
+        #expect(r.status == 0)
+        let summary = try String(contentsOfFile: dir + "/o/summary.json", encoding: .utf8)
+        #expect(summary.contains("\"seed\": 9,"))
+        #expect(summary.contains("\"clients\": 120,"))
+        #expect(summary.contains("\"simulatedSeconds\": 1200.000,"))
+    }
+
+    /// Each bad scenario: exit 2, a message naming the file and key path, and no report folder.
+    @Test(arguments: [
+        ("{ \"name\": \"x\", ", "bad.json: line 1, column"),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"network\": {\"profiles\": [{\"name\": \"wifi\", \"share\": 1, \"uplnk\": \"5ms\", \"uplink\": \"5ms\", \"downlink\": \"5ms\", \"bandwidth\": \"1MB/s\"}]}}",
+         "bad.json: network.profiles[0]: unknown key 'uplnk'"),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"duration\": \"5 sec\"}", "bad.json: duration: "),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"duration\": 5}", "bad.json: duration: expected a duration"),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"duration\": \"-5m\"}", "bad.json: duration: must be greater than zero"),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"population\": {\"lockShare\": 1.5}}", "bad.json: population.lockShare: "),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"population\": {\"players\": -5}}", "bad.json: population.players: "),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"client\": {\"clock\": \"sundial\"}}", "bad.json: client.clock: unknown clock 'sundial'"),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"store\": {\"shelfLife\": {\"kind\": \"uniform\", \"min\": \"4m\", \"max\": \"45s\"}}}",
+         "bad.json: store.shelfLife.max: must be at least min"),
+        ("{\"extends\": \"base.json\", \"name\": \"bad\", \"budgets\": [{\"name\": \"g\", \"metric\": \"transitionGapMs.p98\", \"max\": 1}]}",
+         "bad.json: budgets[0].metric: unknown figure 'transitionGapMs.p98'; did you mean"),
+        ("{\"extends\": \"missing.json\", \"name\": \"bad\"}", "bad.json: extends: no such file 'missing.json'"),
+        ("{\"extends\": \"bad.json\", \"name\": \"bad\"}", "extends cycle: bad.json → bad.json"),
+    ])
+    func badScenarioIsRefusedCleanly(text: String, message: String) throws {
+        let dir = Self.temporaryDirectory()
+        _ = try Self.smallScenario(in: dir)
+        try text.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        let r = Self.synclab(["run", dir + "/bad.json", "--out", dir + "/report"])
+        #expect(r.status == 2)
+        #expect(r.err.contains(message), "stderr was: \(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/report"))
+    }
+
+    @Test func shareSumIsChecked() throws {
+        let dir = Self.temporaryDirectory()
+        _ = try Self.smallScenario(in: dir)
+        let profile = "{\"name\": \"%@\", \"share\": %@, \"uplink\": \"5ms\", \"downlink\": \"5ms\", \"bandwidth\": \"1MB/s\"}"
+        let profiles = [profile.replacingOccurrences(of: "%@", with: "a").replacingOccurrences(of: "a\", \"share\": a", with: "a\", \"share\": 0.5"),
+                        "{\"name\": \"b\", \"share\": 0.4, \"uplink\": \"5ms\", \"downlink\": \"5ms\", \"bandwidth\": \"1MB/s\"}"]
+        let text = "{\"extends\": \"base.json\", \"name\": \"bad\", \"network\": {\"profiles\": [\(profiles.joined(separator: ","))]}}"
+        try text.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        let r = Self.synclab(["validate", dir + "/bad.json"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("bad.json: network.profiles: shares must sum to 1; they sum to 0.9"), "stderr was: \(r.err)")
+    }
+
+    @Test(arguments: [
+        (["run"], "missing the scenario file"),
+        (["run", "x.json", "--clients", "-5"], "--clients expects a whole number"),
+        (["run", "x.json", "--seed"], "--seed needs a value"),
+        (["run", "x.json", "--sed", "3"], "unknown option --sed; did you mean --seed?"),
+        (["run", "x.json", "--duration", "5 sec"], "--duration: "),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+    ])
+    func usageErrorsExitTwo(args: [String], message: String) {
+        let r = Self.synclab(args)
+        #expect(r.status == 2)
+        #expect(r.err.contains(message), "stderr was: \(r.err)")
+    }
+
+    @Test func missingScenarioFile() {
+        let r = Self.synclab(["run", "/nonexistent/nowhere.json"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("/nonexistent/nowhere.json: cannot read the file"))
+    }
+
+    @Test func refusesToReplaceAFolderItDidNotWrite() throws {
+        let dir = Self.temporaryDirectory()
+        let scenario = try Self.smallScenario(in: dir)
+        let mine = dir + "/mine"
+        try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+        try "precious".write(toFile: mine + "/thesis.txt", atomically: true, encoding: .utf8)
+        let r = Self.synclab(["run", scenario, "--out", mine])
+        #expect(r.status == 2)
+        #expect(r.err.contains("is not a SyncLab report folder"))
+        #expect((try? String(contentsOfFile: mine + "/thesis.txt", encoding: .utf8)) == "precious")
+        let dot = Self.synclab(["run", scenario, "--out", "."])
+        #expect(dot.status == 2)
+    }
+
+    @Test func replacesItsOwnReport() throws {
+        let dir = Self.temporaryDirectory()
+        let scenario = try Self.smallScenario(in: dir)
+        #expect(Self.synclab(["run", scenario, "--out", dir + "/r"]).status == 0)
+        try "stale".write(toFile: dir + "/r/extra.txt", atomically: true, encoding: .utf8)
+        #expect(Self.synclab(["run", scenario, "--out", dir + "/r"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/r/extra.txt"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") || $0.contains(".old-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func helpOnEveryCommand() {
+        for command in ["run", "validate", "list"] {
+            let r = Self.synclab([command, "--help"])
+            #expect(r.status == 0)
+            #expect(r.out.contains("USAGE"))
+            #expect(r.out.contains("synclab \(command)"))
+        }
+        let top = Self.synclab(["--help"])
+        #expect(top.status == 0 && top.out.contains("COMMANDS"))
+    }
+
+    @Test func validateAndListShippedScenarios() {
+        let dir = (#filePath.components(separatedBy: "/Tests/").first ?? ".") + "/Scenarios"
+        let v = Self.synclab(["validate", dir + "/v115-pausing.json", dir + "/v115-uptime.json"])
+        #expect(v.status == 0)
+        #expect(v.out.contains("ok v115-pausing") && v.out.contains("ok v115-uptime"))
+        let l = Self.synclab(["list", dir])
+        #expect(l.status == 0)
+        #expect(l.out.contains("v115-uptime\t"))
+    }
+}

@@ -1,0 +1,94 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// End-to-end cases through the whole world with constant latencies, whose results are derived
+/// by hand: the seeds' estimator, the server's whole-second timestamp, and the standby pause.
+@Suite struct WorldExactTests {
+    static let uplink: Int64 = 40 * .millisecond
+    static let downlink: Int64 = 60 * .millisecond
+
+    /// One player, perfect constant network, no drift, no wall offset: everything is exact.
+    static func scenario(clock: any DeviceClock, duration: Nanoseconds, sessions: Double = 1,
+                         viewing: Nanoseconds = 10 * .hour, pause: Nanoseconds = 10 * .minute,
+                         sleepDelay: Nanoseconds = 2 * .minute, players: Int = 1) -> Scenario {
+        let link = LinkProfile(name: "constant", share: 1, uplink: .constant(Double(uplink)),
+                               downlink: .constant(Double(downlink)), bandwidth: .constant(400e9),
+                               failure: 0, timeout: 30 * .second)
+        var server = ServerConfig()
+        server.serviceTime = .constant(0)
+        var population = PopulationConfig(players: players)
+        population.visitGap = .constant(Double(5 * Int64.second))
+        population.sessionsPerVisit = .constant(sessions)
+        population.viewing = .constant(Double(viewing))
+        population.breakDuration = .constant(Double(pause))
+        population.lockShare = 1
+        population.sleepDelay = .constant(Double(sleepDelay))
+        return Scenario(name: "exact", duration: duration, warmup: 0, server: server, links: [link],
+                        devices: DeviceConfig(driftPPM: .constant(0), wallClockOffset: .constant(0),
+                                              uptimeAtStart: .constant(Double(Nanoseconds.hour))),
+                        client: ClientDesign(clock: clock), population: population)
+    }
+
+    /// The seeds' estimate runs ahead by the uplink delay and behind by the timestamp's truncation:
+    /// error = uplink − ((epoch + upload complete + uplink) mod 1 s), exactly.
+    @Test func seedsEstimatorErrorIsUplinkMinusTruncation() {
+        let s = Self.scenario(clock: ContinuousClock(), duration: 30 * .minute)
+        let world = World(scenario: s)
+        _ = world.run()
+        let c = world.clients[0]
+        #expect(c.hasSync)
+        #expect(!c.fetchInFlight)
+        // The server stamps REQUEST_TIME when the request arrives: one uplink after upload complete.
+        let arrivalUnix = s.epochUnix + c.uploadCompleteAt.ns + Self.uplink
+        let expectedStamp = floorTo(arrivalUnix, .second) - s.epochUnix
+        #expect(c.requestTimestamp == expectedStamp)
+        // With a perfect clock the anchor's error is the same at every instant.
+        let downloadComplete = c.anchor.reading.ns + c.device.bootTime.ns
+        let error = c.anchor.serverTime - downloadComplete
+        let truncation = ((arrivalUnix % .second) + .second) % .second
+        #expect(error == Self.uplink - truncation)
+        #expect(error == c.requestTimestamp - c.uploadCompleteAt.ns)
+        // Request bytes at 400 GB/s take 1 ns to leave the device (400 B, rounded up).
+        #expect(c.uploadCompleteAt.ns - c.requestSentAt.ns == 1)
+    }
+
+    /// With the suspending clock the displayed time falls behind by exactly the deep-sleep time;
+    /// with the continuous clock it does not move at all.
+    @Test(arguments: [true, false])
+    func standbyPausesOnlyTheSuspendingClock(suspending: Bool) {
+        // Visit at 5 s, views 60 s, locks the phone for 10 min; deep sleep starts 2 min after the
+        // screen goes off, so the device sleeps exactly 8 min. The run ends 30 s after the return,
+        // well before the 6-9 min refetch is due on either clock.
+        let viewing: Int64 = 60 * .second, pause: Int64 = 10 * .minute
+        let end = 5 * Int64.second + viewing + pause + 30 * .second
+        let clock: any DeviceClock = suspending ? SuspendingClock() : ContinuousClock()
+        let s = Self.scenario(clock: clock, duration: end, sessions: 2, viewing: viewing, pause: pause)
+        let world = World(scenario: s)
+        _ = world.run()
+        let c = world.clients[0]
+        #expect(c.phase == .viewing)
+        // Asleep from the start until the visit at 5 s, then 8 min in the break.
+        #expect(c.device.sleptTotal == 5 * .second + 8 * .minute)
+        let syncError = c.requestTimestamp - c.uploadCompleteAt.ns           // error right after the fetch
+        let now = SimTime(ns: end - 1)
+        let estimate = c.anchor.serverTime(at: clock.reading(c.device, at: now, world.context))
+        #expect(estimate - now.ns == syncError - (suspending ? 8 * .minute : 0))
+    }
+
+    /// Every displayed transition is shown at a tick whose displayed value has reached it: with a
+    /// perfect clock, ticks every 1 s from the session start, the show offset of a transition is in
+    /// [−error, 1 s − error) where error is the sync error, and the recorded offsets say so.
+    @Test func transitionsShownAtFirstTickReachingThem() {
+        let s = Self.scenario(clock: ContinuousClock(), duration: 40 * .minute)
+        let world = World(scenario: s)
+        let result = world.run()
+        #expect(result.transitions.count > 10)
+        for row in result.transitions {
+            #expect(row.viewers == 1)
+            // error ∈ (uplink − 1 s, uplink]; show offset = tick delay − error ∈ [−uplink, 2 s − uplink).
+            #expect(row.earliest >= -Self.uplink)
+            #expect(row.earliest < 2 * .second - Self.uplink)
+        }
+    }
+}
