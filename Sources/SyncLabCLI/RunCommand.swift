@@ -75,7 +75,8 @@ struct RunCommand {
         if let clients { scenario.population.players = clients }
         if let duration {
             if let release = scenario.population.release, release.at.ns >= duration {
-                return cli.usageError("run", "--duration \(Units.formatDuration(duration)) ends before the scenario's release at \(Units.formatDuration(release.at.ns))")
+                cli.err("synclab run: note: the release at \(Units.formatDuration(release.at.ns)) falls after --duration \(Units.formatDuration(duration)); running without it\n")
+                scenario.population.release = nil
             }
             scenario.duration = duration
         }

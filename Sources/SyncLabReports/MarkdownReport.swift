@@ -13,6 +13,13 @@ public enum MarkdownReport {
         if !s.description.isEmpty { md += "\(s.description)\n\n" }
 
         md += "## Headline\n\n"
+        if r.gapTransitions.isEmpty {
+            md += "> No item change was shown by two or more players, so the transition gap is not measured "
+                + "(too few players, or a run too short for anyone to view the Store).\n\n"
+        }
+        if r.samples == 0 {
+            md += "> No player had the Store on screen at a sample instant, so client error is not measured.\n\n"
+        }
         md += "| figure | value |\n|---|---|\n"
         md += "| transition gap p50 / p99 / max | \(t("transitionGapMs.p50")) / \(t("transitionGapMs.p99")) / \(t("transitionGapMs.max")) |\n"
         md += "| transitions shown by all viewers within 500 ms | \(pct("transitionsWithin500msShare")) of \(r.gapTransitions.count) |\n"

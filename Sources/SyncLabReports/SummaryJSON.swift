@@ -11,7 +11,8 @@ public enum SummaryJSON {
     public static func render(_ r: RunResult) -> String {
         let f = r.figures
         func num(_ key: String, _ decimals: Int = 3) -> String {
-            (f[key] ?? nil).map { Format.fixed($0, decimals) } ?? "null"
+            guard let v = f[key] ?? nil, v.isFinite else { return "null" }
+            return Format.fixed(v, decimals)
         }
         func triple(_ prefix: String) -> String {
             "{ \"p50\": \(num(prefix + ".p50")), \"p99\": \(num(prefix + ".p99")), \"max\": \(num(prefix + ".max")) }"
@@ -40,7 +41,7 @@ public enum SummaryJSON {
         let budgets = r.budgetVerdicts.map { v in
             "    { \"name\": \(Format.jsonString(v.budget.name)), \"metric\": \(Format.jsonString(v.budget.metric)), "
                 + "\"comparison\": \"\(v.budget.comparison.rawValue)\", \"limit\": \(Format.fixed(v.budget.limit, 6)), "
-                + "\"value\": \(v.value.map { Format.fixed($0, 6) } ?? "null"), \"pass\": \(v.pass) }"
+                + "\"value\": \(v.value.flatMap { $0.isFinite ? Format.fixed($0, 6) : nil } ?? "null"), \"pass\": \(v.pass) }"
         }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"

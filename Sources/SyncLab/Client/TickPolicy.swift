@@ -6,20 +6,31 @@ import SyncLabKernel
 /// so the tick phase is wherever the viewing session began. Ticks themselves are not events in
 /// the world: the world asks for the first tick at or after an instant that matters (a
 /// transition, a due refetch), which yields the same instants as ticking every second.
+/// A viewing session's tick timer: when it started (true time) and the tick clock's reading then.
+public struct TickSession: Sendable, Equatable {
+    public var start: SimTime
+    public var base: ClockReading
+    public init(start: SimTime, base: ClockReading) {
+        self.start = start
+        self.base = base
+    }
+}
+
 public protocol TickPolicy: Sendable {
     var name: String { get }
-    /// The clock reading that fixes the phase of a viewing session begun at `start`.
-    func sessionBase(_ device: DeviceState, start: SimTime, _ context: ClockContext) -> ClockReading
-    /// The first tick at or after `t` in a session with base `base`.
-    func firstTick(atOrAfter t: SimTime, base: ClockReading, _ device: DeviceState,
+    /// Starts the timer of a viewing session begun at `start` (fixes the tick phase).
+    func session(_ device: DeviceState, start: SimTime, _ context: ClockContext) -> TickSession
+    /// The first tick at or after `t`.
+    func firstTick(atOrAfter t: SimTime, _ session: TickSession, _ device: DeviceState,
                    _ context: ClockContext) -> SimTime
     /// The last tick at or before `t` (the one whose value is on screen at `t`).
-    func lastTick(atOrBefore t: SimTime, base: ClockReading, _ device: DeviceState,
+    func lastTick(atOrBefore t: SimTime, _ session: TickSession, _ device: DeviceState,
                   _ context: ClockContext) -> SimTime
 }
 
 /// A repeating timer of fixed period on a device clock (the seeds: 1 s on the suspending clock,
-/// as `NSTimer` runs on it). The first tick is at the session start.
+/// as `NSTimer` runs on it). Tick k is the first instant the clock reads base + k·period; tick 0
+/// is the session start.
 public struct TimerTick: TickPolicy {
     public var period: Nanoseconds
     public var clock: any DeviceClock
@@ -30,23 +41,30 @@ public struct TimerTick: TickPolicy {
     }
     public var name: String { "timer" }
 
-    public func sessionBase(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> ClockReading {
-        clock.reading(d, at: start, c)
+    public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
+        TickSession(start: start, base: clock.reading(d, at: start, c))
     }
-    public func firstTick(atOrAfter t: SimTime, base: ClockReading, _ d: DeviceState,
+
+    /// Instant of tick k: inverted from the session start, where the device has been awake since.
+    func instant(_ k: Int64, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
+        clock.earliest(d, reaching: s.base + k &* period, notBefore: s.start, c)
+    }
+
+    public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState,
                           _ c: ClockContext) -> SimTime {
-        let now = clock.reading(d, at: t, c)
-        let k = max(0, ceilDiv(now - base, period))
-        return clock.earliest(d, reaching: base + k &* period, notBefore: t, c)
+        var k = max(0, ceilDiv(clock.reading(d, at: t, c) - s.base, period))
+        var tick = instant(k, s, d, c)
+        // A coarse clock may have reached that reading before t: then the next tick is the one.
+        if tick < t {
+            k += 1
+            tick = instant(k, s, d, c)
+        }
+        return tick
     }
-    public func lastTick(atOrBefore t: SimTime, base: ClockReading, _ d: DeviceState,
+
+    public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
                          _ c: ClockContext) -> SimTime {
-        let now = clock.reading(d, at: t, c)
-        let k = max(0, floorDiv(now - base, period))
-        // The tick instant is the earliest time the clock reached base + k·period; it cannot be
-        // after t. Search from the session start side: invert from an instant known to be earlier.
-        let target = base + k &* period
-        let back = t - (now - target) - period - .millisecond
-        return min(t, clock.earliest(d, reaching: target, notBefore: back, c))
+        let k = max(0, floorDiv(clock.reading(d, at: t, c) - s.base, period))
+        return min(t, instant(k, s, d, c))
     }
 }

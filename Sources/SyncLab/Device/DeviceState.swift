@@ -5,8 +5,8 @@ import SyncLabKernel
 /// From the seeds: `CACurrentMediaTime()` / `mach_absolute_time()` stops counting a few minutes
 /// into standby (deep sleep); the fix read uptime as `time(now) − KERN_BOOTTIME`, which keeps
 /// counting but has one-second resolution and follows the wall clock. The state here is what
-/// all four device clocks are derived from; it is a compact value (48 bytes) because a million
-/// of them must fit in memory.
+/// all four device clocks are derived from; it is a compact value (49 bytes, 56 in an array)
+/// because a million of them must fit in memory.
 public struct DeviceState: Sendable, Equatable {
     /// Oscillator error in parts per billion: the monotonic clocks run at (1 + drift) × true rate.
     public var driftPPB: Int64

@@ -29,7 +29,9 @@ public struct LinkProfile: Sendable {
 
     /// Time for `bytes` to arrive at `bytesPerSecond`, in whole nanoseconds (rounded up).
     public static func transferTime(bytes: Int, bytesPerSecond: Double) -> Nanoseconds {
-        guard bytesPerSecond > 0 else { return .max / 4 }
-        return Int64((Double(bytes) * 1e9 / bytesPerSecond).rounded(.up))
+        let ns = (Double(bytes) * 1e9 / bytesPerSecond).rounded(.up)
+        // A vanishing bandwidth means the transfer never completes in any run: a finite "never".
+        guard bytesPerSecond > 0, ns < 1e18 else { return .max / 4 }
+        return Int64(ns)
     }
 }

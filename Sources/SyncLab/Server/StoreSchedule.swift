@@ -11,7 +11,7 @@ import SyncLabKernel
 public struct StoreSchedule: Sendable {
     /// One item change on one position: the old item ends and the next begins at `time`.
     public struct Transition: Sendable, Equatable {
-        /// True time of the change, ns since the epoch.
+        /// Server time of the change, ns since the epoch (true time when the server clock is exact).
         public var time: Int64
         public var position: Int32
         /// Index of the item that begins, within its position's chain.

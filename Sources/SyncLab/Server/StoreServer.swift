@@ -69,7 +69,7 @@ public struct StoreServer: Sendable {
         floorTo(epochUnix &+ serverTime(at: t), config.timestampResolution) &- epochUnix
     }
 
-    /// The next generation run at or after t: each period boundary of server time plus jitter.
+    /// The next generation run strictly after t: each period boundary of server time plus jitter.
     public mutating func nextCronRun(after t: SimTime) -> SimTime {
         let boundary = ceilDiv(epochUnix &+ serverTime(at: t) &+ 1, config.cronPeriod) &* config.cronPeriod
         return SimTime(ns: boundary &- epochUnix &- config.clockOffset) + config.cronJitter.sampleDuration(&rng)

@@ -25,8 +25,8 @@ struct ClientState {
     var displayEpoch: UInt32 = 0
     var fetchEpoch: UInt32 = 0
 
-    /// Tick-clock reading at which this viewing session's timer started (fixes tick phase).
-    var tickBase = ClockReading(ns: 0)
+    /// This viewing session's tick timer (fixes the tick phase).
+    var tick = TickSession(start: .zero, base: ClockReading(ns: 0))
     var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
     var previousAnchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
     var anchorSetAt = SimTime.zero

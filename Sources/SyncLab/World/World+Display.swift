@@ -26,7 +26,7 @@ extension World {
             guard reading != .max else { return }
             target = clock.earliest(s.device, reaching: ClockReading(ns: reading), notBefore: t, context)
         }
-        let tick = scenario.client.tick.firstTick(atOrAfter: target, base: s.tickBase, s.device, context)
+        let tick = scenario.client.tick.firstTick(atOrAfter: target, s.tick, s.device, context)
         schedule(.display, client: c, epoch: s.displayEpoch, at: tick)
     }
 
@@ -73,7 +73,7 @@ extension World {
                 continue
             }
             // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = design.tick.lastTick(atOrBefore: t, base: s.tickBase, s.device, context)
+            let lastTick = design.tick.lastTick(atOrBefore: t, s.tick, s.device, context)
             let current = lastTick >= s.anchorSetAt
             guard current || s.previousValid else {
                 recorder.sampleBare(positions: positions)   // data arrived after the last tick

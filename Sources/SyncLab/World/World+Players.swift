@@ -28,7 +28,7 @@ extension World {
         clients[c].screenOn = true
         clients[c].powerEpoch &+= 1                  // a pending deep sleep no longer applies
         clients[c].displayEpoch &+= 1
-        clients[c].tickBase = scenario.client.tick.sessionBase(clients[c].device, start: t, context)
+        clients[c].tick = scenario.client.tick.session(clients[c].device, start: t, context)
         clients[c].shownUpTo = .min                  // the first tick (now) refreshes the UI
         viewingSlot[c] = Int32(viewing.count)
         viewing.append(Int32(c))

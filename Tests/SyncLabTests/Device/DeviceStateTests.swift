@@ -120,6 +120,14 @@ private func uniformIn(_ lo: Int64, _ hi: Int64, _ rng: inout RandomStream) -> I
         }
     }
 
+    // MARK: Layout
+
+    @Test func compactLayout() {
+        // Six 64-bit fields and a Bool: 49 bytes, 56 in an array.
+        #expect(MemoryLayout<DeviceState>.size == 49)
+        #expect(MemoryLayout<DeviceState>.stride == 56)
+    }
+
     // MARK: Boot, wall clock
 
     @Test func initRecordsTheBootWallClock() {

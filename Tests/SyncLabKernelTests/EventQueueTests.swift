@@ -1,0 +1,115 @@
+import Testing
+import SyncLabKernel
+
+private func drain<P>(_ q: inout EventQueue<P>) -> [(time: Int64, payload: P)] {
+    var out: [(time: Int64, payload: P)] = []
+    while let e = q.pop() { out.append((e.time.ns, e.payload)) }
+    return out
+}
+
+@Suite("EventQueue ordering and bookkeeping")
+struct EventQueueTests {
+
+    @Test("An empty queue")
+    func empty() {
+        var q = EventQueue<Int>(capacity: 64)
+        #expect(q.isEmpty)
+        #expect(q.count == 0)
+        #expect(q.nextTime == nil)
+        #expect(q.scheduledCount == 0)
+        #expect(q.pop() == nil)
+        #expect(q.scheduledCount == 0)
+    }
+
+    @Test("Events pop in time order")
+    func popsInTimeOrder() {
+        var q = EventQueue<String>()
+        let times: [Int64] = [50, 10, 40, -20, 30, 0, 20]
+        for t in times { q.schedule("e\(t)", at: SimTime(ns: t)) }
+        #expect(q.count == times.count)
+        #expect(q.nextTime == SimTime(ns: -20))
+        #expect(q.scheduledCount == UInt64(times.count))
+        let out = drain(&q)
+        #expect(out.map(\.time) == times.sorted())
+        #expect(out.map(\.payload) == times.sorted().map { "e\($0)" })
+        #expect(q.isEmpty)
+        #expect(q.scheduledCount == UInt64(times.count))
+    }
+
+    @Test("Extreme times order correctly")
+    func extremeTimes() {
+        var q = EventQueue<Int>()
+        q.schedule(1, at: SimTime(ns: Int64.max))
+        q.schedule(2, at: SimTime(ns: 0))
+        q.schedule(3, at: SimTime(ns: Int64.min))
+        q.schedule(4, at: SimTime(ns: -1))
+        q.schedule(5, at: SimTime(ns: Int64.max))
+        #expect(drain(&q).map(\.payload) == [3, 4, 2, 1, 5])
+    }
+
+    @Test("Equal times pop in insertion order (1000 events, many ties)")
+    func tiesPopInInsertionOrder() {
+        var rng = RandomStream(seed: 77, purpose: StreamPurpose("queue-ties"))
+        var q = EventQueue<Int>()
+        var scheduled: [(time: Int64, index: Int)] = []
+        for i in 0..<1000 {
+            let t = Int64(rng.below(25)) * Nanoseconds.millisecond     // ~40 events per instant
+            q.schedule(i, at: SimTime(ns: t))
+            scheduled.append((t, i))
+        }
+        // A stable sort by time: ties broken by the original index.
+        let expected = scheduled.sorted { $0.time != $1.time ? $0.time < $1.time : $0.index < $1.index }
+        let out = drain(&q)
+        #expect(out.map(\.time) == expected.map(\.time))
+        #expect(out.map(\.payload) == expected.map(\.index))
+    }
+
+    @Test("Interleaved schedule and pop match a reference model")
+    func interleaved() {
+        var rng = RandomStream(seed: 5, purpose: StreamPurpose("queue-interleaved"))
+        var q = EventQueue<Int>()
+        // Reference: an unsorted list, the minimum by (time, sequence) removed on each pop.
+        var model: [(time: Int64, seq: Int, payload: Int)] = []
+        var seq = 0
+        var pops = 0
+        for step in 0..<5000 {
+            if model.isEmpty || rng.below(100) < 55 {
+                // Times in a narrow window so ties are common; some earlier than events already popped.
+                let t = Int64(rng.below(200)) - 50
+                q.schedule(step, at: SimTime(ns: t))
+                model.append((t, seq, step))
+                seq += 1
+            } else {
+                let i = model.indices.min { a, b in
+                    model[a].time != model[b].time ? model[a].time < model[b].time : model[a].seq < model[b].seq
+                }!
+                let want = model.remove(at: i)
+                let got = q.pop()
+                #expect(got?.time == SimTime(ns: want.time))
+                #expect(got?.payload == want.payload)
+                pops += 1
+            }
+            #expect(q.count == model.count)
+            #expect(q.isEmpty == model.isEmpty)
+            #expect(q.nextTime == model.map(\.time).min().map { SimTime(ns: $0) })
+            #expect(q.scheduledCount == UInt64(seq))
+        }
+        #expect(pops > 1000)
+        #expect(seq > 2000)
+    }
+
+    @Test("The queue is a value: copies evolve independently")
+    func valueSemantics() {
+        var a = EventQueue<Int>()
+        for i in 0..<10 { a.schedule(i, at: SimTime(ns: Int64(10 - i))) }
+        var b = a
+        _ = b.pop()
+        b.schedule(99, at: SimTime(ns: 0))
+        #expect(a.count == 10)
+        #expect(b.count == 10)
+        #expect(a.scheduledCount == 10)
+        #expect(b.scheduledCount == 11)
+        #expect(drain(&a).map(\.payload) == [9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
+        #expect(drain(&b).map(\.payload) == [99, 8, 7, 6, 5, 4, 3, 2, 1, 0])
+    }
+}
