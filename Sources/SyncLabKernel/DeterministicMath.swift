@@ -34,6 +34,16 @@ public enum DeterministicMath {
         return ed * ln2Hi + (2 * sum + ed * ln2Lo)
     }
 
+    /// ln(1 + x) for x > −1, accurate also when |x| is tiny (where 1 + x would round away x).
+    public static func log1p(_ x: Double) -> Double {
+        if abs(x) < 1e-4 {
+            // Alternating series; the x⁵ term is below 1e-20 relative here.
+            let x2 = x * x
+            return x - x2 / 2 + x2 * x / 3 - x2 * x2 / 4
+        }
+        return log(1 + x)
+    }
+
     /// e^x. Overflows to +infinity above ~709.78 and underflows to 0 below ~-745.
     public static func exp(_ x: Double) -> Double {
         if x.isNaN { return x }

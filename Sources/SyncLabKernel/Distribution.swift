@@ -2,9 +2,9 @@
 /// draws the same values (see `DeterministicMath`).
 ///
 /// Values are in the base unit of whatever the distribution describes: nanoseconds for delays,
-/// bytes per second for bandwidth, parts per million for drift. Each sample consumes a known
-/// number of draws from the stream (normal: a rejection loop, all others: one), so streams stay
-/// aligned between runs.
+/// bytes per second for bandwidth, parts per million for drift. Each sample consumes a fixed
+/// number of draws from the stream (constant: none; normal and lognormal: a rejection loop of two
+/// per try; the others: one), so the same seed always draws the same values.
 public enum Distribution: Sendable, Equatable {
     case constant(Double)
     /// Uniform on [min, max).
@@ -40,7 +40,7 @@ public enum Distribution: Sendable, Equatable {
         case .geometric(let mean):
             // Inversion: 1 + ⌊ln U / ln(1 − p)⌋ with p = 1/mean.
             guard mean > 1 else { return 1 }
-            let q = DeterministicMath.log(1 - 1 / mean)
+            let q = DeterministicMath.log1p(-1 / mean)
             return 1 + (DeterministicMath.log(rng.unitOpenBelow()) / q).rounded(.down)
         }
     }

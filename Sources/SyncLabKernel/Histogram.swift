@@ -44,6 +44,7 @@ public struct Histogram: Sendable, Equatable {
 
     /// Records one value (negative values are recorded as 0; record magnitudes).
     public mutating func record(_ value: Int64, times: UInt64 = 1) {
+        guard times > 0 else { return }
         let v = value < 0 ? 0 : value
         counts[bucketIndex(UInt64(v))] &+= times
         count &+= times

@@ -39,6 +39,11 @@ struct MetricsRecorder {
     var bareSamples: UInt64 = 0
     var staleSamples: UInt64 = 0
     var measuring = false
+    /// Error over time: one bucket per `timelineStep` of the window, displayed error and the
+    /// estimate with each reference clock (coarse histograms: these feed charts).
+    let timelineStep: Nanoseconds
+    var timeline: [TimelineBucket]
+    var currentBucket = 0
 
     init(scenario: Scenario, schedule: StoreSchedule, shadowClockNames: [String]) {
         self.scenario = scenario
@@ -53,6 +58,13 @@ struct MetricsRecorder {
         estimateByLink = displayByLink
         displayByWake = [ErrorStats](repeating: ErrorStats(), count: MetricsRecorder.wakeBuckets)
         estimateByWake = displayByWake
+        // About 300 buckets at most, in whole minutes.
+        let step = max(1, ceilDiv(scenario.duration, 300 * .minute)) * .minute
+        let clocks = shadowClockNames.count
+        timelineStep = step
+        timeline = (0..<Int(ceilDiv(scenario.duration, step))).map { i in
+            TimelineBucket(start: Int64(i) * step, clocks: clocks)
+        }
     }
 
     func inWindow(_ t: SimTime) -> Bool { t.ns >= 0 && t.ns < scenario.duration }
@@ -97,6 +109,9 @@ struct MetricsRecorder {
         measuring = inWindow(t)
         guard measuring else { return }
         sampleInstants += 1
+        currentBucket = min(timeline.count - 1, Int(t.ns / timelineStep))
+        timeline[currentBucket].sampleInstants += 1
+        timeline[currentBucket].viewingSum += UInt64(viewing)
         viewingSum += UInt64(viewing)
         viewingPeak = max(viewingPeak, viewing)
     }
@@ -110,6 +125,7 @@ struct MetricsRecorder {
     mutating func shadowSample(clock k: Int, error: Int64) {
         guard measuring else { return }
         shadowErrors[k].record(error)
+        timeline[currentBucket].estimateByClock[k].record(error)
     }
 
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
@@ -118,6 +134,7 @@ struct MetricsRecorder {
         samples += 1
         displayError.record(shownError)
         estimateError.record(estimate)
+        timeline[currentBucket].display.record(shownError)
         displayByLink[link].record(shownError)
         estimateByLink[link].record(estimate)
         let bucket = minutesSinceWake.map { min($0 + 1, MetricsRecorder.wakeBuckets - 1) } ?? 0
@@ -151,6 +168,24 @@ struct MetricsRecorder {
             displayByWake: displayByWake, estimateByWake: estimateByWake,
             samples: samples, sampleInstants: sampleInstants, viewingSum: viewingSum, viewingPeak: viewingPeak,
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
-            filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled)
+            filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
+            timelineStep: timelineStep, timeline: timeline)
     }
+}
+
+/// Errors sampled in one stretch of the window, for charts of error over time.
+public struct TimelineBucket: Sendable, Equatable {
+    /// Start of the stretch, true time since the epoch.
+    public var start: Int64
+    public var display = ErrorStats(subBits: 5)
+    /// The estimate with each reference clock, in `RunResult.errorByClock` order.
+    public var estimateByClock: [ErrorStats]
+    public var sampleInstants: UInt64 = 0
+    public var viewingSum: UInt64 = 0
+    init(start: Int64, clocks: Int) {
+        self.start = start
+        estimateByClock = [ErrorStats](repeating: ErrorStats(subBits: 5), count: clocks)
+    }
+    /// Mean number of players viewing at this bucket's sample instants.
+    public var meanViewing: Double? { sampleInstants == 0 ? nil : Double(viewingSum) / Double(sampleInstants) }
 }

@@ -38,6 +38,9 @@ public struct RunResult: Sendable {
     public let filesPublished: Int
     public let meanFileBytes: Double
     public let eventsScheduled: UInt64
+    /// Length of each timeline bucket, and the buckets covering the window in order.
+    public let timelineStep: Nanoseconds
+    public let timeline: [TimelineBucket]
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
