@@ -61,8 +61,31 @@ extension RunResult {
         "meanRequestsPerSecond", "peakToMeanRatio", "bareShare", "staleShare", "failedRequestShare",
     ]
 
+    /// Every figure key a budget on this scenario may name: the fixed ones, and per clock kind
+    /// and per link profile the error quantiles.
+    public static func figureKeys(for scenario: Scenario) -> [String] {
+        var keys = figureKeys
+        for clock in World.shadowClockLabels {
+            for q in ["p50", "p99", "max"] { keys.append("estimateErrorMs.byClock.\(clock).\(q)") }
+        }
+        for link in scenario.links {
+            for q in ["p50", "p99", "max"] { keys.append("clientErrorMs.byLink.\(link.name).\(q)") }
+        }
+        return keys
+    }
+
     public var figures: [String: Double?] {
         var f: [String: Double?] = [:]
+        for (name, e) in errorByClock {
+            f["estimateErrorMs.byClock.\(name).p50"] = e.quantile(0.5).map(RunResult.ms)
+            f["estimateErrorMs.byClock.\(name).p99"] = e.quantile(0.99).map(RunResult.ms)
+            f["estimateErrorMs.byClock.\(name).max"] = e.quantile(1).map(RunResult.ms)
+        }
+        for (link, e) in zip(scenario.links, displayByLink) {
+            f["clientErrorMs.byLink.\(link.name).p50"] = e.quantile(0.5).map(RunResult.ms)
+            f["clientErrorMs.byLink.\(link.name).p99"] = e.quantile(0.99).map(RunResult.ms)
+            f["clientErrorMs.byLink.\(link.name).max"] = e.quantile(1).map(RunResult.ms)
+        }
         let gaps = gapTransitions.map(\.gap).sorted()
         let spreads = gapTransitions.map(\.spread).sorted()
         f["transitionGapMs.p50"] = RunResult.rank(gaps, 0.5).map(RunResult.ms)

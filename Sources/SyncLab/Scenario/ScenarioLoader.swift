@@ -206,7 +206,9 @@ public struct ScenarioLoader {
             try m.rejectUnknownKeys()
         }
 
-        let budgets = try root.value("budgets", default: [Budget]()) { n in try n.elements().map(Self.budget) }
+        let budgets = try root.value("budgets", default: [Budget]()) { n in
+            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links))) }
+        }
         try root.rejectUnknownKeys()
 
         return Scenario(name: name, description: description, seed: UInt64(seed), epochUnix: epochUnix,
@@ -216,14 +218,19 @@ public struct ScenarioLoader {
                         sampleEvery: sampleEvery, budgets: budgets)
     }
 
-    static func budget(_ n: InputNode) throws -> Budget {
+    /// A scenario with just the links set, to list the figure keys budgets may name.
+    func partial(_ links: [LinkProfile]) -> Scenario {
+        Scenario(name: "keys", links: links, population: PopulationConfig(players: 1))
+    }
+
+    static func budget(_ n: InputNode, keys: [String]) throws -> Budget {
         let name = try n.required("name").string()
         let metricNode = try n.required("metric")
         let metric = try metricNode.string()
-        guard RunResult.figureKeys.contains(metric) else {
-            let near = RunResult.figureKeys.min { editDistance($0, metric) < editDistance($1, metric) }
+        guard keys.contains(metric) else {
+            let near = keys.min { editDistance($0, metric) < editDistance($1, metric) }
             let hint = near.map { editDistance($0, metric) <= 3 ? "; did you mean '\($0)'?" : "" } ?? ""
-            throw metricNode.error("unknown figure '\(metric)'\(hint) (known: \(RunResult.figureKeys.joined(separator: ", ")))")
+            throw metricNode.error("unknown figure '\(metric)'\(hint) (known: \(keys.joined(separator: ", ")))")
         }
         let max = try n.optional("max") { try $0.double() }
         let min = try n.optional("min") { try $0.double() }

@@ -62,8 +62,14 @@ public final class World {
                                    shadowClockNames: shadowClocks.map(World.shadowLabel))
     }
 
+    /// The reference clocks every run measures the same syncs with, by label.
+    public static var shadowClockLabels: [String] {
+        [SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(resolution: .second),
+         BootTimeUptimeClock(resolution: .microsecond), WallClock()].map(shadowLabel)
+    }
+
     static func shadowLabel(_ clock: any DeviceClock) -> String {
-        if let u = clock as? BootTimeUptimeClock { return u.resolution == .second ? "uptime (1 s)" : "uptime (1 µs)" }
+        if let u = clock as? BootTimeUptimeClock { return u.resolution == .second ? "uptime-1s" : "uptime-1us" }
         return clock.name
     }
 

@@ -31,7 +31,7 @@ import SyncLabKernel
         // nanosecond continuous clock on the same syncs never does (its error is the uplink delay
         // minus the timestamp truncation, within (−1 s, +uplink]).
         let byName = Dictionary(uniqueKeysWithValues: uptime.errorByClock.map { ($0.0, $0.1) })
-        let uptimeMax = byName["uptime (1 s)"]?.quantile(1) ?? 0
+        let uptimeMax = byName["uptime-1s"]?.quantile(1) ?? 0
         let continuousMax = byName["continuous"]?.quantile(1) ?? .max
         #expect(uptimeMax > 1_200 * .millisecond)
         #expect(continuousMax < 1_100 * .millisecond)
