@@ -13,7 +13,9 @@ let package = Package(
     ],
     targets: [
         // Kernel: virtual time, clock readings, seeded randomness, the event queue. No Foundation.
-        .target(name: "SyncLabKernel"),
+        // It links libm itself on Linux: rounding and square roots come from there, and a
+        // consumer that imports only the kernel must still link.
+        .target(name: "SyncLabKernel", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // The lab: scenario input, the models, client design plug-ins, the world, metrics.
         .target(name: "SyncLab", dependencies: ["SyncLabKernel"]),
         // Pure renderers: Markdown, CSV, JSON. They read results; they never run anything.

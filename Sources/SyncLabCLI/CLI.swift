@@ -23,17 +23,19 @@ public struct CLI {
 
     USAGE
       synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D]
+      synclab check SCENARIO.json... [--junit FILE]
       synclab validate SCENARIO.json...
       synclab list [DIR]
       synclab help [COMMAND]
 
     COMMANDS
       run        simulate one scenario and write its report folder
+      check      run scenarios and judge their budgets (CI gate; exit 1 when one fails)
       validate   check scenario files without running them
       list       list the scenarios in a folder (default: Scenarios)
 
     Run 'synclab COMMAND --help' for a command's options and examples.
-    Exit status: 0 success, 2 bad input or usage.
+    Exit status: 0 success, 1 a budget fails (check), 2 bad input or usage.
 
     """
 
@@ -46,6 +48,7 @@ public struct CLI {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "run": return RunCommand(cli: self).main(rest)
+        case "check": return CheckCommand(cli: self).main(rest)
         case "validate": return ValidateCommand(cli: self).main(rest)
         case "list": return ListCommand(cli: self).main(rest)
         case "help", "--help", "-h":

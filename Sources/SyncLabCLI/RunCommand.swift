@@ -11,17 +11,23 @@ struct RunCommand {
     synclab run — simulate one scenario and write its report
 
     USAGE
-      synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D]
+      synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D] [--threads N]
 
     OPTIONS
       --out DIR        report folder (default: Reports/<scenario name>); an existing folder is
-                       replaced only if it is a SyncLab report
+                       replaced only if it is a SyncLab report; '.', '~' and any
+                       other folder SyncLab did not write are refused
       --seed N         override the scenario's seed (0 … 2^63−1)
-      --clients N      override the number of players
-      --duration D     override the measured duration, with a unit ("30m", "24h")
+      --clients N      override the number of players (1 … 20000000)
+      --threads N      threads to simulate with (default: the machine's cores); the files
+                       are byte-identical for any number
+      --duration D     override the measured duration, with a unit ("30m", "24h"; at most 30d)
 
-    Writes report.md, summary.json and CSV files. The same scenario and seed give byte-identical
-    files on any machine. Exit status 0 on success, 2 on bad input or usage.
+    Writes report.md, summary.json and CSV files into a temporary folder that replaces DIR only
+    when complete: a failed or interrupted run leaves the previous report as it was. The same
+    scenario and seed give byte-identical files on any machine. A run that would need more
+    memory than the limit is refused with the estimate. Exit status 0 on success, 2 on bad
+    input or usage.
 
     EXAMPLES
       synclab run Scenarios/v115-pausing.json
@@ -29,9 +35,14 @@ struct RunCommand {
 
     """
 
+    static let valued: Set<String> = ["--out", "--seed", "--clients", "--duration", "--threads"]
+
     func main(_ arguments: [String]) -> Int32 {
+        if let problem = RunCommand.shapeProblem(arguments, valued: RunCommand.valued) {
+            return cli.usageError("run", problem)
+        }
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, valued: ["--out", "--seed", "--clients", "--duration"], flags: []) {
+        switch ParsedArguments.parse(arguments, valued: RunCommand.valued, flags: []) {
         case .failure(let e): return cli.usageError("run", e.message)
         case .success(let p): parsed = p
         }
@@ -40,7 +51,8 @@ struct RunCommand {
             return 0
         }
         guard parsed.positional.count == 1 else {
-            return cli.usageError("run", parsed.positional.isEmpty ? "missing the scenario file" : "expected one scenario file, got \(parsed.positional.count)")
+            return cli.usageError("run", parsed.positional.isEmpty ? "missing the scenario file"
+                : "expected one scenario file, got \(parsed.positional.count): \(parsed.positional.map { "'\($0)'" }.joined(separator: ", "))")
         }
         let path = parsed.positional[0]
         // Options first: a usage error is reported before any file is read.
@@ -51,19 +63,29 @@ struct RunCommand {
             }
             seed = v
         }
+        let maxPlayers = ScenarioLoader.Limits.players
         if let text = parsed.options["--clients"] {
-            guard let n = Int(text), n >= 1, n <= 20_000_000 else {
-                return cli.usageError("run", "--clients expects a whole number from 1 to 20000000; got '\(text)'")
+            guard let n = Int(text), n >= 1, n <= maxPlayers else {
+                return cli.usageError("run", "--clients expects a whole number from 1 to \(maxPlayers); got '\(text)'")
             }
             clients = n
         }
+        let maxDuration = ScenarioLoader.Limits.runLength
+        var threads = Simulation.defaultThreads
+        if let text = parsed.options["--threads"] {
+            guard let n = Int(text), n >= 1, n <= 256 else {
+                return cli.usageError("run", "--threads expects a whole number from 1 to 256; got '\(text)'")
+            }
+            threads = n
+        }
         if let text = parsed.options["--duration"] {
             switch Units.parseDuration(text) {
-            case .success(let d) where d > 0 && d <= 30 * 24 * .hour: duration = d
-            case .success: return cli.usageError("run", "--duration must be greater than zero and at most 30d; got '\(text)'")
+            case .success(let d) where d > 0 && d <= maxDuration: duration = d
+            case .success: return cli.usageError("run", "--duration must be greater than zero and at most \(Units.formatDuration(maxDuration)); got '\(text)'")
             case .failure(let e): return cli.usageError("run", "--duration: \(e.message)")
             }
         }
+        if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("run", "--out needs a folder; got an empty value") }
         var scenario: Scenario
         do {
             scenario = try ScenarioLoader().load(path: path)
@@ -80,6 +102,12 @@ struct RunCommand {
             }
             scenario.duration = duration
         }
+        // The overrides change the run's size: refuse before the world is allocated.
+        if let problem = ScenarioLoader.memoryProblem(scenario) {
+            let overrides = [clients.map { "--clients \($0)" }, duration.map { "--duration \(Units.formatDuration($0))" }].compactMap { $0 }
+            cli.err("synclab run: \(path)\(overrides.isEmpty ? "" : " with " + overrides.joined(separator: " ")): \(problem)\n")
+            return 2
+        }
         let out = parsed.options["--out"] ?? "Reports/\(scenario.name)"
         // Refuse a destination we must not replace before spending time on the run.
         if let problem = ReportWriter.refusal(for: out) {
@@ -88,8 +116,9 @@ struct RunCommand {
         }
         cli.out("seed \(scenario.seed)\n")
         cli.out("running \(scenario.name): \(scenario.population.players) players, \(Units.formatDuration(scenario.duration)) simulated\n")
+        fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-        let result = Simulation.run(scenario)
+        let result = Simulation.run(scenario, threads: threads)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {
             try ReportWriter.write(ReportBundle.files(result), to: out)
@@ -102,8 +131,34 @@ struct RunCommand {
         cli.out("transition gap p50/p99/max: \(v("transitionGapMs.p50", 1))/\(v("transitionGapMs.p99", 1))/\(v("transitionGapMs.max", 1)) ms; "
             + "within 500 ms: \(Format.percent(f["transitionsWithin500msShare"] ?? nil)) of \(result.gapTransitions.count) transitions\n")
         cli.out("peak requests/s: \(v("peakRequestsPerSecond", 0)); budgets: \(result.budgetVerdicts.filter(\.pass).count)/\(result.budgetVerdicts.count) hold\n")
-        cli.out("wrote \(out)/report.md\n")
+        cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events\n")
         return 0
+    }
+}
+
+extension RunCommand {
+    /// Problems `ParsedArguments` lets through: an option given twice (the last would silently
+    /// win), a single-dash word that is not a number ("-x", "-seed"), and a value that is
+    /// itself an option ("--out --seed 3"). Nil when the arguments are well formed.
+    static func shapeProblem(_ arguments: [String], valued: Set<String>) -> String? {
+        var seen: Set<String> = []
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if a == "--" { return "unexpected '--'; options and the scenario file may come in any order" }
+            if a.hasPrefix("--") {
+                let name = a.firstIndex(of: "=").map { String(a[..<$0]) } ?? a
+                if !seen.insert(name).inserted && name != "--help" { return "\(name) is given more than once" }
+                if valued.contains(name), !a.contains("="), i + 1 < arguments.count, arguments[i + 1].hasPrefix("--") {
+                    return "\(name) needs a value; got the option \(arguments[i + 1])"
+                }
+                if valued.contains(name), !a.contains("=") { i += 1 }
+            } else if a.hasPrefix("-"), a != "-h", a.count > 1 {
+                return "unknown option \(a); options start with '--', like --seed"
+            }
+            i += 1
+        }
+        return nil
     }
 }

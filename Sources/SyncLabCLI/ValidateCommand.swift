@@ -12,7 +12,7 @@ struct ValidateCommand {
       synclab validate SCENARIO.json...
 
     Prints "ok NAME" per valid file, or the first problem with its file and key path.
-    Exit status 0 when all are valid, 2 otherwise.
+    JSON Schema files (*.schema.json) are skipped. Exit status 0 when all are valid, 2 otherwise.
 
     EXAMPLE
       synclab validate Scenarios/*.json
@@ -30,8 +30,15 @@ struct ValidateCommand {
             return 0
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("validate", "missing scenario files") }
+        if let option = parsed.positional.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
+            return cli.usageError("validate", "unknown option \(option)")
+        }
         var status: Int32 = 0
         for path in parsed.positional {
+            if path.hasSuffix(".schema.json") {
+                cli.out("skipped \(path) (a JSON Schema, not a scenario)\n")
+                continue
+            }
             do {
                 let s = try ScenarioLoader().load(path: path)
                 cli.out("ok \(s.name) (\(path))\n")

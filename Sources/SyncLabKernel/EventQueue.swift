@@ -1,81 +1,295 @@
-/// The pending-event set of the discrete-event loop.
+/// The pending-event set of the discrete-event loop: a calendar queue (R. Brown, "Calendar
+/// queues: a fast O(1) priority queue implementation for the simulation event set problem",
+/// CACM 31(10), 1988), in the bounded-window form.
 ///
-/// A binary min-heap ordered by (time, sequence). The sequence number is assigned at
-/// scheduling, so events due at the same instant come out in the order they were scheduled and
-/// a run never depends on heap internals (a heap alone is not stable on ties). Entries are small
-/// value types: an event is data, handled by a `switch` in the world, never a closure.
+/// Events within the next `bucketCount × bucketWidth` (about 69 s) go into a ring of ~1 ms
+/// buckets, unsorted; a bucket is sorted only when the clock reaches it. Events further ahead
+/// (refetches minutes out, visits hours out) wait in a binary heap and move into the ring as the
+/// window slides over them. An occupancy bitmap skips empty buckets. Order is exactly the
+/// (time, scheduling sequence) order of `BinaryHeapQueue` — equal times come out in the order
+/// they were scheduled — so swapping one queue for the other never changes a run.
+///
+/// Storage is one pool of nodes linked per bucket, owned by a buffer object and copied on write,
+/// so the queue is an ordinary value with one uniqueness check per operation.
 public struct EventQueue<Payload> {
-    @usableFromInline struct Entry {
-        @usableFromInline var time: Int64
-        @usableFromInline var sequence: UInt64
-        @usableFromInline var payload: Payload
-        @inlinable init(time: Int64, sequence: UInt64, payload: Payload) {
-            self.time = time; self.sequence = sequence; self.payload = payload
-        }
-        @inlinable func precedes(_ other: Entry) -> Bool {
-            time != other.time ? time < other.time : sequence < other.sequence
-        }
-    }
+    @usableFromInline typealias Entry = BinaryHeapQueue<Payload>.Entry
 
-    @usableFromInline var heap: [Entry] = []
+    @usableFromInline static var widthShift: Int64 { 20 }          // 2^20 ns ≈ 1.05 ms
+    @usableFromInline static var bucketCount: Int { 1 << 16 }      // 65,536 buckets ≈ 68.7 s
+
+    @usableFromInline var ring: CalendarRing<Payload>
+    /// Ring index of the current bucket, and the time its span starts (a multiple of the width).
+    @usableFromInline var cursor = 0
+    @usableFromInline var windowStart: Int64
+    @usableFromInline var nearCount = 0
+    @usableFromInline var far: BinaryHeapQueue<Payload>
     @usableFromInline var nextSequence: UInt64 = 0
 
-    public init(capacity: Int = 0) { heap.reserveCapacity(capacity) }
+    /// `start`: no event will be scheduled before it (the run's first instant).
+    public init(capacity: Int = 0, start: SimTime = .zero) {
+        windowStart = (start.ns >> EventQueue.widthShift) << EventQueue.widthShift
+        ring = CalendarRing(buckets: EventQueue.bucketCount, capacity: max(capacity, 64))
+        far = BinaryHeapQueue(capacity: capacity)
+    }
 
-    public var count: Int { heap.count }
-    public var isEmpty: Bool { heap.isEmpty }
+    public var count: Int { ring.currentCount + nearCount + far.count }
+    public var isEmpty: Bool { count == 0 }
     /// Events scheduled so far (a throughput figure for benchmarks).
     public var scheduledCount: UInt64 { nextSequence }
 
-    /// The time of the earliest pending event.
-    @inlinable public var nextTime: SimTime? { heap.first.map { SimTime(ns: $0.time) } }
+    @inlinable var width: Int64 { 1 << EventQueue.widthShift }
 
-    /// Schedules `payload` at `time`. O(log n).
+    /// Buckets from the window start to time `t`, or nil if `t` lies beyond the window (or the
+    /// arithmetic would overflow, as for times near `Int64.max`). Negative means before it.
+    @inlinable func bucketOffset(_ t: Int64) -> Int? {
+        let (delta, overflow) = t.subtractingReportingOverflow(windowStart)
+        if overflow { return t < windowStart ? -1 : nil }
+        let offset = delta >> EventQueue.widthShift
+        return offset < Int64(EventQueue.bucketCount) ? Int(offset) : nil
+    }
+
+    @inlinable mutating func uniqueRing() {
+        if !isKnownUniquelyReferenced(&ring) { ring = ring.copy() }
+    }
+
+    /// Schedules `payload` at `time`, which must not precede the last popped event. O(1) near,
+    /// O(log n) far.
     @inlinable public mutating func schedule(_ payload: Payload, at time: SimTime) {
-        heap.append(Entry(time: time.ns, sequence: nextSequence, payload: payload))
+        uniqueRing()
+        place(Entry(time: time.ns, sequence: nextSequence, payload: payload))
         nextSequence &+= 1
-        siftUp(heap.count - 1)
     }
 
-    /// Removes and returns the earliest event. O(log n).
+    @inlinable mutating func place(_ entry: Entry) {
+        guard let offset = bucketOffset(entry.time) else {
+            far.insert(entry)
+            return
+        }
+        if offset <= 0 {
+            ring.insertCurrent(entry)      // the bucket being drained (kept sorted)
+        } else {
+            ring.append(entry, to: (cursor &+ offset) & (EventQueue.bucketCount &- 1))
+            nearCount &+= 1
+        }
+    }
+
+    /// The earliest pending event's time.
+    public var nextTime: SimTime? {
+        if let t = ring.currentFirstTime { return SimTime(ns: t) }
+        if nearCount > 0 {
+            let index = (cursor + ring.stepsToOccupied(from: cursor)) & (EventQueue.bucketCount - 1)
+            return ring.minimumTime(in: index).map(SimTime.init(ns:))
+        }
+        return far.peekTime.map(SimTime.init(ns:))
+    }
+
+    /// Removes and returns the earliest event.
     @inlinable public mutating func pop() -> (time: SimTime, payload: Payload)? {
-        guard !heap.isEmpty else { return nil }
-        let top = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            siftDown(0)
-        }
-        return (SimTime(ns: top.time), top.payload)
+        uniqueRing()
+        if ring.currentCount == 0 && !advance() { return nil }
+        let e = ring.removeCurrent()
+        return (SimTime(ns: e.time), e.payload)
     }
 
-    @inlinable mutating func siftUp(_ start: Int) {
-        var i = start
-        let item = heap[i]
-        while i > 0 {
-            let parent = (i - 1) >> 1
-            if item.precedes(heap[parent]) {
-                heap[i] = heap[parent]
-                i = parent
-            } else { break }
-        }
-        heap[i] = item
+    /// Removes and returns the earliest event if it is due before `limit`; otherwise leaves it.
+    @inlinable public mutating func pop(before limit: SimTime) -> (time: SimTime, payload: Payload)? {
+        uniqueRing()
+        if ring.currentCount == 0 && !advance() { return nil }
+        guard let first = ring.currentFirstTime, first < limit.ns else { return nil }
+        let e = ring.removeCurrent()
+        return (SimTime(ns: e.time), e.payload)
     }
 
-    @inlinable mutating func siftDown(_ start: Int) {
-        var i = start
-        let item = heap[i]
-        let n = heap.count
-        while true {
-            let left = 2 * i + 1
-            if left >= n { break }
-            let right = left + 1
-            let child = (right < n && heap[right].precedes(heap[left])) ? right : left
-            if heap[child].precedes(item) {
-                heap[i] = heap[child]
-                i = child
-            } else { break }
+    /// Moves the window to the next bucket holding events and loads it; false when none remain.
+    @inlinable mutating func advance() -> Bool {
+        while ring.currentCount == 0 {
+            if nearCount == 0 {
+                guard let first = far.peekTime else { return false }
+                // Nothing near: jump the window to the next far event.
+                windowStart = (first >> EventQueue.widthShift) << EventQueue.widthShift
+            } else {
+                let steps = ring.stepsToOccupied(from: cursor)
+                cursor = (cursor &+ steps) & (EventQueue.bucketCount &- 1)
+                windowStart &+= Int64(steps) &* width
+            }
+            // Far events the window now covers move into their buckets.
+            while let t = far.peekTime, bucketOffset(t) != nil {
+                place(far.removeFirst())
+            }
+            nearCount &-= ring.load(cursor)
+            if ring.currentCount == 0 && nearCount == 0 && !far.isEmpty && bucketOffset(far.peekTime!) == nil {
+                // A time the window cannot reach without overflowing: serve it from the heap.
+                ring.pushCurrentRaw(far.removeFirst())
+            }
         }
-        heap[i] = item
+        return true
+    }
+}
+
+/// The storage of `EventQueue`: a pool of nodes, singly linked per bucket, plus the sorted
+/// current bucket. Only `EventQueue` writes to it.
+@usableFromInline final class CalendarRing<Payload> {
+    @usableFromInline typealias Entry = BinaryHeapQueue<Payload>.Entry
+    @usableFromInline let buckets: Int
+    @exclusivity(unchecked) @usableFromInline var nodes: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) @usableFromInline var links: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @exclusivity(unchecked) @usableFromInline var used = 0
+    @exclusivity(unchecked) @usableFromInline var freeHead: Int32 = -1
+    @usableFromInline let heads: UnsafeMutablePointer<Int32>
+    @usableFromInline let tails: UnsafeMutablePointer<Int32>
+    @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
+    /// The bucket being drained, sorted descending (next event last).
+    @exclusivity(unchecked) @usableFromInline var current: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) @usableFromInline var currentCount = 0
+    @exclusivity(unchecked) @usableFromInline var currentCapacity = 64
+
+    @usableFromInline init(buckets: Int, capacity: Int) {
+        self.buckets = buckets
+        self.capacity = capacity
+        nodes = .allocate(capacity: capacity)
+        links = .allocate(capacity: capacity)
+        heads = .allocate(capacity: buckets)
+        heads.initialize(repeating: -1, count: buckets)
+        tails = .allocate(capacity: buckets)
+        tails.initialize(repeating: -1, count: buckets)
+        occupied = .allocate(capacity: buckets / 64)
+        occupied.initialize(repeating: 0, count: buckets / 64)
+        current = .allocate(capacity: currentCapacity)
+    }
+
+    deinit {
+        for b in 0..<buckets {
+            var n = heads[b]
+            while n >= 0 { (nodes + Int(n)).deinitialize(count: 1); n = links[Int(n)] }
+        }
+        current.deinitialize(count: currentCount)
+        nodes.deallocate(); links.deallocate(); heads.deallocate(); tails.deallocate()
+        occupied.deallocate(); current.deallocate()
+    }
+
+    /// An independent copy (copy-on-write of `EventQueue`).
+    @usableFromInline func copy() -> CalendarRing {
+        let c = CalendarRing(buckets: buckets, capacity: capacity)
+        for b in 0..<buckets {
+            var n = heads[b]
+            while n >= 0 { c.append(nodes[Int(n)], to: b); n = links[Int(n)] }
+        }
+        for i in 0..<currentCount { c.pushCurrentRaw(current[i]) }
+        return c
+    }
+
+    @inlinable var currentFirstTime: Int64? { currentCount > 0 ? current[currentCount - 1].time : nil }
+
+    @inlinable func allocateNode() -> Int {
+        if freeHead >= 0 {
+            let n = Int(freeHead)
+            freeHead = links[n]
+            return n
+        }
+        if used == capacity { grow() }
+        used &+= 1
+        return used &- 1
+    }
+
+    @usableFromInline func grow() {
+        let newCapacity = capacity * 2
+        let newNodes = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
+        let newLinks = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
+        // Free slots hold no value; live ones are moved. Walk the buckets to find live nodes.
+        var live = [Bool](repeating: false, count: capacity)
+        for b in 0..<buckets {
+            var n = heads[b]
+            while n >= 0 { live[Int(n)] = true; n = links[Int(n)] }
+        }
+        for i in 0..<used where live[i] { (newNodes + i).moveInitialize(from: nodes + i, count: 1) }
+        newLinks.update(from: links, count: capacity)
+        nodes.deallocate(); links.deallocate()
+        nodes = newNodes; links = newLinks
+        capacity = newCapacity
+    }
+
+    @inlinable func append(_ entry: Entry, to bucket: Int) {
+        let n = allocateNode()
+        (nodes + n).initialize(to: entry)
+        links[n] = -1
+        if tails[bucket] >= 0 { links[Int(tails[bucket])] = Int32(n) } else { heads[bucket] = Int32(n) }
+        tails[bucket] = Int32(n)
+        occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
+    }
+
+    /// Moves bucket `b` into the current, sorted; returns how many events it held.
+    @inlinable func load(_ b: Int) -> Int {
+        var n = heads[b]
+        var moved = 0
+        while n >= 0 {
+            pushCurrentRaw((nodes + Int(n)).move())
+            let next = links[Int(n)]
+            links[Int(n)] = freeHead
+            freeHead = n
+            n = next
+            moved &+= 1
+        }
+        heads[b] = -1
+        tails[b] = -1
+        occupied[b >> 6] &= ~(1 << UInt64(b & 63))
+        if moved > 1 {
+            var all = UnsafeMutableBufferPointer(start: current, count: currentCount)
+            all.sort { $1.precedes($0) }
+        }
+        return moved
+    }
+
+    @inlinable func pushCurrentRaw(_ entry: Entry) {
+        if currentCount == currentCapacity { growCurrent() }
+        (current + currentCount).initialize(to: entry)
+        currentCount &+= 1
+    }
+
+    @usableFromInline func growCurrent() {
+        let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: currentCapacity * 2)
+        bigger.moveInitialize(from: current, count: currentCount)
+        current.deallocate()
+        current = bigger
+        currentCapacity *= 2
+    }
+
+    /// Inserts into the sorted current bucket; ties go after the earlier-scheduled ones.
+    @inlinable func insertCurrent(_ entry: Entry) {
+        if currentCount == currentCapacity { growCurrent() }
+        var lo = 0, hi = currentCount
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            if current[mid].precedes(entry) { hi = mid } else { lo = mid &+ 1 }
+        }
+        (current + lo + 1).moveInitialize(from: current + lo, count: currentCount &- lo)
+        (current + lo).initialize(to: entry)
+        currentCount &+= 1
+    }
+
+    @inlinable func removeCurrent() -> Entry {
+        currentCount &-= 1
+        return (current + currentCount).move()
+    }
+
+    /// Buckets from `cursor` to the next occupied one (0 if the cursor's own is occupied).
+    @inlinable func stepsToOccupied(from cursor: Int) -> Int {
+        var index = cursor
+        var steps = 0
+        while steps < buckets {
+            let word = occupied[index >> 6] >> UInt64(index & 63)
+            if word != 0 { return steps &+ word.trailingZeroBitCount }
+            let skip = 64 &- (index & 63)
+            steps &+= skip
+            index = (index &+ skip) & (buckets &- 1)
+        }
+        return buckets
+    }
+
+    func minimumTime(in b: Int) -> Int64? {
+        var n = heads[b]
+        var best: Int64? = nil
+        while n >= 0 { best = Swift.min(best ?? .max, nodes[Int(n)].time); n = links[Int(n)] }
+        return best
     }
 }

@@ -20,16 +20,31 @@ public struct Histogram: Sendable, Equatable {
         counts = [UInt64](repeating: 0, count: (1 << subBits) + (64 - subBits) << (subBits - 1))
     }
 
+    /// A histogram from its parts (used by `HistogramBank`).
+    init(subBits: Int, counts: [UInt64], count: UInt64, min: Int64, max: Int64, sumHigh: Int64, sumLow: UInt64) {
+        self.subBits = subBits
+        self.counts = counts
+        self.count = count
+        self.min = min
+        self.max = max
+        self.sumHigh = sumHigh
+        self.sumLow = sumLow
+    }
+
     public var isEmpty: Bool { count == 0 }
 
-    @inlinable func bucketIndex(_ v: UInt64) -> Int {
-        let linear = UInt64(1) << UInt64(subBits)
-        if v < linear { return Int(v) }
-        let magnitude = 64 - v.leadingZeroBitCount          // bits needed, > subBits
-        let shift = magnitude - subBits
-        let sub = Int(v >> UInt64(shift))                      // in [2^(subBits-1), 2^subBits)
-        let half = 1 << (subBits - 1)
-        return Int(linear) + (shift - 1) * half + (sub - half)
+    @inlinable func bucketIndex(_ v: UInt64) -> Int { Histogram.bucketIndex(v, subBits: subBits) }
+
+    /// The bucket of `v` for a layout of `subBits`.
+    @inlinable @inline(__always)
+    public static func bucketIndex(_ v: UInt64, subBits: Int) -> Int {
+        let linear = UInt64(1) &<< UInt64(truncatingIfNeeded: subBits)
+        if v < linear { return Int(truncatingIfNeeded: v) }
+        let magnitude = 64 &- v.leadingZeroBitCount          // bits needed, > subBits
+        let shift = magnitude &- subBits
+        let sub = Int(truncatingIfNeeded: v &>> UInt64(truncatingIfNeeded: shift))   // in [2^(subBits-1), 2^subBits)
+        let half = 1 &<< (subBits &- 1)
+        return Int(truncatingIfNeeded: linear) &+ (shift &- 1) &* half &+ (sub &- half)
     }
 
     /// The lowest value that falls in bucket `i`.

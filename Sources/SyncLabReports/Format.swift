@@ -44,6 +44,55 @@ public enum Format {
     }
     public static func optional(_ x: Double?, _ decimals: Int) -> String { x.map { fixed($0, decimals) } ?? "n/a" }
 
+    /// `x` with at most `decimals` digits after the point and no trailing zeros ("500", "0.25").
+    public static func compact(_ x: Double, _ decimals: Int = 3) -> String {
+        var s = fixed(x, decimals)
+        guard s.contains("."), x.isFinite else { return s }
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
+    }
+
+    /// A whole number with thousands separated by commas ("2,472,240"), for people.
+    public static func grouped(_ x: Double) -> String {
+        let digits = fixed(x, 0)
+        guard x.isFinite, digits.count > 3 else { return digits }
+        let negative = digits.hasPrefix("-")
+        let body = Array(negative ? digits.dropFirst() : Substring(digits))
+        var out = ""
+        for (i, c) in body.enumerated() {
+            if i > 0 && (body.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (negative ? "-" : "") + out
+    }
+
+    /// Text for XML character data or a quoted attribute: `& < > " '` escaped, the control
+    /// characters XML 1.0 forbids replaced by U+FFFD, and (in attributes, where parsers would
+    /// turn them into spaces) tab and line breaks written as character references.
+    public static func xml(_ s: String, attribute: Bool = false) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r":
+                if attribute { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
+            default:
+                let v = scalar.value
+                if v < 0x20 || v == 0xFFFE || v == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
     /// A CSV field, quoted when it needs to be.
     public static func csv(_ field: String) -> String {
         if field.contains(",") || field.contains("\"") || field.contains("\n") {

@@ -47,6 +47,9 @@ public enum MarkdownReport {
             md += "\n**\(failed == 0 ? "All \(verdicts.count) budgets hold." : "\(failed) of \(verdicts.count) budgets fail.")**\n\n"
         }
 
+        let chartFiles = ReportCharts.all(r)
+        md += charts(chartFiles)
+
         md += "## What was simulated\n\n"
         md += "- \(s.population.players) players for \(Units.formatDuration(s.duration)) of simulated time "
             + "(after \(Units.formatDuration(s.warmup)) of unmeasured warm-up), seed \(s.seed), epoch \(s.epochText).\n"
@@ -105,6 +108,8 @@ public enum MarkdownReport {
         md += "- \(r.visits) visits (app launches); on average \(Format.fixed(r.sampleInstants == 0 ? 0 : Double(r.viewingSum) / Double(r.sampleInstants), 1)) "
             + "players had the Store on screen, at most \(r.viewingPeak).\n"
 
+        md += capacityAndCost(r)
+
         md += "\n## Transitions\n\n"
         let single = r.transitions.count - r.gapTransitions.count
         md += "\(r.transitions.count + r.transitionsUnviewed) item changes fell in the window: \(r.gapTransitions.count) shown by two or more players "
@@ -120,10 +125,76 @@ public enum MarkdownReport {
 
         md += "\n## Files\n\n"
         md += "`summary.json` (headline figures), `load.csv` (requests per server second), `transitions.csv` (every transition), "
-            + "`error_by_clock.csv`, `error_by_link.csv`, `error_by_wake.csv`.\n\n"
+            + "`error_by_clock.csv`, `error_by_link.csv`, `error_by_wake.csv`; each chart as SVG with the CSV of what it plots ("
+            + chartFiles.map { "`\($0.svgFile)`" }.joined(separator: ", ") + ").\n\n"
         md += "Reproduce with `synclab run` on this scenario with `--seed \(s.seed)`: the same inputs give byte-identical files.\n"
         return md
     }
+
+    /// The charts, embedded by relative links so they render on code hosts, each with its data.
+    static func charts(_ charts: [ChartFile]) -> String {
+        var md = "## Charts\n\n"
+        for c in charts {
+            md += "![\(c.title)](\(c.svgFile))\n\n\(c.caption) Data: [\(c.csvFile)](\(c.csvFile)).\n\n"
+        }
+        return md
+    }
+
+    /// Traffic per 30-day month and its price under the scenario's cost models.
+    static func capacityAndCost(_ r: RunResult) -> String {
+        var md = "\n## Capacity and cost\n\n"
+        guard let requests = r.requestsPerMonth, let bytes = r.bytesPerMonth else {
+            return md + "The window is empty, so nothing is extrapolated.\n"
+        }
+        md += "The \(Units.formatDuration(r.scenario.duration)) window extrapolated to a 30-day month, as if every stretch of "
+            + "\(Units.formatDuration(r.scenario.duration)) were like it"
+            + (r.scenario.population.release == nil ? "" : " (release spike included, so ordinary days would be lighter)") + ".\n\n"
+        let perPlayerDay = requests / 30 / Double(max(1, r.scenario.population.players))
+        md += "| figure | value |\n|---|---|\n"
+        md += "| requests per month | \(Format.grouped(requests)) (\(Format.fixed(requests / 1e6, 2)) million; "
+            + "\(Format.fixed(perPlayerDay, 1)) per player per day) |\n"
+        md += "| bytes served per month | \(Format.fixed(bytes / 1e9, 2)) GB |\n"
+        if let peak = r.peakSecond {
+            md += "| peak second | \(peak.requests) requests (second \(peak.second) of the window) |\n"
+        }
+        md += "\n"
+        let models = r.scenario.costModels
+        guard !models.isEmpty else {
+            return md + "The scenario names no price models (`costs`), so no monthly price is computed.\n"
+        }
+        md += "| price model | terms | per month | note |\n|---|---|---|---|\n"
+        let peak = r.peakSecond?.requests ?? 0
+        for (model, cost) in zip(models, r.costEstimates) {
+            var terms: String
+            var note: String
+            switch model.kind {
+            case let .perRequest(base, included, perMillion):
+                terms = "per request: \(money(base)) a month including \(Format.grouped(included)) requests, "
+                    + "\(money(perMillion)) per further million"
+                note = cost.requestCharge > 0
+                    ? "\(Format.fixed(max(0, requests - included) / 1e6, 2)) million requests over the included"
+                    : "within the included requests"
+            case let .flat(monthly, capacity):
+                terms = "flat: \(money(monthly)) a month per server"
+                    + (capacity.map { ", \(Format.compact($0, 1)) requests/s each" } ?? "")
+                switch (cost.peakFits, cost.servers) {
+                case (true?, _): note = "the peak of \(peak) requests/s fits one server"
+                case (false?, let n?): note = "the peak of \(peak) requests/s needs \(n) servers"
+                default: note = "capacity not given: one server assumed"
+                }
+            }
+            if model.pricePerGB > 0 {
+                terms += "; egress \(money(model.pricePerGB)) per GB over \(Format.compact(model.includedEgressBytes / 1e9, 1)) GB"
+                if cost.egressCharge > 0 { note += "; egress \(money(cost.egressCharge))" }
+            }
+            md += "| \(model.name) | \(terms) | **\(money(cost.monthly))** | \(note) |\n"
+        }
+        return md
+    }
+
+    /// A price with two decimals; the scenario's prices are in one currency, written as $ like the
+    /// seeds. Escaped: GitHub reads text between two dollar signs as math.
+    static func money(_ x: Double) -> String { "\\$" + Format.fixed(x, 2) }
 
     static func errorTable(label: String, rows: [(String, ErrorStats)]) -> String {
         var md = "| \(label) | samples | p50 | p99 | max | mean signed | ahead | within 500 ms |\n|---|---|---|---|---|---|---|---|\n"
@@ -146,5 +217,6 @@ public enum ReportBundle {
          ("error_by_clock.csv", CSVTables.errorByClock(r)),
          ("error_by_link.csv", CSVTables.errorByLink(r)),
          ("error_by_wake.csv", CSVTables.errorByWake(r))]
+            + ReportCharts.all(r).flatMap { [($0.svgFile, $0.svg), ($0.csvFile, $0.csv)] }
     }
 }

@@ -5,7 +5,8 @@ import SyncLabKernel
 ///
 /// Its top-level keys are a stable contract (documented in the README): scenario, seed, clients,
 /// simulatedSeconds, transitionGapMs, clientErrorMs, transitionsWithin500msShare, requests,
-/// peakRequestsPerSecond, p99RequestsPerSecond, meanRequestsPerSecond, bareShare, budgets, and
+/// peakRequestsPerSecond, p99RequestsPerSecond, meanRequestsPerSecond, bareShare, budgets,
+/// requestsPerMonth, bytesPerMonth, costs, and
 /// further keys only added, never renamed. Figures the run could not measure are `null`.
 public enum SummaryJSON {
     public static func render(_ r: RunResult) -> String {
@@ -38,6 +39,13 @@ public enum SummaryJSON {
         lines.append("  \"failedRequestShare\": \(num("failedRequestShare", 6))")
         lines.append("  \"bareShare\": \(num("bareShare", 6))")
         lines.append("  \"staleShare\": \(num("staleShare", 6))")
+        lines.append("  \"requestsPerMonth\": \(num("requestsPerMonth", 0))")
+        lines.append("  \"bytesPerMonth\": \(num("bytesPerMonth", 0))")
+        let costs = r.costEstimates.map { c in
+            "    { \"name\": \(Format.jsonString(c.name)), \"monthly\": \(c.monthly.isFinite ? Format.fixed(c.monthly, 2) : "null"), "
+                + "\"servers\": \(c.servers.map(String.init) ?? "null"), \"peakFits\": \(c.peakFits.map { "\($0)" } ?? "null") }"
+        }
+        lines.append("  \"costs\": [" + (costs.isEmpty ? "]" : "\n" + costs.joined(separator: ",\n") + "\n  ]"))
         let budgets = r.budgetVerdicts.map { v in
             "    { \"name\": \(Format.jsonString(v.budget.name)), \"metric\": \(Format.jsonString(v.budget.metric)), "
                 + "\"comparison\": \"\(v.budget.comparison.rawValue)\", \"limit\": \(Format.fixed(v.budget.limit, 6)), "

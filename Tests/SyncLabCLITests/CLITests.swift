@@ -116,23 +116,70 @@ import SyncLab
     }
 
     @Test(arguments: [
-        (["run"], "missing the scenario file"),
-        (["run", "x.json", "--clients", "-5"], "--clients expects a whole number"),
-        (["run", "x.json", "--seed"], "--seed needs a value"),
-        (["run", "x.json", "--sed", "3"], "unknown option --sed; did you mean --seed?"),
-        (["run", "x.json", "--duration", "5 sec"], "--duration: "),
-        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["run"], "synclab run: missing the scenario file\n"),
+        (["run", "x.json", "--clients", "-5"], "synclab run: --clients expects a whole number from 1 to 20000000; got '-5'\n"),
+        (["run", "x.json", "--clients", "0"], "synclab run: --clients expects a whole number from 1 to 20000000; got '0'\n"),
+        (["run", "x.json", "--clients", "20000001"], "synclab run: --clients expects a whole number from 1 to 20000000; got '20000001'\n"),
+        (["run", "x.json", "--clients", "1e3"], "synclab run: --clients expects a whole number from 1 to 20000000; got '1e3'\n"),
+        (["run", "x.json", "--seed"], "synclab run: --seed needs a value\n"),
+        (["run", "x.json", "--seed", "-1"], "synclab run: --seed expects a whole number from 0 to 9223372036854775807; got '-1'\n"),
+        (["run", "x.json", "--seed", "9223372036854775808"],
+         "synclab run: --seed expects a whole number from 0 to 9223372036854775807; got '9223372036854775808'\n"),
+        (["run", "x.json", "--out", "--seed", "3"], "synclab run: --out needs a value; got the option --seed\n"),
+        (["run", "x.json", "--out="], "synclab run: --out needs a folder; got an empty value\n"),
+        (["run", "x.json", "--seed", "1", "--seed", "2"], "synclab run: --seed is given more than once\n"),
+        (["run", "x.json", "--sed", "3"], "synclab run: unknown option --sed; did you mean --seed?\n"),
+        (["run", "x.json", "-x"], "synclab run: unknown option -x; options start with '--', like --seed\n"),
+        (["run", "x.json", "y.json"], "synclab run: expected one scenario file, got 2: 'x.json', 'y.json'\n"),
+        (["run", "x.json", "--duration", "5 sec"],
+         "synclab run: --duration: unknown unit 'sec' in \"5 sec\"; expected one of ns, us, ms, s, m, h, d (did you mean 's'?)\n"),
+        (["run", "x.json", "--duration", "0s"], "synclab run: --duration must be greater than zero and at most 30d; got '0s'\n"),
+        (["run", "x.json", "--duration", "31d"], "synclab run: --duration must be greater than zero and at most 30d; got '31d'\n"),
+        (["validate"], "synclab validate: missing scenario files\n"),
+        (["validate", "--strict", "x.json"], "synclab validate: unknown option --strict\n"),
+        (["validate", "-q", "x.json"], "synclab validate: unknown option -q\n"),
+        (["frobnicate"], "synclab: unknown command 'frobnicate'\n"),
     ])
     func usageErrorsExitTwo(args: [String], message: String) {
         let r = Self.synclab(args)
         #expect(r.status == 2)
-        #expect(r.err.contains(message), "stderr was: \(r.err)")
+        #expect(r.err.hasPrefix(message), "stderr was: \(r.err)")
+        #expect(r.out.isEmpty)
+    }
+
+    /// The overrides can make a run too big for memory: refused with the estimate, before the
+    /// world is allocated, and no report is written.
+    @Test func overridesThatExhaustMemoryAreRefused() throws {
+        let dir = Self.temporaryDirectory()
+        let scenario = try Self.smallScenario(in: dir)
+        let r = Self.synclab(["run", scenario, "--out", dir + "/r", "--clients", "20000000", "--duration", "30d"])
+        #expect(r.status == 2)
+        #expect(r.err.hasPrefix("synclab run: \(scenario) with --clients 20000000 --duration 30d: this scenario would need about "),
+                "stderr was: \(r.err)")
+        #expect(r.err.contains("(20000000 players × 640 B = 11.9 GiB; "))
+        #expect(r.err.hasSuffix("; the limit is 16 GiB; use fewer players, a shorter duration or fewer positions\n"))
+        #expect(r.out.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/r"))
     }
 
     @Test func missingScenarioFile() {
         let r = Self.synclab(["run", "/nonexistent/nowhere.json"])
         #expect(r.status == 2)
-        #expect(r.err.contains("/nonexistent/nowhere.json: cannot read the file"))
+        #expect(r.err == "synclab run: /nonexistent/nowhere.json: cannot read the file: it does not exist\n")
+        let v = Self.synclab(["validate", "/nonexistent/nowhere.json"])
+        #expect(v.status == 2)
+        #expect(v.err == "synclab validate: /nonexistent/nowhere.json: cannot read the file: it does not exist\n")
+    }
+
+    @Test func validateSkipsTheSchemaAndReportsEachFile() throws {
+        let dir = Self.temporaryDirectory()
+        let scenario = try Self.smallScenario(in: dir)
+        try "{\"extends\": \"base.json\", \"name\": \"bad\", \"warmup\": \"-1m\"}".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        let schema = (#filePath.components(separatedBy: "/Tests/").first ?? ".") + "/Scenarios/scenario.schema.json"
+        let r = Self.synclab(["validate", scenario, dir + "/bad.json", schema])
+        #expect(r.status == 2)
+        #expect(r.out == "ok small (\(scenario))\nskipped \(schema) (a JSON Schema, not a scenario)\n")
+        #expect(r.err == "synclab validate: \(dir)/bad.json: warmup: must not be negative; got \"-1m\"\n")
     }
 
     @Test func refusesToReplaceAFolderItDidNotWrite() throws {
@@ -147,6 +194,43 @@ import SyncLab
         #expect((try? String(contentsOfFile: mine + "/thesis.txt", encoding: .utf8)) == "precious")
         let dot = Self.synclab(["run", scenario, "--out", "."])
         #expect(dot.status == 2)
+        #expect(dot.err.hasPrefix("synclab run: refusing to write a report into '.' ("))
+        // A literal "~" (quoted in the shell) is the home folder too, and so is its full path.
+        for home in ["~", FileManager.default.homeDirectoryForCurrentUser.path] {
+            let r = Self.synclab(["run", scenario, "--out", home])
+            #expect(r.status == 2)
+            #expect(r.err.hasPrefix("synclab run: refusing to write a report into '\(home)' ("), "stderr was: \(r.err)")
+            #expect(r.out.isEmpty)   // refused before the run: no seed line
+        }
+        // A file is not replaced either.
+        try "notes".write(toFile: dir + "/notes.txt", atomically: true, encoding: .utf8)
+        let file = Self.synclab(["run", scenario, "--out", dir + "/notes.txt"])
+        #expect(file.status == 2)
+        #expect(file.err == "synclab run: '\(dir)/notes.txt' exists and is not a folder; refusing to replace it\n")
+        #expect((try? String(contentsOfFile: dir + "/notes.txt", encoding: .utf8)) == "notes")
+    }
+
+    /// A run that measures nothing says so in words, and its figures are null, never NaN.
+    @Test func emptyRunSaysSo() throws {
+        let dir = Self.temporaryDirectory()
+        _ = try Self.smallScenario(in: dir)
+        let text = """
+        { "extends": "base.json", "name": "empty", "duration": "1m", "warmup": "0s",
+          "population": { "players": 1, "visitGap": "1d", "release": { "at": "1s", "multiplier": 1 } } }
+        """
+        try text.write(toFile: dir + "/empty.json", atomically: true, encoding: .utf8)
+        let r = Self.synclab(["run", dir + "/empty.json", "--out", dir + "/e"])
+        #expect(r.status == 0)
+        let report = try String(contentsOfFile: dir + "/e/report.md", encoding: .utf8)
+        #expect(report.contains("> No item change was shown by two or more players, so the transition gap is not measured"))
+        #expect(report.contains("> No player had the Store on screen at a sample instant, so client error is not measured."))
+        let summary = try String(contentsOfFile: dir + "/e/summary.json", encoding: .utf8)
+        #expect(summary.contains("\"transitionGapMs\": { \"p50\": null, \"p99\": null, \"max\": null }"))
+        #expect(summary.contains("\"clientErrorMs\": { \"p50\": null, \"p99\": null, \"max\": null }"))
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/e") {
+            let contents = try String(contentsOfFile: dir + "/e/" + name, encoding: .utf8)
+            #expect(!ScenarioFuzzTests.containsNonFinite(contents), "\(name)")
+        }
     }
 
     @Test func replacesItsOwnReport() throws {

@@ -113,3 +113,52 @@ struct EventQueueTests {
         #expect(drain(&b).map(\.payload) == [99, 8, 7, 6, 5, 4, 3, 2, 1, 0])
     }
 }
+
+/// The calendar queue must pop in exactly the binary heap's (time, sequence) order, whatever the
+/// mix of near, far, tied and same-bucket events, including scheduling into the bucket being
+/// drained and jumps over long empty stretches. (Mismatches are counted and asserted once, so the
+/// 40,000-step walk stays fast in debug builds.)
+@Suite struct CalendarQueueEquivalenceTests {
+    @Test(arguments: [1 as UInt64, 2])
+    func popsInHeapOrder(seed: UInt64) {
+        var rng = RandomStream(seed: seed, purpose: StreamPurpose("queue-equivalence"))
+        var calendar = EventQueue<Int>()
+        var heap = BinaryHeapQueue<Int>()
+        var now: Int64 = 0
+        var label = 0
+        var popped = 0, orderMismatches = 0, peekMismatches = 0, countMismatches = 0
+        for step in 0..<40_000 {
+            if rng.below(10) < 6 || heap.isEmpty {
+                // Delays from "same instant" to "hours ahead", with many ties.
+                let delay: Int64
+                switch rng.below(6) {
+                case 0: delay = 0
+                case 1: delay = Int64(rng.below(1_000_000))                              // within ~1 ms
+                case 2: delay = Int64(rng.below(5)) * 1_000_000_000                       // whole seconds: ties
+                case 3: delay = Int64(rng.below(60_000_000_000))                          // within the window
+                case 4: delay = 60_000_000_000 + Int64(rng.below(600_000_000_000))        // beyond it
+                default: delay = Int64(rng.below(10_800_000_000_000))                     // up to 3 h
+                }
+                calendar.schedule(label, at: SimTime(ns: now + delay))
+                heap.schedule(label, at: SimTime(ns: now + delay))
+                label += 1
+            } else {
+                if step % 97 == 0 && calendar.nextTime != heap.nextTime { peekMismatches += 1 }
+                let a = calendar.pop(), b = heap.pop()
+                if a?.time != b?.time || a?.payload != b?.payload { orderMismatches += 1 }
+                if let t = a?.time { now = t.ns }
+                popped += 1
+            }
+            if calendar.count != heap.count { countMismatches += 1 }
+        }
+        while let b = heap.pop() {
+            let a = calendar.pop()
+            if a?.time != b.time || a?.payload != b.payload { orderMismatches += 1 }
+        }
+        #expect(orderMismatches == 0)
+        #expect(peekMismatches == 0)
+        #expect(countMismatches == 0)
+        #expect(calendar.pop() == nil)
+        #expect(popped > 10_000)
+    }
+}

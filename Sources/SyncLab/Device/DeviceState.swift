@@ -67,9 +67,12 @@ public struct DeviceState: Sendable, Equatable {
 
     /// The smallest true elapsed time whose drifted count reaches `target` (inverse of `drifted`).
     public func undrifted(reaching target: Nanoseconds) -> Nanoseconds {
-        // e = target · 10⁹ / (10⁹ + ppb), exact in 128 bits; then step to the boundary (≤ 2 steps).
-        let product = target.multipliedFullWidth(by: 1_000_000_000)
-        var e = (1_000_000_000 &+ driftPPB).dividingFullWidth(product).quotient
+        // e ≈ target · 10⁹ / (10⁹ + ppb), split as target = Q·(10⁹ + ppb) + R so every product
+        // fits in 64 bits; then step to the exact boundary (at most a couple of steps).
+        let rate = 1_000_000_000 &+ driftPPB
+        let q = floorDiv(target, rate)
+        let r = target &- q &* rate
+        var e = q &* 1_000_000_000 &+ r &* 1_000_000_000 / rate
         while drifted(e) < target { e &+= 1 }
         while drifted(e &- 1) >= target { e &-= 1 }
         return e
@@ -85,11 +88,13 @@ public struct ClockContext: Sendable, Equatable {
 
 /// Exact integer drift arithmetic (no floating point, so identical on every machine).
 public enum Drift {
-    /// floor(elapsed × ppb / 10⁹), computed without overflow.
+    /// floor(elapsed × ppb / 10⁹), exact without 128-bit arithmetic: with elapsed = q·10⁹ + r
+    /// (0 ≤ r < 10⁹) it is q·ppb + floor(r·ppb / 10⁹), where neither product can overflow for
+    /// |ppb| < 9·10⁹ (drift is validated far below that).
     @inlinable public static func scaled(_ elapsed: Int64, ppb: Int64) -> Int64 {
         if ppb == 0 { return 0 }
-        let product = elapsed.multipliedFullWidth(by: ppb)
-        let (q, r) = Int64(1_000_000_000).dividingFullWidth(product)
-        return r < 0 ? q - 1 : q   // truncation → floor
+        let q = floorDiv(elapsed, 1_000_000_000)
+        let r = elapsed &- q &* 1_000_000_000
+        return q &* ppb &+ floorDiv(r &* ppb, 1_000_000_000)
     }
 }

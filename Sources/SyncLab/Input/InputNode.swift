@@ -12,11 +12,19 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Where in the file: "" for the whole file, else like "network.profiles[2].uplink".
     public var keyPath: String
     public var message: String
+    /// The path of the offending key itself when `keyPath` names its object (an unknown key is
+    /// reported at its object). Not part of the message: it finds which file of an `extends`
+    /// chain wrote the key. Ignored by `==`.
+    var subjectPath: String?
 
     public init(file: String, keyPath: String, message: String) {
         self.file = file
         self.keyPath = keyPath
         self.message = message
+    }
+
+    public static func == (a: InputError, b: InputError) -> Bool {
+        a.file == b.file && a.keyPath == b.keyPath && a.message == b.message
     }
 
     /// "file: keyPath: message", or "file: message" when there is no key path.
@@ -36,6 +44,8 @@ public final class InputNode {
     public let file: String
     /// "" for the root, else like "network.profiles[2].uplink".
     public let path: String
+    /// Where asked-for keys are recorded (shared by the whole tree), or nil.
+    public let trace: KeyTrace?
 
     /// Keys asked for on this object, in first-asked order (also the order used in messages).
     private var askedKeys: [String] = []
@@ -44,10 +54,11 @@ public final class InputNode {
     private var childCache: [String: InputNode] = [:]
     private var elementCache: [InputNode]?
 
-    public init(_ value: JSONValue, file: String, path: String = "") {
+    public init(_ value: JSONValue, file: String, path: String = "", trace: KeyTrace? = nil) {
         self.value = value
         self.file = file
         self.path = path
+        self.trace = trace
     }
 
     /// Parses `text` and returns the root node; syntax errors become an `InputError` with the
@@ -77,10 +88,13 @@ public final class InputNode {
     /// A non-object is not an error here so that optional reads stay simple; `required`,
     /// `keys` and `rejectUnknownKeys` report it.
     public func child(_ key: String) -> InputNode? {
-        if askedKeySet.insert(key).inserted { askedKeys.append(key) }
+        if askedKeySet.insert(key).inserted {
+            askedKeys.append(key)
+            trace?.record(key, at: path)
+        }
         if let cached = childCache[key] { return cached }
         guard let member = value[key] else { return nil }
-        let node = InputNode(member, file: file, path: InputNode.path(path, appending: key))
+        let node = InputNode(member, file: file, path: InputNode.path(path, appending: key), trace: trace)
         childCache[key] = node
         return node
     }
@@ -101,7 +115,7 @@ public final class InputNode {
         if let elementCache { return elementCache }
         guard case .array(let values) = value else { throw error("expected an array; got \(InputNode.describe(value))") }
         let nodes = values.enumerated().map { index, element in
-            InputNode(element, file: file, path: "\(path)[\(index)]")
+            InputNode(element, file: file, path: "\(path)[\(index)]", trace: trace)
         }
         elementCache = nodes
         return nodes
@@ -134,13 +148,24 @@ public final class InputNode {
         guard let unknown = unknownKeys().first else { return }
         let present = Set((try? keys()) ?? [])
         let candidates = askedKeys.filter { !present.contains($0) }
+        let shown = InputNode.describeKey(unknown)
+        var problem: InputError
         if let suggestion = InputNode.suggestion(for: unknown, among: candidates) {
-            throw error("unknown key '\(unknown)'; did you mean '\(suggestion)'?")
+            problem = error("unknown key \(shown); did you mean '\(suggestion)'?")
+        } else if askedKeys.isEmpty {
+            problem = error("unknown key \(shown); this object takes no keys")
+        } else {
+            problem = error("unknown key \(shown); allowed keys are \(askedKeys.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        if askedKeys.isEmpty {
-            throw error("unknown key '\(unknown)'; this object takes no keys")
-        }
-        throw error("unknown key '\(unknown)'; allowed keys are \(askedKeys.map { "'\($0)'" }.joined(separator: ", "))")
+        problem.subjectPath = InputNode.path(path, appending: unknown)
+        throw problem
+    }
+
+    /// A key for messages: `'uplnk'`, or shortened and escaped when long or odd.
+    static func describeKey(_ key: String) -> String {
+        let printable = key.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && $0 != "'" }
+        if printable && key.count <= 40 { return "'\(key)'" }
+        return describeScalar(.string(key))
     }
 
     /// Keys present in this object that nobody asked for, in file order.

@@ -57,11 +57,13 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// (taking the override's value where present, merged recursively) and keys only in the
     /// override are appended in the override's order. In every other case (arrays, scalars,
     /// `null`, or mismatched kinds) the override replaces the base whole, because merging lists
-    /// element-wise would be surprising.
+    /// element-wise would be surprising. So does an object whose `"kind"` differs from the
+    /// base's: a lognormal replacing a uniform must not inherit the uniform's `min` and `max`.
     public static func merging(base: JSONValue, override: JSONValue) -> JSONValue {
         guard case .object(let baseMembers) = base, case .object(let overrideMembers) = override else {
             return override
         }
+        if let kind = override["kind"], kind != base["kind"] { return override }
         var merged: [JSONMember] = baseMembers.map { member in
             guard let replacement = override[member.key] else { return member }
             return JSONMember(key: member.key, value: merging(base: member.value, override: replacement))

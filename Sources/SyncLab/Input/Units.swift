@@ -64,6 +64,11 @@ public enum Units {
         "KB/s": "'kB/s' (1000 bytes) or 'KiB/s' (1024 bytes)",
         "bps": "'bit/s'", "kbps": "'kbit/s'", "Kbps": "'kbit/s'", "Mbps": "'Mbit/s'", "Gbps": "'Gbit/s'",
         "b/s": "'bit/s'", "kb/s": "'kbit/s'", "Mb/s": "'Mbit/s'", "Gb/s": "'Gbit/s'",
+        "sec": "'s'", "secs": "'s'", "second": "'s'", "seconds": "'s'", "S": "'s'",
+        "min": "'m'", "mins": "'m'", "minute": "'m'", "minutes": "'m'", "M": "'m' (minutes)",
+        "hr": "'h'", "hrs": "'h'", "hour": "'h'", "hours": "'h'", "H": "'h'",
+        "day": "'d'", "days": "'d'", "D": "'d'",
+        "msec": "'ms'", "millis": "'ms'", "usec": "'us'", "nsec": "'ns'",
     ]
 
     // MARK: Parsing

@@ -11,6 +11,12 @@ public struct ErrorStats: Sendable, Equatable {
     /// `subBits` sets the quantile precision: 10 gives 0.2%, 5 gives 6% in 8 KB (for series).
     public init(subBits: Int = 10) { magnitude = Histogram(subBits: subBits) }
 
+    init(magnitude: Histogram, signedSumMicros: Int64, ahead: UInt64) {
+        self.magnitude = magnitude
+        self.signedSumMicros = signedSumMicros
+        self.ahead = ahead
+    }
+
     public var count: UInt64 { magnitude.count }
 
     public mutating func record(_ error: Nanoseconds) {
@@ -36,6 +42,40 @@ public struct ErrorStats: Sendable, Equatable {
     /// Share of samples with |error| ≤ limit.
     public func shareWithin(_ limit: Nanoseconds) -> Double? {
         count == 0 ? nil : Double(magnitude.countAtOrBelow(limit)) / Double(count)
+    }
+}
+
+/// Many `ErrorStats` in one accumulator, for the recorder's hot path (see `HistogramBank`): the
+/// magnitudes in a histogram bank, the signed sums (µs) and ahead counts in a second bank-like
+/// block. A reference type: the recorder that owns it is its only writer.
+final class ErrorBank: @unchecked Sendable {
+    let magnitudes: HistogramBank
+    let signed: UnsafeMutablePointer<Int64>   // per slot: signed sum in µs, ahead count
+    let slots: Int
+
+    init(slots: Int, subBits: Int = 10) {
+        self.slots = slots
+        magnitudes = HistogramBank(slots: slots, subBits: subBits)
+        signed = .allocate(capacity: 2 * max(slots, 1))
+        signed.initialize(repeating: 0, count: 2 * max(slots, 1))
+    }
+
+    deinit { signed.deallocate() }
+
+    @inline(__always) func record(_ slot: Int, _ error: Nanoseconds) {
+        magnitudes.record(slot, error < 0 ? -error : error)
+        signed[2 &* slot] &+= error / 1_000
+        if error > 0 { signed[2 &* slot &+ 1] &+= 1 }
+    }
+
+    func merge(_ other: ErrorBank) {
+        magnitudes.merge(other.magnitudes)
+        for i in 0..<(2 * slots) { signed[i] &+= other.signed[i] }
+    }
+
+    func stats(_ slot: Int) -> ErrorStats {
+        ErrorStats(magnitude: magnitudes.histogram(slot), signedSumMicros: signed[2 * slot],
+                   ahead: UInt64(signed[2 * slot + 1]))
     }
 }
 

@@ -22,19 +22,15 @@ struct MetricsRecorder {
     /// Show offsets per transition index (only transitions inside the window are kept).
     var shown: [[Int64]]
 
-    var displayError = ErrorStats()
-    var estimateError = ErrorStats()
-    var shadowErrors: [ErrorStats]
-    var displayByLink: [ErrorStats]
-    var estimateByLink: [ErrorStats]
-    /// Index 0: no deep sleep since launch; 1...: minutes since wake, last bucket open-ended.
-    var displayByWake: [ErrorStats]
-    var estimateByWake: [ErrorStats]
+    /// Sampled errors, one slot per breakdown row (see `Slots`).
+    let errors: ErrorBank
+    let slots: Slots
     static let wakeBuckets = 12
     var samples: UInt64 = 0
     var sampleInstants: UInt64 = 0
     var viewingSum: UInt64 = 0
-    var viewingPeak = 0
+    /// Players viewing at each sample instant (summed across shards; the peak is taken at the end).
+    var viewingAt: [UInt32] = []
     var positionSamples: UInt64 = 0
     var bareSamples: UInt64 = 0
     var staleSamples: UInt64 = 0
@@ -42,8 +38,25 @@ struct MetricsRecorder {
     /// Error over time: one bucket per `timelineStep` of the window, displayed error and the
     /// estimate with each reference clock (coarse histograms: these feed charts).
     let timelineStep: Nanoseconds
-    var timeline: [TimelineBucket]
+    let timelineBuckets: Int
+    let timeline: ErrorBank
+    var timelineInstants: [UInt64]
+    var timelineViewing: [UInt64]
     var currentBucket = 0
+
+    /// Where each breakdown lives in the error bank.
+    struct Slots {
+        let clocks: Int, links: Int
+        let display = 0, estimate = 1
+        var shadow: Int { 2 }
+        var displayByLink: Int { 2 + clocks }
+        var estimateByLink: Int { 2 + clocks + links }
+        var displayByWake: Int { 2 + clocks + 2 * links }
+        var estimateByWake: Int { 2 + clocks + 2 * links + MetricsRecorder.wakeBuckets }
+        var count: Int { 2 + clocks + 2 * links + 2 * MetricsRecorder.wakeBuckets }
+        /// Timeline: per bucket, the display error then one per clock.
+        var perBucket: Int { 1 + clocks }
+    }
 
     init(scenario: Scenario, schedule: StoreSchedule, shadowClockNames: [String]) {
         self.scenario = scenario
@@ -53,18 +66,15 @@ struct MetricsRecorder {
         let seconds = Int(floorDiv(scenario.epochUnix + scenario.duration - 1, .second) - firstSecond) + 1
         requestsPerSecond = [UInt32](repeating: 0, count: max(seconds, 1))
         shown = [[Int64]](repeating: [], count: schedule.transitions.count)
-        shadowErrors = [ErrorStats](repeating: ErrorStats(), count: shadowClockNames.count)
-        displayByLink = [ErrorStats](repeating: ErrorStats(), count: scenario.links.count)
-        estimateByLink = displayByLink
-        displayByWake = [ErrorStats](repeating: ErrorStats(), count: MetricsRecorder.wakeBuckets)
-        estimateByWake = displayByWake
+        slots = Slots(clocks: shadowClockNames.count, links: scenario.links.count)
+        errors = ErrorBank(slots: slots.count)
         // About 300 buckets at most, in whole minutes.
         let step = max(1, ceilDiv(scenario.duration, 300 * .minute)) * .minute
-        let clocks = shadowClockNames.count
         timelineStep = step
-        timeline = (0..<Int(ceilDiv(scenario.duration, step))).map { i in
-            TimelineBucket(start: Int64(i) * step, clocks: clocks)
-        }
+        timelineBuckets = Int(ceilDiv(scenario.duration, step))
+        timeline = ErrorBank(slots: timelineBuckets * slots.perBucket, subBits: 5)
+        timelineInstants = [UInt64](repeating: 0, count: timelineBuckets)
+        timelineViewing = timelineInstants
     }
 
     func inWindow(_ t: SimTime) -> Bool { t.ns >= 0 && t.ns < scenario.duration }
@@ -74,6 +84,31 @@ struct MetricsRecorder {
     mutating func release(at t: SimTime, online: Int, joined: Int) {
         releaseOnline = online
         releaseJoined = joined
+    }
+
+    /// Adds another shard's records (same scenario, other players). Population-wide facts (sample
+    /// instants, the release's online count) are the same in every shard and are not added.
+    mutating func merge(_ o: MetricsRecorder) {
+        for i in requestsPerSecond.indices { requestsPerSecond[i] &+= o.requestsPerSecond[i] }
+        bytesServed += o.bytesServed
+        requestsServed += o.requestsServed
+        requestsSent += o.requestsSent
+        requestsLost += o.requestsLost
+        requestsFailed += o.requestsFailed
+        responses += o.responses
+        roundTrip.merge(o.roundTrip)
+        visits += o.visits
+        releaseJoined += o.releaseJoined
+        for i in shown.indices where !o.shown[i].isEmpty { shown[i].append(contentsOf: o.shown[i]) }
+        errors.merge(o.errors)
+        timeline.merge(o.timeline)
+        samples += o.samples
+        viewingSum += o.viewingSum
+        for i in viewingAt.indices { viewingAt[i] &+= o.viewingAt[i] }
+        for i in timelineViewing.indices { timelineViewing[i] &+= o.timelineViewing[i] }
+        positionSamples += o.positionSamples
+        bareSamples += o.bareSamples
+        staleSamples += o.staleSamples
     }
 
     mutating func requestSent(at t: SimTime, lost: Bool) {
@@ -109,11 +144,11 @@ struct MetricsRecorder {
         measuring = inWindow(t)
         guard measuring else { return }
         sampleInstants += 1
-        currentBucket = min(timeline.count - 1, Int(t.ns / timelineStep))
-        timeline[currentBucket].sampleInstants += 1
-        timeline[currentBucket].viewingSum += UInt64(viewing)
+        currentBucket = min(timelineBuckets - 1, Int(t.ns / timelineStep))
+        timelineInstants[currentBucket] += 1
+        timelineViewing[currentBucket] += UInt64(viewing)
         viewingSum += UInt64(viewing)
-        viewingPeak = max(viewingPeak, viewing)
+        viewingAt.append(UInt32(viewing))
     }
 
     mutating func sampleBare(positions: Int) {
@@ -124,22 +159,22 @@ struct MetricsRecorder {
 
     mutating func shadowSample(clock k: Int, error: Int64) {
         guard measuring else { return }
-        shadowErrors[k].record(error)
-        timeline[currentBucket].estimateByClock[k].record(error)
+        errors.record(slots.shadow + k, error)
+        timeline.record(currentBucket * slots.perBucket + 1 + k, error)
     }
 
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
                          minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int) {
         guard measuring else { return }
         samples += 1
-        displayError.record(shownError)
-        estimateError.record(estimate)
-        timeline[currentBucket].display.record(shownError)
-        displayByLink[link].record(shownError)
-        estimateByLink[link].record(estimate)
+        errors.record(slots.display, shownError)
+        errors.record(slots.estimate, estimate)
+        errors.record(slots.displayByLink + link, shownError)
+        errors.record(slots.estimateByLink + link, estimate)
         let bucket = minutesSinceWake.map { min($0 + 1, MetricsRecorder.wakeBuckets - 1) } ?? 0
-        displayByWake[bucket].record(shownError)
-        estimateByWake[bucket].record(estimate)
+        errors.record(slots.displayByWake + bucket, shownError)
+        errors.record(slots.estimateByWake + bucket, estimate)
+        timeline.record(currentBucket * slots.perBucket, shownError)
         positionSamples += UInt64(positions)
         bareSamples += UInt64(bare)
         staleSamples += UInt64(stale)
@@ -156,20 +191,28 @@ struct MetricsRecorder {
         let published = files.filter { $0.publishedAt.ns >= 0 && $0.publishedAt.ns < scenario.duration }
         let meanBytes = published.isEmpty ? files.last.map { Double($0.responseBytes) } ?? 0
             : Double(published.map(\.responseBytes).reduce(0, +)) / Double(published.count)
+        let links = scenario.links.count, wakes = MetricsRecorder.wakeBuckets
+        let timelineRows = (0..<timelineBuckets).map { b in
+            TimelineBucket(start: Int64(b) * timelineStep, display: timeline.stats(b * slots.perBucket),
+                           estimateByClock: (0..<slots.clocks).map { timeline.stats(b * slots.perBucket + 1 + $0) },
+                           sampleInstants: timelineInstants[b], viewingSum: timelineViewing[b])
+        }
         return RunResult(
             scenario: scenario, transitions: rows, transitionsUnviewed: unviewed,
             requestsPerSecond: requestsPerSecond, requestsServed: requestsServed, bytesServed: bytesServed,
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
             responses: responses, roundTrip: roundTrip, visits: visits,
             releaseOnline: releaseOnline, releaseJoined: releaseJoined,
-            displayError: displayError, estimateError: estimateError,
-            errorByClock: zip(shadowClockNames, shadowErrors).map { ($0, $1) },
-            displayByLink: displayByLink, estimateByLink: estimateByLink,
-            displayByWake: displayByWake, estimateByWake: estimateByWake,
-            samples: samples, sampleInstants: sampleInstants, viewingSum: viewingSum, viewingPeak: viewingPeak,
+            displayError: errors.stats(slots.display), estimateError: errors.stats(slots.estimate),
+            errorByClock: shadowClockNames.indices.map { (shadowClockNames[$0], errors.stats(slots.shadow + $0)) },
+            displayByLink: (0..<links).map { errors.stats(slots.displayByLink + $0) },
+            estimateByLink: (0..<links).map { errors.stats(slots.estimateByLink + $0) },
+            displayByWake: (0..<wakes).map { errors.stats(slots.displayByWake + $0) },
+            estimateByWake: (0..<wakes).map { errors.stats(slots.estimateByWake + $0) },
+            samples: samples, sampleInstants: sampleInstants, viewingSum: viewingSum, viewingPeak: Int(viewingAt.max() ?? 0),
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
-            timelineStep: timelineStep, timeline: timeline)
+            timelineStep: timelineStep, timeline: timelineRows)
     }
 }
 
@@ -177,15 +220,11 @@ struct MetricsRecorder {
 public struct TimelineBucket: Sendable, Equatable {
     /// Start of the stretch, true time since the epoch.
     public var start: Int64
-    public var display = ErrorStats(subBits: 5)
+    public var display: ErrorStats
     /// The estimate with each reference clock, in `RunResult.errorByClock` order.
     public var estimateByClock: [ErrorStats]
     public var sampleInstants: UInt64 = 0
     public var viewingSum: UInt64 = 0
-    init(start: Int64, clocks: Int) {
-        self.start = start
-        estimateByClock = [ErrorStats](repeating: ErrorStats(subBits: 5), count: clocks)
-    }
     /// Mean number of players viewing at this bucket's sample instants.
     public var meanViewing: Double? { sampleInstants == 0 ? nil : Double(viewingSum) / Double(sampleInstants) }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SyncLabKernel
 
 /// Everything a run measured. Reports only read this; budgets are judged on its `figures`.
@@ -71,6 +72,9 @@ extension RunResult {
         for link in scenario.links {
             for q in ["p50", "p99", "max"] { keys.append("clientErrorMs.byLink.\(link.name).\(q)") }
         }
+        // Traffic extrapolated to a 30-day month, and its price under each cost model.
+        keys += ["requestsPerMonth", "bytesPerMonth"]
+        for model in scenario.costModels { keys.append("costPerMonth.\(model.name)") }
         return keys
     }
 
@@ -115,6 +119,9 @@ extension RunResult {
         f["bareShare"] = positionSamples == 0 ? nil : Double(bareSamples) / Double(positionSamples)
         f["staleShare"] = positionSamples == 0 ? nil : Double(staleSamples) / Double(positionSamples)
         f["failedRequestShare"] = requestsSent == 0 ? nil : Double(requestsFailed) / Double(requestsSent)
+        f["requestsPerMonth"] = requestsPerMonth
+        f["bytesPerMonth"] = bytesPerMonth
+        for cost in costEstimates { f["costPerMonth.\(cost.name)"] = cost.monthly }
         return f
     }
 
@@ -141,11 +148,55 @@ public struct BudgetVerdict: Sendable, Equatable {
     public var budget: Budget
     public var value: Double?
     public var pass: Bool
+    public init(budget: Budget, value: Double?, pass: Bool) {
+        self.budget = budget
+        self.value = value
+        self.pass = pass
+    }
 }
 
 /// Runs one scenario from start to finish.
+///
+/// The population is split into shards of consecutive players, each its own world with its own
+/// copy of the (player-independent) server, run on as many threads as there are shards. The only
+/// population-wide step, the release, is a barrier: every shard runs up to it, the online count is
+/// summed, and all continue. Every player's draws depend only on its global index, and every merge
+/// is a sum or a sorted union, so the results are byte-identical for any number of shards.
 public enum Simulation {
-    public static func run(_ scenario: Scenario) -> RunResult {
-        World(scenario: scenario).run()
+    /// Threads to use by default: the machine's active cores.
+    public static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    public static func run(_ scenario: Scenario, threads: Int = defaultThreads) -> RunResult {
+        let n = scenario.population.players
+        // Shards of fewer than ~2,000 players are not worth a thread.
+        let count = max(1, min(threads, n / 2_000))
+        let schedule = World.schedule(for: scenario)
+        let shards = (0..<count).map { k in
+            ShardBox(World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count), schedule: schedule))
+        }
+        func each(_ body: @escaping @Sendable (ShardBox) -> Void) {
+            if shards.count == 1 { body(shards[0]); return }
+            DispatchQueue.concurrentPerform(iterations: shards.count) { body(shards[$0]) }
+        }
+        if let release = scenario.population.release {
+            each { $0.world.run(until: release.at) }
+            let online = shards.reduce(0) { $0 + $1.world.onlineCount() }
+            each { $0.world.applyRelease(at: release.at, online: online, offline: n - online) }
+        }
+        let end = SimTime(ns: scenario.duration)
+        each { $0.world.run(until: end) }
+        var recorder = shards[0].world.recorder
+        var events = shards[0].world.queue.scheduledCount
+        for shard in shards.dropFirst() {
+            recorder.merge(shard.world.recorder)
+            events += shard.world.queue.scheduledCount
+        }
+        return recorder.finish(eventsScheduled: events, files: shards[0].world.server.files)
     }
+}
+
+/// One shard's world, handed to one thread at a time.
+final class ShardBox: @unchecked Sendable {
+    var world: World
+    init(_ world: World) { self.world = world }
 }

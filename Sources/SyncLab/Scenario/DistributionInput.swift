@@ -23,58 +23,138 @@ extension InputNode {
     /// A distribution: either a single value (a constant) or an object with a `kind`:
     /// constant {value}, uniform {min, max}, normal {mean, sd}, lognormal {median, sigma},
     /// exponential {mean}, pareto {scale, shape}, geometric {mean}, empirical {samples: [...]}.
-    public func distribution(_ q: Quantity) throws -> Distribution {
-        guard case .object = value else { return .constant(try quantity(q)) }
-        let kind = try required("kind").string()
+    ///
+    /// `bounds` limits the location parameters (value, min, max, mean, median, scale, samples)
+    /// and how far the most extreme draw the generator can produce may reach, so a scenario
+    /// cannot ask for a week-long network delay or a draw that overflows the world's clock.
+    public func distribution(_ q: Quantity, _ bounds: Bounds = Bounds()) throws -> Distribution {
+        let result: Distribution
+        if case .object = value {
+            result = try distributionObject(q, bounds)
+        } else {
+            result = .constant(try check(quantity(q), q, bounds))
+        }
+        try checkExtremes(result, q, bounds)
+        return result
+    }
+
+    private func distributionObject(_ q: Quantity, _ bounds: Bounds) throws -> Distribution {
+        let kindNode = try required("kind")
+        let kind = try kindNode.string()
+        /// A location parameter: read with its unit and checked against the bounds.
+        func location(_ key: String) throws -> (InputNode, Double) {
+            let node = try required(key)
+            return (node, try node.check(node.quantity(q), q, bounds))
+        }
         let result: Distribution
         switch kind {
         case "constant":
-            result = .constant(try required("value").quantity(q))
+            result = .constant(try location("value").1)
         case "uniform":
-            let lo = try required("min").quantity(q)
-            let hiNode = try required("max")
-            let hi = try hiNode.quantity(q)
-            guard lo <= hi else { throw hiNode.error("must be at least min") }
+            let (loNode, lo) = try location("min")
+            let (hiNode, hi) = try location("max")
+            guard lo <= hi else {
+                throw hiNode.error("must be at least min (\(InputNode.describeScalar(loNode.value))); got \(InputNode.describeScalar(hiNode.value))")
+            }
             result = .uniform(min: lo, max: hi)
         case "normal":
-            let mean = try required("mean").quantity(q == .rate ? .rate : (q == .duration ? .duration : .number))
+            let (_, mean) = try location("mean")
             let sdNode = try required("sd")
-            let sd = try sdNode.quantity(q == .rate ? .rate : (q == .duration ? .duration : .number))
-            guard sd >= 0 else { throw sdNode.error("must not be negative") }
+            let sd = try sdNode.quantity(q)
+            guard sd >= 0 else { throw sdNode.error("must not be negative; got \(InputNode.describeScalar(sdNode.value))") }
+            _ = try sdNode.check(sd, q, Bounds(most: bounds.spreadMost ?? bounds.most))
             result = .normal(mean: mean, sd: sd)
         case "lognormal":
-            let medianNode = try required("median")
-            let median = try medianNode.quantity(q)
-            guard median > 0 else { throw medianNode.error("must be greater than zero") }
+            let (medianNode, median) = try location("median")
+            guard median > 0 else { throw medianNode.error("must be greater than zero; got \(InputNode.describeScalar(medianNode.value))") }
             let sigmaNode = try required("sigma")
             let sigma = try sigmaNode.double()
-            guard sigma >= 0 && sigma <= 5 else { throw sigmaNode.error("must be between 0 and 5") }
+            guard sigma >= 0 && sigma <= 5 else {
+                throw sigmaNode.error("must be between 0 and 5; got \(InputNode.describeScalar(sigmaNode.value))")
+            }
             result = .lognormal(median: median, sigma: sigma)
         case "exponential":
-            let meanNode = try required("mean")
-            let mean = try meanNode.quantity(q)
-            guard mean > 0 else { throw meanNode.error("must be greater than zero") }
+            let (meanNode, mean) = try location("mean")
+            guard mean > 0 else { throw meanNode.error("must be greater than zero; got \(InputNode.describeScalar(meanNode.value))") }
             result = .exponential(mean: mean)
         case "pareto":
-            let scaleNode = try required("scale")
-            let scale = try scaleNode.quantity(q)
-            guard scale > 0 else { throw scaleNode.error("must be greater than zero") }
+            let (scaleNode, scale) = try location("scale")
+            guard scale > 0 else { throw scaleNode.error("must be greater than zero; got \(InputNode.describeScalar(scaleNode.value))") }
             let shapeNode = try required("shape")
             let shape = try shapeNode.double()
-            guard shape > 0 else { throw shapeNode.error("must be greater than zero") }
+            guard shape > 0 else { throw shapeNode.error("must be greater than zero; got \(InputNode.describeScalar(shapeNode.value))") }
+            if bounds.finiteMean && shape <= 1 {
+                throw shapeNode.error("must be greater than 1 so that the mean is finite; got \(InputNode.describeScalar(shapeNode.value))")
+            }
             result = .pareto(scale: scale, shape: shape)
         case "geometric":
-            let meanNode = try required("mean")
-            let mean = try meanNode.double()
-            guard mean >= 1 else { throw meanNode.error("must be at least 1") }
+            guard q == .number else {
+                throw kindNode.error("'geometric' draws whole counts (1, 2, 3, …); it fits counts such as population.sessionsPerVisit, not a \(q == .duration ? "duration" : "rate")")
+            }
+            let (meanNode, mean) = try location("mean")
+            guard mean >= 1 else { throw meanNode.error("must be at least 1; got \(InputNode.describeScalar(meanNode.value))") }
             result = .geometric(mean: mean)
         case "empirical":
-            let samples = try required("samples").elements().map { try $0.quantity(q) }
-            guard !samples.isEmpty else { throw try required("samples").error("needs at least one sample") }
-            result = .empirical(samples)
+            let samplesNode = try required("samples")
+            let elements = try samplesNode.elements()
+            guard !elements.isEmpty else { throw samplesNode.error("needs at least one sample; got an empty array") }
+            guard elements.count <= 1_000_000 else {
+                throw samplesNode.error("has \(elements.count) samples; at most 1000000 are allowed")
+            }
+            result = .empirical(try elements.map { try $0.check($0.quantity(q), q, bounds) })
         default:
-            throw try required("kind").error(
+            throw kindNode.error(
                 "unknown distribution '\(kind)'; expected one of constant, uniform, normal, lognormal, exponential, pareto, geometric, empirical")
+        }
+        try rejectUnknownKeys()
+        return result
+    }
+
+    /// Refuses a distribution whose most extreme draw leaves `bounds.extreme`.
+    private func checkExtremes(_ d: Distribution, _ q: Quantity, _ bounds: Bounds) throws(InputError) {
+        guard let limit = bounds.extreme else { return }
+        let (lower, upper) = d.drawRange
+        // Negative duration draws are clamped to zero by the sampler: only the top matters.
+        let low = q == .duration ? -Double.infinity : -limit
+        guard !(lower >= low && upper <= limit) else { return }
+        let reach = upper > limit || upper.isNaN
+            ? "values up to \(bounds.describe(upper, q))" : "values down to \(bounds.describe(lower, q))"
+        let range = q == .duration ? "under \(bounds.describe(limit, q))" : "within ±\(bounds.describe(limit, q))"
+        throw error("\(d.describe(q, unit: bounds.numberUnit)) can draw \(reach) at the random generator's extremes; "
+            + "every draw must stay \(range)" + d.extremeHint(limit: limit, q, unit: bounds.numberUnit))
+    }
+
+    /// A distribution of durations that may be negative (clock offsets): constant, uniform or
+    /// normal {mean, sd}, with `bounds` on the magnitude of its location and on its sd.
+    func signedDistribution(_ bounds: Bounds = Bounds()) throws -> Distribution {
+        let magnitude = Bounds(least: bounds.most.map { -$0 }, most: bounds.most)
+        func signed(_ node: InputNode) throws -> Double {
+            try node.check(Double(try node.duration()), .duration, magnitude)
+        }
+        guard case .object = value else { return .constant(try signed(self)) }
+        let kindNode = try required("kind")
+        let kind = try kindNode.string()
+        let result: Distribution
+        switch kind {
+        case "normal":
+            let mean = try signed(try required("mean"))
+            let sdNode = try required("sd")
+            let sd = try sdNode.check(Double(try sdNode.nonNegativeDuration()), .duration,
+                                      Bounds(most: bounds.spreadMost ?? bounds.most))
+            result = .normal(mean: mean, sd: sd)
+        case "uniform":
+            let loNode = try required("min")
+            let lo = try signed(loNode)
+            let hiNode = try required("max")
+            let hi = try signed(hiNode)
+            guard lo <= hi else {
+                throw hiNode.error("must be at least min (\(InputNode.describeScalar(loNode.value))); got \(InputNode.describeScalar(hiNode.value))")
+            }
+            result = .uniform(min: lo, max: hi)
+        case "constant":
+            result = .constant(try signed(try required("value")))
+        default:
+            throw kindNode.error("unknown distribution '\(kind)' for an offset; expected constant, uniform or normal")
         }
         try rejectUnknownKeys()
         return result

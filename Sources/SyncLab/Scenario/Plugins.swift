@@ -80,7 +80,7 @@ extension BootTimeUptimeClock: ScenarioPlugin {
         let resolution = try node.value("resolution", default: Int64.second) { n -> Int64 in
             let r = try n.positiveDuration()
             guard r == .second || r == .microsecond else {
-                throw n.error("must be \"1s\" (time()) or \"1us\" (gettimeofday)")
+                throw n.error("must be \"1s\" (time()) or \"1us\" (gettimeofday); got \(InputNode.describeScalar(n.value))")
             }
             return r
         }
@@ -94,7 +94,7 @@ extension UploadCompleteEstimator: ScenarioPlugin {
 extension TimerTick: ScenarioPlugin {
     public static let kind = "timer"
     public init(from node: InputNode) throws {
-        let period = try node.value("period", default: Int64.second) { try $0.positiveDuration() }
+        let period = try node.value("period", default: Int64.second) { try $0.duration(in: Int64.millisecond...ScenarioLoader.Limits.delay) }
         let clock: any DeviceClock = try node.value("clock", default: SuspendingClock()) {
             try $0.plugin("clock", from: Plugins.builtIn.clocks) as any DeviceClock
         }
@@ -104,16 +104,21 @@ extension TimerTick: ScenarioPlugin {
 extension UniformWindowRefetch: ScenarioPlugin {
     public static let kind = "uniform-after-load"
     public init(from node: InputNode) throws {
-        let lo = try node.required("min").positiveDuration()
+        let loNode = try node.required("min")
+        let lo = try loNode.duration(in: Int64.second...ScenarioLoader.Limits.delay)
         let hiNode = try node.required("max")
-        let hi = try hiNode.positiveDuration()
-        guard lo <= hi else { throw hiNode.error("must be at least min") }
+        let hi = try hiNode.duration(in: Int64.second...ScenarioLoader.Limits.delay)
+        guard lo <= hi else {
+            throw hiNode.error("must be at least min (\(InputNode.describeScalar(loNode.value))); got \(InputNode.describeScalar(hiNode.value))")
+        }
         self.init(minimum: lo, maximum: hi)
     }
 }
 extension FixedIntervalRetry: ScenarioPlugin {
     public static let kind = "fixed"
     public init(from node: InputNode) throws {
-        self.init(interval: try node.value("interval", default: 5 * Int64.second) { try $0.positiveDuration() })
+        self.init(interval: try node.value("interval", default: 5 * Int64.second) {
+            try $0.duration(in: 10 * Int64.millisecond...ScenarioLoader.Limits.delay)
+        })
     }
 }

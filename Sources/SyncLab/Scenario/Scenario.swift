@@ -27,6 +27,8 @@ public struct Scenario: Sendable {
     /// Interval between error samples of every viewing player.
     public var sampleEvery: Nanoseconds
     public var budgets: [Budget]
+    /// Price models the report bills a month of this run's traffic under (`costs`).
+    public var costModels: [CostModel]
 
     public init(name: String, description: String = "", seed: UInt64 = 1,
                 epochUnix: Int64 = 1_328_724_000_371_000_000, epochText: String = "2012-02-08T18:00:00.371Z",
@@ -34,7 +36,8 @@ public struct Scenario: Sendable {
                 shelfLife: Distribution = .uniform(min: 45e9, max: 240e9), scheduleResolution: Nanoseconds = .second,
                 server: ServerConfig = ServerConfig(), links: [LinkProfile], requestBytes: Int = 400,
                 devices: DeviceConfig = DeviceConfig(), client: ClientDesign = ClientDesign(),
-                population: PopulationConfig, sampleEvery: Nanoseconds = 5 * .second, budgets: [Budget] = []) {
+                population: PopulationConfig, sampleEvery: Nanoseconds = 5 * .second, budgets: [Budget] = [],
+                costModels: [CostModel] = []) {
         self.name = name
         self.description = description
         self.seed = seed
@@ -53,6 +56,7 @@ public struct Scenario: Sendable {
         self.population = population
         self.sampleEvery = sampleEvery
         self.budgets = budgets
+        self.costModels = costModels
     }
 }
 

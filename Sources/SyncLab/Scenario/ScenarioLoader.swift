@@ -4,92 +4,167 @@ import SyncLabKernel
 /// Reads scenario files: JSON with units, `extends` for variants, every key validated.
 ///
 /// Any problem is an `InputError` naming the file and the key path; nothing is half-loaded.
+/// Every value is checked against a realistic range (`Limits`), and a scenario whose run would
+/// not fit in memory is refused with the estimate before anything is allocated.
 public struct ScenarioLoader {
     public var plugins: Plugins
     public init(plugins: Plugins = .builtIn) { self.plugins = plugins }
 
     /// Loads `path`, following `extends` chains (paths relative to the extending file).
-    public func load(path: String) throws(InputError) -> Scenario {
-        let merged = try resolve(path: path, chain: [])
+    ///
+    /// An error inside the merged scenario names the file of the chain that wrote the offending
+    /// key. `trace`, when given, records every key the loader asked for (see `KeyTrace`).
+    public func load(path: String, trace: KeyTrace? = nil) throws(InputError) -> Scenario {
+        let layers = try resolve(path: path, chain: [])
+        let merged = layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
+        let root = InputNode(merged, file: path, trace: trace)
         do {
-            return try decode(InputNode(merged, file: path))
-        } catch let error as InputError {
-            throw error
+            let scenario = try decode(root)
+            try Self.checkMemory(scenario, file: path)
+            return scenario
         } catch {
-            throw InputError(file: path, keyPath: "", message: "\(error)")
+            throw Self.attribute(Self.inputError(error, file: path), to: layers)
         }
     }
 
     /// Decodes a scenario from text (no `extends`), for tests and embedding.
-    public func load(text: String, file: String = "<inline>") throws(InputError) -> Scenario {
-        let root = try InputNode.parse(text, file: file)
+    public func load(text: String, file: String = "<inline>", trace: KeyTrace? = nil) throws(InputError) -> Scenario {
+        let root = InputNode(.object(try Self.parseScenario(text, file: file)), file: file, trace: trace)
+        if root.value["extends"] != nil {
+            throw InputError(file: file, keyPath: "extends",
+                             message: "only a scenario file can extend another; load it with load(path:)")
+        }
         do {
-            return try decode(root)
-        } catch let error as InputError {
-            throw error
+            let scenario = try decode(root)
+            try Self.checkMemory(scenario, file: file)
+            return scenario
         } catch {
-            throw InputError(file: file, keyPath: "", message: "\(error)")
+            throw Self.inputError(error, file: file)
         }
     }
 
-    /// The file's JSON with its `extends` chain merged in (the `extends` key removed).
-    func resolve(path: String, chain: [String]) throws(InputError) -> JSONValue {
-        let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
-        if chain.contains(canonical) {
-            let cycle = (chain + [canonical]).map { URL(fileURLWithPath: $0).lastPathComponent }
+    /// Any error of decoding as an `InputError`. Readers throw only `InputError`; anything else
+    /// is a bug in a reader, reported as such rather than hidden.
+    static func inputError(_ error: any Error, file: String) -> InputError {
+        if let inputError = error as? InputError { return inputError }
+        return InputError(file: file, keyPath: "", message: "internal error while reading the scenario: \(error)")
+    }
+
+    /// Scenario files larger than this are refused unread: a scenario is a few kilobytes.
+    public static let maximumFileBytes = 10_000_000
+    /// At most this many files in one `extends` chain.
+    public static let maximumExtendsDepth = 32
+
+    /// The files of the `extends` chain of `path`, base first, each without its `extends` key.
+    func resolve(path: String, chain: [String]) throws(InputError) -> [(file: String, value: JSONValue)] {
+        let canonical = Self.canonical(path)
+        guard chain.count < Self.maximumExtendsDepth else {
             throw InputError(file: path, keyPath: "extends",
-                             message: "extends cycle: \(cycle.joined(separator: " → "))")
+                             message: "the extends chain is longer than \(Self.maximumExtendsDepth) files")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, keyPath: "", message: "cannot read the file (missing or not readable)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw InputError(file: path, keyPath: "", message: "the file is not UTF-8 text")
-        }
-        let root = try InputNode.parse(text, file: path)
-        guard case .object(var members) = root.value else {
-            throw root.error("expected a scenario object at the top level; got \(root.value.typeName)")
-        }
-        guard let index = members.firstIndex(where: { $0.key == "extends" }) else { return root.value }
-        guard case .string(let parent) = members[index].value else {
-            throw InputError(file: path, keyPath: "extends", message: "expected a file path string")
+        var members = try Self.parseScenario(try Self.readText(path), file: path)
+        guard let index = members.firstIndex(where: { $0.key == "extends" }) else { return [(path, .object(members))] }
+        guard case .string(let parent) = members[index].value, !parent.isEmpty else {
+            throw InputError(file: path, keyPath: "extends", message: "expected the path of the scenario file this one extends, "
+                             + "like \"v115-pausing.json\"; got \(InputNode.describe(members[index].value))")
         }
         members.remove(at: index)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         let parentPath = parent.hasPrefix("/") ? parent : directory.appendingPathComponent(parent).path
-        guard FileManager.default.fileExists(atPath: parentPath) else {
-            throw InputError(file: path, keyPath: "extends", message: "no such file '\(parent)'")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parentPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw InputError(file: path, keyPath: "extends",
+                             message: "no such file '\(parent)' (looked for \(URL(fileURLWithPath: parentPath).standardizedFileURL.path))")
         }
-        let base = try resolve(path: parentPath, chain: chain + [canonical])
-        return JSONValue.merging(base: base, override: .object(members))
+        // The file whose `extends` closes a loop is the one named: its own key is the mistake.
+        let chain = chain + [canonical]
+        if chain.contains(Self.canonical(parentPath)) {
+            let cycle = (chain + [Self.canonical(parentPath)]).map { URL(fileURLWithPath: $0).lastPathComponent }
+            throw InputError(file: path, keyPath: "extends", message: "extends cycle: \(cycle.joined(separator: " → "))")
+        }
+        return try resolve(path: parentPath, chain: chain) + [(path, .object(members))]
+    }
+
+    /// An absolute path without `.`, `..` or symbolic links, to recognise a file seen before.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The text of a scenario file, refusing folders, huge files and non-UTF-8 content.
+    static func readText(_ path: String) throws(InputError) -> String {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(file: path, keyPath: "", message: "cannot read the file: it does not exist")
+        }
+        guard !isDirectory.boolValue else {
+            throw InputError(file: path, keyPath: "", message: "cannot read the file: it is a folder; expected a scenario .json file")
+        }
+        let attributes = try? fm.attributesOfItem(atPath: path)
+        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > maximumFileBytes {
+            throw InputError(file: path, keyPath: "", message: "the file has \(size) bytes; a scenario file may have at most \(maximumFileBytes)")
+        }
+        guard let data = fm.contents(atPath: path) else {
+            throw InputError(file: path, keyPath: "", message: "cannot read the file: permission denied or not a regular file")
+        }
+        guard data.count <= maximumFileBytes else {
+            throw InputError(file: path, keyPath: "", message: "the file has \(data.count) bytes; a scenario file may have at most \(maximumFileBytes)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw InputError(file: path, keyPath: "", message: "the file is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Parses scenario text, whose top level must be an object, into its members.
+    static func parseScenario(_ text: String, file: String) throws(InputError) -> [JSONMember] {
+        let root = try InputNode.parse(text, file: file)
+        guard case .object(let members) = root.value else {
+            throw root.error("expected a scenario object at the top level; got \(InputNode.describe(root.value))")
+        }
+        return members
+    }
+
+    /// `error` with its file set to the most derived file of the chain that writes the key it is
+    /// about (an unknown key, a bad value); errors about absent keys stay with the loaded file.
+    static func attribute(_ error: InputError, to layers: [(file: String, value: JSONValue)]) -> InputError {
+        guard layers.count > 1 else { return error }
+        let subject = error.subjectPath ?? error.keyPath
+        guard !subject.isEmpty else { return error }
+        for layer in layers.reversed() where KeyPath.lookup(subject, in: layer.value) != nil {
+            var located = error
+            located.file = layer.file
+            return located
+        }
+        return error
     }
 
     func decode(_ root: InputNode) throws -> Scenario {
         try root.expectObject()
-        let name = try root.required("name").string()
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
-            throw try root.required("name").error("must be a non-empty name of letters, digits, '-', '_' or '.' (it names the report folder)")
-        }
+        _ = try root.optional("$schema") { try $0.string() }   // lets editors find the JSON Schema
+        _ = root.child("extends")                               // resolved (and removed) by load(path:)
+        let nameNode = try root.required("name")
+        let name = try nameNode.string()
+        try Self.checkName(name, at: nameNode)
         let description = try root.value("description", default: "") { try $0.string() }
         let seed = try root.value("seed", default: 1) { try $0.int(min: 0) }
         let (epochUnix, epochText) = try root.value("epoch", default: (Int64(1_328_724_000_371_000_000), "2012-02-08T18:00:00.371Z")) { n in
             let text = try n.string()
             guard let unix = Epoch.parse(text) else {
-                throw n.error("expected an ISO 8601 UTC instant like \"2012-02-08T18:00:00.371Z\"; got \"\(text)\"")
+                throw n.error("expected an ISO 8601 UTC instant from 1970 to 2199 like \"2012-02-08T18:00:00.371Z\"; got \(InputNode.describeScalar(n.value))")
             }
             return (unix, text)
         }
-        let duration = try root.required("duration").positiveDuration()
-        guard duration <= 30 * 24 * .hour else { throw try root.required("duration").error("must be at most 30 days") }
-        let warmup = try root.value("warmup", default: 30 * Int64.minute) { try $0.nonNegativeDuration() }
+        let duration = try root.required("duration").duration(in: 1...Limits.runLength)
+        let warmup = try root.value("warmup", default: 30 * Int64.minute) { try $0.duration(in: 0...Limits.runLength) }
 
         // Store and server.
         let storeNode = try root.required("store")
-        let positions = try storeNode.value("positions", default: 12) { try $0.int(min: 1, max: 1000) }
+        let positions = try storeNode.value("positions", default: 12) { try $0.int(min: 1, max: Limits.positions) }
         let shelfLife = try storeNode.value("shelfLife", default: Distribution.uniform(min: 45e9, max: 240e9)) {
-            try $0.distribution(.duration)
+            try $0.distribution(.duration, .durations(.second, Limits.runLength, finiteMean: true))
         }
-        let resolution = try storeNode.value("resolution", default: Int64.second) { try $0.positiveDuration() }
+        let resolution = try storeNode.value("resolution", default: Int64.second) { try $0.duration(in: 1...Int64.hour) }
         let file = try storeNode.value("file", default: StoreFileFormat()) { n in
             let f = StoreFileFormat(
                 overheadBytes: try n.value("overheadBytes", default: 120) { try $0.int(min: 0, max: 100_000_000) },
@@ -105,19 +180,23 @@ public struct ScenarioLoader {
         let serverNode = try root.required("server")
         var server = ServerConfig(file: file)
         if let cron = serverNode.child("cron") {
-            server.cronPeriod = try cron.value("period", default: Int64.minute) { try $0.positiveDuration() }
-            server.cronJitter = try cron.value("jitter", default: server.cronJitter) { try $0.distribution(.duration) }
-            server.horizon = try cron.value("horizon", default: 10 * Int64.minute) { try $0.positiveDuration() }
+            server.cronPeriod = try cron.value("period", default: Int64.minute) { try $0.duration(in: Int64.second...Limits.delay) }
+            server.cronJitter = try cron.value("jitter", default: server.cronJitter) { try $0.distribution(.duration, .durations(0, Limits.delay)) }
+            server.horizon = try cron.value("horizon", default: 10 * Int64.minute) { try $0.duration(in: Int64.second...Limits.delay) }
             try cron.rejectUnknownKeys()
         }
         if let publish = serverNode.child("publish") {
-            server.publishLag = try publish.value("lag", default: server.publishLag) { try $0.nonNegativeDuration() }
-            server.publishDuration = try publish.value("duration", default: server.publishDuration) { try $0.distribution(.duration) }
+            server.publishLag = try publish.value("lag", default: server.publishLag) { try $0.duration(in: 0...Limits.delay) }
+            server.publishDuration = try publish.value("duration", default: server.publishDuration) {
+                try $0.distribution(.duration, .durations(0, Limits.delay))
+            }
             try publish.rejectUnknownKeys()
         }
-        server.timestampResolution = try serverNode.value("timestampResolution", default: Int64.second) { try $0.positiveDuration() }
-        server.serviceTime = try serverNode.value("serviceTime", default: server.serviceTime) { try $0.distribution(.duration) }
-        server.clockOffset = try serverNode.value("clockOffset", default: 0) { try $0.duration() }
+        server.timestampResolution = try serverNode.value("timestampResolution", default: Int64.second) { try $0.duration(in: 1...Limits.delay) }
+        server.serviceTime = try serverNode.value("serviceTime", default: server.serviceTime) {
+            try $0.distribution(.duration, .durations(0, Limits.delay))
+        }
+        server.clockOffset = try serverNode.value("clockOffset", default: 0) { try $0.duration(in: -Limits.delay...Limits.delay) }
         try serverNode.rejectUnknownKeys()
 
         // Network.
@@ -125,38 +204,51 @@ public struct ScenarioLoader {
         let requestBytes = try networkNode.value("requestBytes", default: 400) { try $0.int(min: 1, max: 100_000_000) }
         let profilesNode = try networkNode.required("profiles")
         let profileNodes = try profilesNode.elements()
-        guard !profileNodes.isEmpty else { throw profilesNode.error("needs at least one link profile") }
+        guard !profileNodes.isEmpty else { throw profilesNode.error("needs at least one link profile; got an empty array") }
+        guard profileNodes.count <= Limits.linkProfiles else {
+            throw profilesNode.error("has \(profileNodes.count) link profiles; at most \(Limits.linkProfiles) are allowed")
+        }
         var links: [LinkProfile] = []
         for p in profileNodes {
-            let shareNode = try p.required("share")
-            let share = try shareNode.probability()
-            let link = LinkProfile(
-                name: try p.required("name").string(), share: share,
-                uplink: try p.required("uplink").distribution(.duration),
-                downlink: try p.required("downlink").distribution(.duration),
-                bandwidth: try p.required("bandwidth").distribution(.rate),
-                failure: try p.value("failure", default: 0) { try $0.probability() },
-                timeout: try p.value("timeout", default: 30 * Int64.second) { try $0.positiveDuration() })
-            try p.rejectUnknownKeys()
-            if links.contains(where: { $0.name == link.name }) {
-                throw try p.required("name").error("duplicate link profile name '\(link.name)'")
+            try p.expectObject()
+            let nameNode = try p.required("name")
+            let linkName = try nameNode.string()
+            guard !linkName.isEmpty, linkName.count <= 64, linkName.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw nameNode.error("must be 1 to 64 printable characters; got \(InputNode.describeScalar(nameNode.value))")
             }
+            if links.contains(where: { $0.name == linkName }) {
+                throw nameNode.error("duplicate link profile name '\(linkName)'; each profile needs its own name")
+            }
+            let share = try p.required("share").probability()
+            let link = LinkProfile(
+                name: linkName, share: share,
+                uplink: try p.required("uplink").distribution(.duration, .durations(0, Limits.delay)),
+                downlink: try p.required("downlink").distribution(.duration, .durations(0, Limits.delay)),
+                bandwidth: try p.required("bandwidth").distribution(.rate, Bounds(least: 1, most: 1e12)),
+                failure: try p.value("failure", default: 0) { try $0.probability() },
+                timeout: try p.value("timeout", default: 30 * Int64.second) { try $0.duration(in: Int64.millisecond...Limits.delay) })
+            try p.rejectUnknownKeys()
             links.append(link)
         }
         let shareSum = links.reduce(0) { $0 + $1.share }
         guard abs(shareSum - 1) < 1e-6 else {
-            throw profilesNode.error("shares must sum to 1; they sum to \(shareSum)")
+            let terms = links.map { "\($0.name) \(Bounds.number($0.share))" }.joined(separator: " + ")
+            throw profilesNode.error("shares must sum to 1; they sum to \(String(format: "%.6g", shareSum)) (\(terms))")
         }
         try networkNode.rejectUnknownKeys()
 
         // Devices.
         var devices = DeviceConfig()
         if let d = root.child("devices") {
-            devices.driftPPM = try d.value("driftPpm", default: devices.driftPPM) { try $0.distribution(.number) }
-            devices.wallClockOffset = try d.value("wallClockOffset", default: devices.wallClockOffset) {
-                try $0.signedDistribution()
+            devices.driftPPM = try d.value("driftPpm", default: devices.driftPPM) {
+                try $0.distribution(.number, Bounds(least: -Limits.driftPPM, most: Limits.driftPPM, extreme: Limits.driftPPM, numberUnit: "ppm"))
             }
-            devices.uptimeAtStart = try d.value("uptimeAtStart", default: devices.uptimeAtStart) { try $0.distribution(.duration) }
+            devices.wallClockOffset = try d.value("wallClockOffset", default: devices.wallClockOffset) {
+                try $0.signedDistribution(Bounds(most: Double(Limits.delay)))
+            }
+            devices.uptimeAtStart = try d.value("uptimeAtStart", default: devices.uptimeAtStart) {
+                try $0.distribution(.duration, .durations(0, 365 * Limits.day))
+            }
             try d.rejectUnknownKeys()
         }
 
@@ -173,24 +265,39 @@ public struct ScenarioLoader {
 
         // Population.
         let popNode = try root.required("population")
-        var population = PopulationConfig(players: try popNode.required("players").int(min: 1, max: 20_000_000))
-        population.visitGap = try popNode.value("visitGap", default: population.visitGap) { try $0.distribution(.duration) }
+        var population = PopulationConfig(players: try popNode.required("players").int(min: 1, max: Limits.players))
+        population.visitGap = try popNode.value("visitGap", default: population.visitGap) {
+            try $0.distribution(.duration, .durations(0, 365 * Limits.day))
+        }
         population.sessionsPerVisit = try popNode.value("sessionsPerVisit", default: population.sessionsPerVisit) { n in
-            let d = try n.distribution(.number)
-            guard d.mean >= 1 && d.mean <= 1000 else { throw n.error("must have a mean between 1 and 1000 sessions") }
+            let d = try n.distribution(.number, Bounds(least: 0, most: 1000, numberUnit: "sessions"))
+            guard d.mean >= 1 && d.mean <= 1000 else {
+                throw n.error("must have a mean between 1 and 1000 sessions; \(d.describe(.number)) has mean \(Bounds.number(d.mean))")
+            }
             return d
         }
-        population.viewing = try popNode.value("viewing", default: population.viewing) { try $0.distribution(.duration) }
-        population.breakDuration = try popNode.value("break", default: population.breakDuration) { try $0.distribution(.duration) }
+        population.viewing = try popNode.value("viewing", default: population.viewing) {
+            try $0.distribution(.duration, .durations(0, Limits.delay))
+        }
+        population.breakDuration = try popNode.value("break", default: population.breakDuration) {
+            try $0.distribution(.duration, .durations(0, 30 * Limits.day))
+        }
         population.lockShare = try popNode.value("lockShare", default: population.lockShare) { try $0.probability() }
-        population.sleepDelay = try popNode.value("sleepDelay", default: population.sleepDelay) { try $0.distribution(.duration) }
+        population.sleepDelay = try popNode.value("sleepDelay", default: population.sleepDelay) {
+            try $0.distribution(.duration, .durations(0, Limits.delay))
+        }
         population.release = try popNode.optional("release") { n in
-            let at = try n.required("at").nonNegativeDuration()
-            guard at < duration else { throw try n.required("at").error("must fall inside the run's duration") }
+            let atNode = try n.required("at")
+            let at = try atNode.duration(in: 0...Limits.runLength)
+            guard at < duration else {
+                throw atNode.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(atNode.value))")
+            }
             let multiplierNode = try n.required("multiplier")
             let multiplier = try multiplierNode.double()
-            guard multiplier >= 1 && multiplier <= 10_000 else { throw multiplierNode.error("must be between 1 and 10000") }
-            let window = try n.value("window", default: Int64.minute) { try $0.positiveDuration() }
+            guard multiplier >= 1 && multiplier <= 10_000 else {
+                throw multiplierNode.error("must be between 1 and 10000; got \(InputNode.describeScalar(multiplierNode.value))")
+            }
+            let window = try n.value("window", default: Int64.minute) { try $0.duration(in: Int64.millisecond...Limits.delay) }
             try n.rejectUnknownKeys()
             return PopulationConfig.Release(at: SimTime(ns: at), multiplier: multiplier, window: window)
         }
@@ -198,16 +305,15 @@ public struct ScenarioLoader {
 
         var sampleEvery = 5 * Int64.second
         if let m = root.child("metrics") {
-            sampleEvery = try m.value("sampleEvery", default: sampleEvery) { n in
-                let v = try n.positiveDuration()
-                guard v >= 100 * .millisecond else { throw n.error("must be at least 100ms") }
-                return v
-            }
+            sampleEvery = try m.value("sampleEvery", default: sampleEvery) { try $0.duration(in: 100 * Int64.millisecond...Limits.delay) }
             try m.rejectUnknownKeys()
         }
 
+        // Price models (CostModel.swift), read before budgets: `costPerMonth.<name>` is a figure.
+        let costModels = try root.value("costs", default: [CostModel]()) { try CostModel.list(from: $0) }
+
         let budgets = try root.value("budgets", default: [Budget]()) { n in
-            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links))) }
+            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels))) }
         }
         try root.rejectUnknownKeys()
 
@@ -215,12 +321,12 @@ public struct ScenarioLoader {
                         epochText: epochText, duration: duration, warmup: warmup, positions: positions,
                         shelfLife: shelfLife, scheduleResolution: resolution, server: server, links: links,
                         requestBytes: requestBytes, devices: devices, client: design, population: population,
-                        sampleEvery: sampleEvery, budgets: budgets)
+                        sampleEvery: sampleEvery, budgets: budgets, costModels: costModels)
     }
 
-    /// A scenario with just the links set, to list the figure keys budgets may name.
-    func partial(_ links: [LinkProfile]) -> Scenario {
-        Scenario(name: "keys", links: links, population: PopulationConfig(players: 1))
+    /// A scenario with just the links and cost models set, to list the figure keys budgets may name.
+    func partial(_ links: [LinkProfile], _ costModels: [CostModel] = []) -> Scenario {
+        Scenario(name: "keys", links: links, population: PopulationConfig(players: 1), costModels: costModels)
     }
 
     static func budget(_ n: InputNode, keys: [String]) throws -> Budget {
@@ -238,53 +344,79 @@ public struct ScenarioLoader {
         switch (max, min) {
         case (let limit?, nil): return Budget(name: name, metric: metric, comparison: .atMost, limit: limit)
         case (nil, let limit?): return Budget(name: name, metric: metric, comparison: .atLeast, limit: limit)
-        default: throw n.error("give exactly one of 'max' or 'min'")
+        case (_?, _?): throw n.error("give exactly one of 'max' or 'min'; got both")
+        case (nil, nil): throw n.error("give exactly one of 'max' or 'min'; got neither")
         }
     }
 
     public static func editDistanceForHints(_ a: String, _ b: String) -> Int { editDistance(a, b) }
 
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where i <= a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where j <= b.count {
-                let current = row[j]
-                row[j] = Swift.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
-    }
+    static func editDistance(_ a: String, _ b: String) -> Int { InputNode.levenshtein(a, b) }
 }
 
-extension InputNode {
-    /// A distribution of durations that may be negative (clock offsets), e.g. normal {mean, sd}.
-    func signedDistribution() throws -> Distribution {
-        guard case .object = value else { return .constant(Double(try duration())) }
-        let kind = try required("kind").string()
-        switch kind {
-        case "normal":
-            let mean = Double(try required("mean").duration())
-            let sd = Double(try required("sd").nonNegativeDuration())
-            try rejectUnknownKeys()
-            return .normal(mean: mean, sd: sd)
-        case "uniform":
-            let lo = Double(try required("min").duration())
-            let hiNode = try required("max")
-            let hi = Double(try hiNode.duration())
-            guard lo <= hi else { throw hiNode.error("must be at least min") }
-            try rejectUnknownKeys()
-            return .uniform(min: lo, max: hi)
-        case "constant":
-            let v = Double(try required("value").duration())
-            try rejectUnknownKeys()
-            return .constant(v)
-        default:
-            throw try required("kind").error("unknown distribution '\(kind)' for an offset; expected constant, uniform or normal")
+extension ScenarioLoader {
+    /// The realistic ranges scenario values are checked against. Wide enough for every design
+    /// worth simulating, narrow enough that a typo ("5d" for "5s") is caught and that no value
+    /// can overflow the world's integer nanoseconds.
+    public enum Limits {
+        public static let day: Int64 = 24 * .hour
+        /// The measured duration and the warm-up.
+        public static let runLength: Int64 = 30 * day
+        /// Network and server delays, timers, time-outs, viewing sessions, sleep delays.
+        public static let delay: Int64 = day
+        public static let players = 20_000_000
+        public static let positions = 1000
+        /// Link profiles are stored per player in one byte.
+        public static let linkProfiles = 64
+        /// Every drift draw stays within ±10% (real oscillators: tens of ppm).
+        public static let driftPPM = 100_000.0
+    }
+
+    /// Refuses a report-folder name that is empty, odd or hidden ("..", ".x").
+    static func checkName(_ name: String, at node: InputNode) throws(InputError) {
+        guard !name.isEmpty, name.count <= 100, !name.hasPrefix("."),
+              name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+        else {
+            throw node.error("must be 1 to 100 letters, digits, '-', '_' or '.', not starting with '.' "
+                             + "(it names the report folder); got \(InputNode.describeScalar(node.value))")
         }
+    }
+
+    /// Refuses a scenario whose run would not fit in memory (see `memoryProblem`).
+    static func checkMemory(_ scenario: Scenario, file: String) throws(InputError) {
+        if let problem = memoryProblem(scenario) {
+            throw InputError(file: file, keyPath: "population.players", message: problem)
+        }
+    }
+
+    /// Bytes of the published store files a run keeps: one per cron run, two Int64 per position.
+    public static func publishedFilesBytes(_ s: Scenario) -> Double {
+        let files = Double(s.duration + s.warmup) / Double(max(s.server.cronPeriod, 1)) + 2
+        return files * Double(16 * s.positions + 128)
+    }
+
+    /// Why a run of `scenario` would not fit in `Scenario.memoryLimitBytes`, with the estimate
+    /// and what it is made of, or nil when it fits. Checked before anything is allocated.
+    public static func memoryProblem(_ s: Scenario) -> String? {
+        let files = publishedFilesBytes(s)
+        let total = s.estimatedMemoryBytes + files
+        let limit = Double(Scenario.memoryLimitBytes)
+        guard !(total <= limit) else { return nil }   // NaN is refused too
+        let players = Double(s.population.players) * Double(Scenario.bytesPerPlayer)
+        let rest = max(0, s.estimatedMemoryBytes - players)
+        return "this scenario would need about \(gib(total)) (\(s.population.players) players × \(Scenario.bytesPerPlayer) B = \(gib(players)); "
+            + "\(Bounds.number(s.expectedTransitions.rounded())) item changes over \(Units.formatDuration(s.duration + s.warmup)) "
+            + "on \(s.positions) positions with their show records \(gib(rest)); published files \(gib(files))); "
+            + "the limit is \(gib(limit)); use fewer players, a shorter duration or fewer positions"
+    }
+
+    /// Bytes for people: "23.4 GiB", "16 GiB", "310 MiB".
+    static func gib(_ bytes: Double) -> String {
+        let value = bytes / 1_073_741_824
+        guard value.isFinite else { return "an unbounded amount" }
+        if value < 1 { return "\(Int64((bytes / 1_048_576).rounded())) MiB" }
+        let tenths = (value * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int64(tenths / 10)) GiB" : String(format: "%.1f GiB", value)
     }
 }
 
@@ -322,6 +454,10 @@ public enum Epoch {
             guard i > begin else { return nil }
         }
         guard i == chars.count - 1, chars[i] == 90 else { return nil }
+        // No 30 February: the day must exist in its month.
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let monthDays: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard d <= monthDays[Int(mo) - 1] else { return nil }
         // Days from civil (Howard Hinnant's algorithm).
         let yy = mo <= 2 ? y - 1 : y
         let era = yy / 400

@@ -65,7 +65,7 @@ struct WorldEvent {
         case visitStart, viewStart, viewEnd, deepSleep
         case sendRequest, serverArrival, responseDone, requestFailed
         case display
-        case cron, publish, sample, release
+        case cron, publish, sample
     }
     var client: Int32
     var kind: Kind

@@ -9,7 +9,7 @@ import SyncLabKernel
 /// the next transition (shown, or bare if the file does not list it), or the tick at which the
 /// refetch falls due.
 extension World {
-    func scheduleDisplay(_ c: Int, _ t: SimTime) {
+    mutating func scheduleDisplay(_ c: Int, _ t: SimTime) {
         let s = clients[c]
         guard s.phase == .viewing, s.hasSync else { return }
         let clock = scenario.client.clock
@@ -31,7 +31,7 @@ extension World {
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
-    func display(_ c: Int, _ t: SimTime) {
+    mutating func display(_ c: Int, _ t: SimTime) {
         let clock = scenario.client.clock
         let reading = clock.reading(clients[c].device, at: t, context)
         let shown = clients[c].anchor.serverTime(at: reading)
@@ -58,7 +58,7 @@ extension World {
     }
 
     /// Samples every viewing player's error, and what each position shows, at true time t.
-    func sample(_ t: SimTime) {
+    mutating func sample(_ t: SimTime) {
         let design = scenario.client
         let serverNow = server.serverTime(at: t)
         let positions = scenario.positions
@@ -84,8 +84,9 @@ extension World {
             let shown = anchor.serverTime(at: design.clock.reading(s.device, at: lastTick, context))
             let estimate = s.anchor.serverTime(at: design.clock.reading(s.device, at: t, context)) &- serverNow
             let base = c * shadowClocks.count
-            for k in shadowClocks.indices {
-                let error = shadowAnchors[base + k].serverTime(at: shadowClocks[k].reading(s.device, at: t, context))
+            for k in 0..<World.referenceClockCount {
+                let reading = World.referenceReading(k, s.device, at: t, context)
+                let error = shadowAnchors[base + k].serverTime(at: reading)
                 recorder.shadowSample(clock: k, error: error &- serverNow)
             }
             let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow)
@@ -94,9 +95,23 @@ extension World {
         }
     }
 
+    static let referenceClockCount = 5
+
+    /// Reading of reference clock k (in `shadowClocks` order), called on the concrete type.
+    @inline(__always)
+    static func referenceReading(_ k: Int, _ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
+        switch k {
+        case 0: return SuspendingClock().reading(d, at: t, c)
+        case 1: return ContinuousClock().reading(d, at: t, c)
+        case 2: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
+        case 3: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
+        default: return WallClock().reading(d, at: t, c)
+        }
+    }
+
     /// Positions bare (the file has nothing for the shown time) and stale (shows another item
     /// than the true one) when the UI shows server time `shown` and the truth is `truth`.
-    func positionStates(file: PublishedFile, shown: Int64, truth: Int64) -> (bare: Int, stale: Int) {
+    mutating func positionStates(file: PublishedFile, shown: Int64, truth: Int64) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
         var bare = 0
         for p in 0..<positions where !file.lists(shown, position: p) { bare += 1 }
@@ -104,12 +119,16 @@ extension World {
         guard lo < hi else { return (bare, 0) }
         let transitions = server.schedule.transitions
         var i = server.schedule.firstTransition(after: lo)
-        var staleMask = [Bool](repeating: false, count: positions)
+        markStamp &+= 1
+        if markStamp == 0 {   // wrapped: clear old marks once every 2^32 samples
+            for p in positionMark.indices { positionMark[p] = 0 }
+            markStamp = 1
+        }
         var stale = 0
         while i < transitions.count && transitions[i].time <= hi && stale < positions {
             let p = Int(transitions[i].position)
-            if !staleMask[p] && file.lists(shown, position: p) {
-                staleMask[p] = true
+            if positionMark[p] != markStamp && file.lists(shown, position: p) {
+                positionMark[p] = markStamp
                 stale += 1
             }
             i += 1

@@ -3,7 +3,7 @@ import SyncLabKernel
 /// Player behaviour and the device's power states (see `PopulationConfig`).
 extension World {
     /// The app cold-starts: no data, no sync; the Store comes on screen and loads.
-    func visitStart(_ c: Int, _ t: SimTime) {
+    mutating func visitStart(_ c: Int, _ t: SimTime) {
         clients[c].device.wake(at: t)
         clients[c].hasSync = false
         clients[c].previousValid = false
@@ -17,13 +17,13 @@ extension World {
     }
 
     /// The player comes back from a break to the Store, with the app still in memory.
-    func viewStart(_ c: Int, _ t: SimTime) {
+    mutating func viewStart(_ c: Int, _ t: SimTime) {
         let slept = clients[c].device.wake(at: t)
         if slept > 0 { clients[c].lastDeepWake = t.ns }
         beginViewing(c, t)
     }
 
-    func beginViewing(_ c: Int, _ t: SimTime) {
+    mutating func beginViewing(_ c: Int, _ t: SimTime) {
         clients[c].phase = .viewing
         clients[c].screenOn = true
         clients[c].powerEpoch &+= 1                  // a pending deep sleep no longer applies
@@ -41,7 +41,7 @@ extension World {
     }
 
     /// The Store leaves the screen: timers are invalidated and a request in flight is dropped.
-    func viewEnd(_ c: Int, _ t: SimTime) {
+    mutating func viewEnd(_ c: Int, _ t: SimTime) {
         let slot = Int(viewingSlot[c])
         let last = viewing.removeLast()
         if Int(last) != c {
@@ -75,32 +75,43 @@ extension World {
     }
 
     /// The screen turns off; deep sleep follows after the device's sleep delay unless it wakes.
-    func screenOff(_ c: Int, _ t: SimTime) {
+    mutating func screenOff(_ c: Int, _ t: SimTime) {
         clients[c].screenOn = false
         clients[c].powerEpoch &+= 1
         let delay = scenario.population.sleepDelay.sampleDuration(&clients[c].behaviourRNG)
         schedule(.deepSleep, client: c, epoch: clients[c].powerEpoch, at: t + delay)
     }
 
-    /// A release: enough offline players come online within the window to multiply the players
-    /// online by the release multiplier (bounded by how many are offline).
-    func release(_ t: SimTime) {
-        guard let release = scenario.population.release else { return }
+    /// Players of this world online (in a visit) now.
+    public func onlineCount() -> Int {
         var online = 0
         for c in clients.indices where clients[c].phase != .offline { online += 1 }
-        let offline = clients.count - online
-        guard offline > 0 else { return }
-        let wanted = (release.multiplier - 1) * Double(max(online, 1))
-        let p = min(1, wanted / Double(offline))
+        return online
+    }
+
+    /// Players of this world offline now.
+    public func offlineCount() -> Int { clients.count - onlineCount() }
+
+    /// A release: enough offline players come online within the window to multiply the players
+    /// online by the release multiplier (bounded by how many are offline). `online` and `offline`
+    /// are population-wide counts, so every shard decides with the same probability.
+    public mutating func applyRelease(at t: SimTime, online: Int, offline: Int? = nil) {
+        guard let release = scenario.population.release else { return }
+        let offline = offline ?? (scenario.population.players - online)
         var joined = 0
-        for c in clients.indices where clients[c].phase == .offline {
-            // A stream of its own, so the release does not shift the player's other draws.
-            var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("release"), entity: UInt64(c))
-            guard rng.bernoulli(p) else { continue }
-            joined += 1
-            clients[c].behaviourEpoch &+= 1
-            let delay = Int64(rng.below(UInt64(max(release.window, 1))))
-            schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: t + delay)
+        if offline > 0 {
+            let wanted = (release.multiplier - 1) * Double(max(online, 1))
+            let p = min(1, wanted / Double(offline))
+            for c in clients.indices where clients[c].phase == .offline {
+                // A stream of its own, so the release does not shift the player's other draws.
+                var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("release"),
+                                       entity: UInt64(players.lowerBound + c))
+                guard rng.bernoulli(p) else { continue }
+                joined += 1
+                clients[c].behaviourEpoch &+= 1
+                let delay = Int64(rng.below(UInt64(max(release.window, 1))))
+                schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: t + delay)
+            }
         }
         recorder.release(at: t, online: online, joined: joined)
     }

@@ -7,7 +7,7 @@ import SyncLabKernel
 /// later, where the timestamp is taken as the request starts. The response leaves after the
 /// service time and completes after the downlink delay plus the file's bytes at the bandwidth.
 extension World {
-    func sendRequest(_ c: Int, _ t: SimTime) {
+    mutating func sendRequest(_ c: Int, _ t: SimTime) {
         guard !clients[c].fetchInFlight else { return }
         clients[c].fetchEpoch &+= 1
         clients[c].fetchInFlight = true
@@ -27,14 +27,15 @@ extension World {
         }
     }
 
-    func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
+    mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
         // The server does its work whether or not the client still wants the answer.
         let file = server.currentFile
         let bytes = server.files[file].responseBytes
         let timestamp = server.timestamp(at: t)
-        let service = server.config.serviceTime.sampleDuration(&server.rng)
         recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
         guard epoch == clients[c].fetchEpoch else { return }
+        // Drawn from the player's stream, so the server's draws never depend on other players.
+        let service = server.config.serviceTime.sampleDuration(&clients[c].networkRNG)
         let link = scenario.links[Int(clients[c].link)]
         let downlink = link.downlink.sampleDuration(&clients[c].networkRNG)
         let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
@@ -49,7 +50,7 @@ extension World {
         }
     }
 
-    func responseDone(_ c: Int, _ t: SimTime) {
+    mutating func responseDone(_ c: Int, _ t: SimTime) {
         let design = scenario.client
         let device = clients[c].device
         func sample(_ clock: any DeviceClock) -> SyncSample {
@@ -78,7 +79,7 @@ extension World {
         scheduleDisplay(c, t)
     }
 
-    func requestFailed(_ c: Int, _ t: SimTime) {
+    mutating func requestFailed(_ c: Int, _ t: SimTime) {
         clients[c].fetchInFlight = false
         clients[c].needsFetch = true
         clients[c].consecutiveFailures += 1

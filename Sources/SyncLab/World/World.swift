@@ -6,8 +6,10 @@ import SyncLabKernel
 /// client design) but no report formats; the kernel below it knows none of this. Every
 /// alternative — clock, estimator, tick, refetch, retry — is reached through its protocol, so a
 /// new one never edits this file.
-public final class World {
+public struct World {
     public let scenario: Scenario
+    /// The players this world simulates, by global index (a shard of the population, or all).
+    public let players: Range<Int>
     let context: ClockContext
     let start: SimTime
     let end: SimTime
@@ -21,31 +23,43 @@ public final class World {
     let shadowClocks: [any DeviceClock]
     var shadowAnchors: [SyncAnchor]
     var recorder: MetricsRecorder
+    /// Scratch marks for counting distinct stale positions without allocating.
+    var positionMark: [UInt32]
+    var markStamp: UInt32 = 0
     /// Each sample instant falls at a random phase inside its interval, so sampling never locks
     /// to the whole seconds that truncation and ticks are aligned to.
     var samplingRNG: RandomStream
     var sampleIndex: Int64 = 0
+    var started = false
 
-    public init(scenario: Scenario) {
+    /// The item schedule a scenario's run uses (the same for every shard).
+    public static func schedule(for scenario: Scenario) -> StoreSchedule {
+        StoreSchedule(positions: scenario.positions, shelfLife: scenario.shelfLife,
+                      resolution: scenario.scheduleResolution, start: SimTime(ns: -scenario.warmup),
+                      end: SimTime(ns: scenario.duration) + scenario.server.horizon + 10 * .minute,
+                      epochUnix: scenario.epochUnix, seed: scenario.seed)
+    }
+
+    /// A world of the players `players` (default: everyone). Each player's draws depend only on
+    /// its global index, so any partition of the population into worlds simulates the same players.
+    public init(scenario: Scenario, players: Range<Int>? = nil, schedule: StoreSchedule? = nil) {
         self.scenario = scenario
+        self.players = players ?? 0..<scenario.population.players
         context = ClockContext(epochUnix: scenario.epochUnix)
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
-        let schedule = StoreSchedule(positions: scenario.positions, shelfLife: scenario.shelfLife,
-                                     resolution: scenario.scheduleResolution, start: start,
-                                     end: end + scenario.server.horizon + 10 * .minute,
-                                     epochUnix: scenario.epochUnix, seed: scenario.seed)
+        let schedule = schedule ?? World.schedule(for: scenario)
         server = StoreServer(config: scenario.server, schedule: schedule, epochUnix: scenario.epochUnix,
                              seed: scenario.seed)
         shadowClocks = [SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(resolution: .second),
                         BootTimeUptimeClock(resolution: .microsecond), WallClock()]
-        let n = scenario.population.players
-        queue = EventQueue(capacity: n * 3 + 64)
+        let n = self.players.count
+        queue = EventQueue(capacity: n * 3 + 64, start: start)
         samplingRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("sampling"))
         clients = []
         clients.reserveCapacity(n)
         let shares = scenario.links.map(\.share)
-        for i in 0..<n {
+        for i in self.players {
             var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("device"), entity: UInt64(i))
             let drift = scenario.devices.driftPPM.sample(&rng)
             let wallOffset = Int64(scenario.devices.wallClockOffset.sample(&rng).rounded())
@@ -58,6 +72,7 @@ public final class World {
         viewingSlot = [Int32](repeating: -1, count: n)
         shadowAnchors = [SyncAnchor](repeating: SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)),
                                      count: n * shadowClocks.count)
+        positionMark = [UInt32](repeating: 0, count: scenario.positions)
         recorder = MetricsRecorder(scenario: scenario, schedule: schedule,
                                    shadowClockNames: shadowClocks.map(World.shadowLabel))
     }
@@ -83,37 +98,50 @@ public final class World {
         return shares.count - 1
     }
 
-    /// Runs the scenario to its end and returns the results.
-    public func run() -> RunResult {
-        bootstrap()
-        while let (t, e) = queue.pop() {
-            if t >= end { break }
-            handle(e, at: t)
+    /// Runs the scenario to its end and returns the results (one world, no shards).
+    public mutating func run() -> RunResult {
+        if let release = scenario.population.release {
+            run(until: release.at)
+            applyRelease(at: release.at, online: onlineCount())
         }
-        return recorder.finish(eventsScheduled: queue.scheduledCount, files: server.files)
+        run(until: end)
+        return finish()
     }
 
-    func schedule(_ kind: WorldEvent.Kind, client: Int, epoch: UInt32 = 0, at t: SimTime) {
+    /// Handles every event before `limit` (starting the world on first use).
+    public mutating func run(until limit: SimTime) {
+        if !started {
+            started = true
+            bootstrap()
+        }
+        while let (t, e) = queue.pop(before: min(limit, end)) {
+            handle(e, at: t)
+        }
+    }
+
+    /// The results so far, with this world's counts.
+    public func finish() -> RunResult {
+        recorder.finish(eventsScheduled: queue.scheduledCount, files: server.files)
+    }
+
+    mutating func schedule(_ kind: WorldEvent.Kind, client: Int, epoch: UInt32 = 0, at t: SimTime) {
         guard t < end else { return }
         queue.schedule(WorldEvent(client: Int32(client), kind: kind, epoch: epoch), at: t)
     }
 
-    func scheduleNextSample() {
+    mutating func scheduleNextSample() {
         let every = scenario.sampleEvery
         let phase = Int64(samplingRNG.below(UInt64(every)))
         schedule(.sample, client: -1, at: SimTime(ns: sampleIndex &* every &+ phase))
         sampleIndex += 1
     }
 
-    func bootstrap() {
+    mutating func bootstrap() {
         // The server has been running: generate and publish once at the start.
         server.generate(at: start)
         server.publish(at: start)
         schedule(.cron, client: -1, at: server.nextCronRun(after: start))
         scheduleNextSample()
-        if let release = scenario.population.release {
-            schedule(.release, client: -1, at: release.at)
-        }
         for c in clients.indices {
             clients[c].device.fallAsleep(at: start)
             let gap = scenario.population.visitGap.sampleDuration(&clients[c].behaviourRNG)
@@ -121,7 +149,7 @@ public final class World {
         }
     }
 
-    func handle(_ e: WorldEvent, at t: SimTime) {
+    mutating func handle(_ e: WorldEvent, at t: SimTime) {
         let c = Int(e.client)
         switch e.kind {
         case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t) }
@@ -144,8 +172,6 @@ public final class World {
         case .sample:
             sample(t)
             scheduleNextSample()
-        case .release:
-            release(t)
         }
     }
 }

@@ -232,7 +232,7 @@ private func node(_ json: String, path: String = "") throws -> InputNode {
         #expect(inputError { _ = try node(#""-5s""#).positiveDuration() }?.message == "must be greater than zero; got \"-5s\"")
         #expect(inputError { _ = try node(#""-5s""#).nonNegativeDuration() }?.message == "must not be negative; got \"-5s\"")
         #expect(inputError { _ = try node(#""5 sec""#).duration() }?.message
-            == "unknown unit 'sec' in \"5 sec\"; expected one of ns, us, ms, s, m, h, d")
+            == "unknown unit 'sec' in \"5 sec\"; expected one of ns, us, ms, s, m, h, d (did you mean 's'?)")
         #expect(inputError { _ = try node("250").positiveDuration() }?.message
             == "expected a duration with a unit, like \"250ms\"; got 250 (a number)")
     }

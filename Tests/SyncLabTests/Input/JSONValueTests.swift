@@ -233,4 +233,12 @@ private func expectSyntaxError(
         // An empty override object changes nothing.
         #expect(JSONValue.merging(base: base, override: .object([])) == base)
     }
+
+    /// A distribution or plug-in of another kind replaces the base's whole; the same kind merges.
+    @Test func mergeReplacesAnObjectOfAnotherKindWhole() throws {
+        let base = try JSONParser.parse(#"{"d": {"kind": "uniform", "min": "1s", "max": "2s"}, "e": {"kind": "uniform", "min": "1s", "max": "2s"}, "f": {"min": 1}}"#)
+        let override = try JSONParser.parse(#"{"d": {"kind": "lognormal", "median": "1s", "sigma": 1}, "e": {"kind": "uniform", "max": "3s"}, "f": {"kind": "x"}}"#)
+        #expect(JSONValue.merging(base: base, override: override).serialized(indent: 0)
+            == #"{"d":{"kind":"lognormal","median":"1s","sigma":1},"e":{"kind":"uniform","min":"1s","max":"3s"},"f":{"kind":"x"}}"#)
+    }
 }

@@ -65,8 +65,12 @@ private func failure<T>(_ result: Result<T, UnitError>) -> String? {
     @Test func explainsDurationMistakes() {
         let units = "ns, us, ms, s, m, h, d"
         #expect(failure(Units.parseDuration("5")) == "missing unit in \"5\"; expected one of \(units), like \"5s\"")
-        #expect(failure(Units.parseDuration("5 sec")) == "unknown unit 'sec' in \"5 sec\"; expected one of \(units)")
-        #expect(failure(Units.parseDuration("5secs")) == "unknown unit 'secs' in \"5secs\"; expected one of \(units)")
+        #expect(failure(Units.parseDuration("5 sec")) == "unknown unit 'sec' in \"5 sec\"; expected one of \(units) (did you mean 's'?)")
+        #expect(failure(Units.parseDuration("5secs")) == "unknown unit 'secs' in \"5secs\"; expected one of \(units) (did you mean 's'?)")
+        #expect(failure(Units.parseDuration("2 hours")) == "unknown unit 'hours' in \"2 hours\"; expected one of \(units) (did you mean 'h'?)")
+        #expect(failure(Units.parseDuration("10min")) == "unknown unit 'min' in \"10min\"; expected one of \(units) (did you mean 'm'?)")
+        #expect(failure(Units.parseDuration("3days")) == "unknown unit 'days' in \"3days\"; expected one of \(units) (did you mean 'd'?)")
+        #expect(failure(Units.parseDuration("5M")) == "unknown unit 'M' in \"5M\"; expected one of \(units) (did you mean 'm' (minutes)?)")
         #expect(failure(Units.parseDuration("5S")) == "unknown unit 'S' in \"5S\"; expected one of \(units) (did you mean 's'?)")
         #expect(failure(Units.parseDuration("5MS")) == "unknown unit 'MS' in \"5MS\"; expected one of \(units) (did you mean 'ms'?)")
         #expect(failure(Units.parseDuration("1e3ms")) == "unknown unit 'e3ms' in \"1e3ms\"; expected one of \(units)")

@@ -34,7 +34,7 @@ import SyncLabKernel
     /// error = uplink − ((epoch + upload complete + uplink) mod 1 s), exactly.
     @Test func seedsEstimatorErrorIsUplinkMinusTruncation() {
         let s = Self.scenario(clock: ContinuousClock(), duration: 30 * .minute)
-        let world = World(scenario: s)
+        var world = World(scenario: s)
         _ = world.run()
         let c = world.clients[0]
         #expect(c.hasSync)
@@ -64,7 +64,7 @@ import SyncLabKernel
         let end = 5 * Int64.second + viewing + pause + 30 * .second
         let clock: any DeviceClock = suspending ? SuspendingClock() : ContinuousClock()
         let s = Self.scenario(clock: clock, duration: end, sessions: 2, viewing: viewing, pause: pause)
-        let world = World(scenario: s)
+        var world = World(scenario: s)
         _ = world.run()
         let c = world.clients[0]
         #expect(c.phase == .viewing)
@@ -81,7 +81,7 @@ import SyncLabKernel
     /// [−error, 1 s − error) where error is the sync error, and the recorded offsets say so.
     @Test func transitionsShownAtFirstTickReachingThem() {
         let s = Self.scenario(clock: ContinuousClock(), duration: 40 * .minute)
-        let world = World(scenario: s)
+        var world = World(scenario: s)
         let result = world.run()
         #expect(result.transitions.count > 10)
         for row in result.transitions {

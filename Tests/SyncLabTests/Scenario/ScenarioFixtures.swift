@@ -1,0 +1,38 @@
+import Foundation
+@testable import SyncLab
+
+/// Scenario text for loader tests: the shipped scenarios, and variants of them.
+enum ScenarioFixtures {
+    /// The package's root folder (where Scenarios/ lives).
+    static let packageRoot = #filePath.components(separatedBy: "/Tests/").first ?? "."
+
+    static func shippedPath(_ name: String) -> String { packageRoot + "/Scenarios/" + name }
+
+    /// A shipped scenario as JSON with its `extends` chain merged in.
+    static func shipped(_ name: String = "v115-pausing.json") throws -> JSONValue {
+        let layers = try ScenarioLoader().resolve(path: shippedPath(name), chain: [])
+        return layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
+    }
+
+    /// The default scenario with `override` (JSON text) merged over it, as file text.
+    static func variant(_ override: String) throws -> String {
+        JSONValue.merging(base: try shipped(), override: try JSONParser.parse(override)).serialized()
+    }
+
+    /// Loads `text` as the file "bad.json"; the error, or nil when it loads.
+    static func error(loading text: String) -> InputError? {
+        do {
+            _ = try ScenarioLoader().load(text: text, file: "bad.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryDirectory() -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("synclab-scenario-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
