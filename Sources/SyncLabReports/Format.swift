@@ -101,27 +101,8 @@ public enum Format {
         return field
     }
 
-    /// A JSON string literal.
-    public static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (the input layer's writer, so both escape alike).
+    public static func jsonString(_ s: String) -> String { JSONValue.string(s).serialized() }
 }
 
 extension String {
