@@ -6,7 +6,7 @@ import SyncLabKernel
 /// The `synclab` command line. The only code that touches the file system or the host clock
 /// (for timing figures on stderr, never in reports).
 ///
-/// Exit status: 0 success, 1 a run finished but a budget failed (`check`, later), 2 bad input
+/// Exit status: 0 success, 1 a run finished but a budget failed (`check`), 2 bad input
 /// or usage — with a message naming the file and key path, and no report written.
 public struct CLI {
     public var out: (String) -> Void
