@@ -61,6 +61,26 @@ public struct CLI {
         }
     }
 
+    /// What parsing a command's arguments leads to: arguments to act on, or an exit status
+    /// (0 after printing the help, 2 after a usage error).
+    enum Parsed {
+        case parsed(ParsedArguments)
+        case done(Int32)
+    }
+
+    /// The preamble every command shares: parse, answer `--help`, report usage errors.
+    func parse(_ arguments: [String], command: String, valued: Set<String>, help: String) -> Parsed {
+        switch ParsedArguments.parse(arguments, valued: valued, flags: []) {
+        case .failure(let e):
+            return .done(usageError(command, e.message))
+        case .success(let p) where p.flags.contains("--help"):
+            out(help)
+            return .done(0)
+        case .success(let p):
+            return .parsed(p)
+        }
+    }
+
     /// A usage error: message, pointer to help, status 2.
     func usageError(_ command: String, _ message: String) -> Int32 {
         err("synclab \(command): \(message)\nRun 'synclab \(command) --help' for usage.\n")

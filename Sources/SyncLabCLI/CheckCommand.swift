@@ -37,13 +37,9 @@ struct CheckCommand {
 
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, valued: ["--junit"], flags: []) {
-        case .failure(let e): return cli.usageError("check", e.message)
-        case .success(let p): parsed = p
-        }
-        if parsed.flags.contains("--help") {
-            cli.out(CheckCommand.help)
-            return 0
+        switch cli.parse(arguments, command: "check", valued: ["--junit"], help: CheckCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("check", "missing scenario files") }
         let junit = parsed.options["--junit"]

@@ -42,13 +42,9 @@ struct RunCommand {
             return cli.usageError("run", problem)
         }
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, valued: RunCommand.valued, flags: []) {
-        case .failure(let e): return cli.usageError("run", e.message)
-        case .success(let p): parsed = p
-        }
-        if parsed.flags.contains("--help") {
-            cli.out(RunCommand.help)
-            return 0
+        switch cli.parse(arguments, command: "run", valued: RunCommand.valued, help: RunCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
         }
         guard parsed.positional.count == 1 else {
             return cli.usageError("run", parsed.positional.isEmpty ? "missing the scenario file"

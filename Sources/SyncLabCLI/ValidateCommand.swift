@@ -21,13 +21,9 @@ struct ValidateCommand {
 
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, valued: [], flags: []) {
-        case .failure(let e): return cli.usageError("validate", e.message)
-        case .success(let p): parsed = p
-        }
-        if parsed.flags.contains("--help") {
-            cli.out(ValidateCommand.help)
-            return 0
+        switch cli.parse(arguments, command: "validate", valued: [], help: ValidateCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("validate", "missing scenario files") }
         if let option = parsed.positional.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
@@ -65,13 +61,9 @@ struct ListCommand {
 
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, valued: [], flags: []) {
-        case .failure(let e): return cli.usageError("list", e.message)
-        case .success(let p): parsed = p
-        }
-        if parsed.flags.contains("--help") {
-            cli.out(ListCommand.help)
-            return 0
+        switch cli.parse(arguments, command: "list", valued: [], help: ListCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
         }
         guard parsed.positional.count <= 1 else { return cli.usageError("list", "expected at most one folder") }
         let dir = parsed.positional.first ?? "Scenarios"
