@@ -57,6 +57,20 @@ public enum CSVTables {
         return out
     }
 
+    /// The displayed error's sources: mean, standard deviation and |part| quantiles (ms).
+    public static func errorAttribution(_ r: RunResult) -> String {
+        let a = r.errorAttribution
+        var out = "source,samples,mean_ms,sd_ms,abs_p50_ms,abs_p99_ms,dominant\n"
+        let dominant = a.dominant
+        for s in ErrorSource.allCases {
+            out += "\(s.key),\(a.count),\(Format.optional(a.mean(s).map { $0 / 1e6 }, 3)),"
+                + "\(Format.optional(a.standardDeviation(s).map { $0 / 1e6 }, 3)),"
+                + "\(Format.ms(a.magnitudes[s.rawValue].quantile(0.5))),\(Format.ms(a.magnitudes[s.rawValue].quantile(0.99))),"
+                + "\(s == dominant)\n"
+        }
+        return out
+    }
+
     static func wakeLabel(_ i: Int, count: Int) -> String {
         if i == 0 { return "no deep sleep since launch" }
         if i == count - 1 { return "\(i - 1)+ min" }

@@ -84,6 +84,8 @@ public enum MarkdownReport {
             + "The design measures with `\(s.client.clock.name)`.\n\n"
         md += errorTable(label: "clock", rows: r.errorByClock.map { ($0.0, $0.1) })
 
+        md += errorAttribution(r)
+
         md += "\n## Error by link profile\n\n"
         md += "Displayed error: the time on screen (computed at the last UI tick) against server time.\n\n"
         md += errorTable(label: "link (displayed)", rows: zip(s.links, r.displayByLink).map { ($0.name, $1) })
@@ -125,7 +127,7 @@ public enum MarkdownReport {
 
         md += "\n## Files\n\n"
         md += "`summary.json` (headline figures), `load.csv` (requests per server second), `transitions.csv` (every transition), "
-            + "`error_by_clock.csv`, `error_by_link.csv`, `error_by_wake.csv`; each chart as SVG with the CSV of what it plots ("
+            + "`error_by_clock.csv`, `error_by_link.csv`, `error_by_wake.csv`, `error_attribution.csv`; each chart as SVG with the CSV of what it plots ("
             + chartFiles.map { "`\($0.svgFile)`" }.joined(separator: ", ") + ").\n\n"
         md += "Reproduce with `synclab run` on this scenario with `--seed \(s.seed)`: the same inputs give byte-identical files.\n"
         return md
@@ -196,6 +198,30 @@ public enum MarkdownReport {
     /// seeds. Escaped: GitHub reads text between two dollar signs as math.
     static func money(_ x: Double) -> String { "\\$" + Format.fixed(x, 2) }
 
+    /// Where the displayed error comes from: each source's bias and spread, and the dominant one.
+    static func errorAttribution(_ r: RunResult) -> String {
+        let a = r.errorAttribution
+        var md = "\n## Where the error comes from\n\n"
+        guard a.count > 0, let dominant = a.dominant else {
+            return md + "No sample had a sync to attribute (no player viewing with data at a sample instant).\n"
+        }
+        md += "Each sample's displayed error split into its sources by counterfactuals (the change in error when one "
+            + "imperfection is taken away, in table order); the parts add up to the displayed error exactly. "
+            + "The mean is the bias every player shares; the standard deviation is what spreads players apart, "
+            + "which is what widens the transition gap.\n\n"
+        md += "| source | what it is | mean | sd | \\|part\\| p99 |\n|---|---|---|---|---|\n"
+        func ns(_ x: Double?) -> String { Format.human(x.map { Int64($0.rounded()) }) }
+        for source in ErrorSource.allCases {
+            md += "| \(source == dominant ? "**\(source.key)**" : source.key) | \(source.meaning) | \(ns(a.mean(source))) | "
+                + "\(ns(a.standardDeviation(source))) | \(Format.human(a.magnitudes[source.rawValue].quantile(0.99))) |\n"
+        }
+        let total = a.totalSum.value / Double(a.count)
+        md += "| total | displayed error | \(ns(total)) | | |\n\n"
+        md += "Dominant source of the spread: **\(dominant.key)** (sd \(ns(a.standardDeviation(dominant)))), over \(a.count) samples. "
+            + "Table: `error_attribution.csv`.\n"
+        return md
+    }
+
     static func errorTable(label: String, rows: [(String, ErrorStats)]) -> String {
         var md = "| \(label) | samples | p50 | p99 | max | mean signed | ahead | within 500 ms |\n|---|---|---|---|---|---|---|---|\n"
         for (name, e) in rows {
@@ -216,7 +242,8 @@ public enum ReportBundle {
          ("transitions.csv", CSVTables.transitions(r)),
          ("error_by_clock.csv", CSVTables.errorByClock(r)),
          ("error_by_link.csv", CSVTables.errorByLink(r)),
-         ("error_by_wake.csv", CSVTables.errorByWake(r))]
+         ("error_by_wake.csv", CSVTables.errorByWake(r)),
+         ("error_attribution.csv", CSVTables.errorAttribution(r))]
             + ReportCharts.all(r).flatMap { [($0.svgFile, $0.svg), ($0.csvFile, $0.csv)] }
     }
 }

@@ -39,6 +39,11 @@ public enum SummaryJSON {
         lines.append("  \"failedRequestShare\": \(num("failedRequestShare", 6))")
         lines.append("  \"bareShare\": \(num("bareShare", 6))")
         lines.append("  \"staleShare\": \(num("staleShare", 6))")
+        let attribution = ErrorSource.allCases.map {
+            "    \(Format.jsonString($0.key)): { \"mean\": \(num("errorSourceMs.\($0.key).mean")), \"sd\": \(num("errorSourceMs.\($0.key).sd")) }"
+        }
+        lines.append("  \"errorSourceMs\": {\n" + attribution.joined(separator: ",\n") + "\n  }")
+        lines.append("  \"dominantErrorSource\": \(r.errorAttribution.dominant.map { Format.jsonString($0.key) } ?? "null")")
         lines.append("  \"requestsPerMonth\": \(num("requestsPerMonth", 0))")
         lines.append("  \"bytesPerMonth\": \(num("bytesPerMonth", 0))")
         let costs = r.costEstimates.map { c in

@@ -13,6 +13,12 @@ public protocol DeviceClock: Sendable {
     /// awake and its state does not change from `t` on.
     func earliest(_ device: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                   _ context: ClockContext) -> SimTime
+    /// Whether the clock stands still in deep sleep (for attributing error to standby).
+    var pausesInDeepSleep: Bool { get }
+}
+
+extension DeviceClock {
+    public var pausesInDeepSleep: Bool { false }
 }
 
 /// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingClock` / Linux
@@ -20,6 +26,7 @@ public protocol DeviceClock: Sendable {
 public struct SuspendingClock: DeviceClock {
     public init() {}
     public var name: String { "suspending" }
+    public var pausesInDeepSleep: Bool { true }
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: d.drifted(d.awakeElapsed(at: t)))
     }

@@ -55,6 +55,16 @@ public struct DeviceState: Sendable, Equatable {
         return (t - bootTime) &- sleptTotal &- sleeping
     }
 
+    /// Deep sleep accumulated since boot up to `t` (including a sleep in progress).
+    @inlinable public func slept(at t: SimTime) -> Nanoseconds { (t - bootTime) &- awakeElapsed(at: t) }
+
+    /// This device with a perfect oscillator (for attributing error to drift).
+    public var withoutDrift: DeviceState {
+        var d = self
+        d.driftPPB = 0
+        return d
+    }
+
     /// Wall clock at `t`, unix nanoseconds.
     @inlinable public func wallUnix(at t: SimTime, _ context: ClockContext) -> Int64 {
         context.epochUnix &+ t.ns &+ wallOffset

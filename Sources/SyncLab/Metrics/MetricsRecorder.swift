@@ -43,6 +43,8 @@ struct MetricsRecorder {
     var timelineInstants: [UInt64]
     var timelineViewing: [UInt64]
     var currentBucket = 0
+    /// The displayed error of every sample split by source.
+    var attribution = AttributionStats()
 
     /// Where each breakdown lives in the error bank.
     struct Slots {
@@ -109,6 +111,7 @@ struct MetricsRecorder {
         positionSamples += o.positionSamples
         bareSamples += o.bareSamples
         staleSamples += o.staleSamples
+        attribution.merge(o.attribution)
     }
 
     mutating func requestSent(at t: SimTime, lost: Bool) {
@@ -180,6 +183,13 @@ struct MetricsRecorder {
         staleSamples += UInt64(stale)
     }
 
+    mutating func attribute(anchor: AnchorAttribution, estimateError: Int64, drift: Int64, pause: Int64,
+                            displayError: Int64) {
+        guard measuring else { return }
+        attribution.record(anchor: anchor, estimateError: estimateError, drift: drift, pause: pause,
+                           displayError: displayError)
+    }
+
     func finish(eventsScheduled: UInt64, files: [PublishedFile]) -> RunResult {
         var rows: [TransitionRow] = []
         var unviewed = 0
@@ -212,7 +222,7 @@ struct MetricsRecorder {
             samples: samples, sampleInstants: sampleInstants, viewingSum: viewingSum, viewingPeak: Int(viewingAt.max() ?? 0),
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
-            timelineStep: timelineStep, timeline: timelineRows)
+            timelineStep: timelineStep, timeline: timelineRows, errorAttribution: attribution)
     }
 }
 

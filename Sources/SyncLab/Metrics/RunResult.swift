@@ -42,6 +42,8 @@ public struct RunResult: Sendable {
     /// Length of each timeline bucket, and the buckets covering the window in order.
     public let timelineStep: Nanoseconds
     public let timeline: [TimelineBucket]
+    /// Every sampled displayed error split by source (see `ErrorSource`).
+    public let errorAttribution: AttributionStats
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
@@ -75,6 +77,10 @@ extension RunResult {
         // Traffic extrapolated to a 30-day month, and its price under each cost model.
         keys += ["requestsPerMonth", "bytesPerMonth"]
         for model in scenario.costModels { keys.append("costPerMonth.\(model.name)") }
+        // Each source of error: its mean (bias) and standard deviation (spread between players).
+        for source in ErrorSource.allCases {
+            keys += ["errorSourceMs.\(source.key).mean", "errorSourceMs.\(source.key).sd"]
+        }
         return keys
     }
 
@@ -122,6 +128,10 @@ extension RunResult {
         f["requestsPerMonth"] = requestsPerMonth
         f["bytesPerMonth"] = bytesPerMonth
         for cost in costEstimates { f["costPerMonth.\(cost.name)"] = cost.monthly }
+        for source in ErrorSource.allCases {
+            f["errorSourceMs.\(source.key).mean"] = errorAttribution.mean(source).map { $0 / 1e6 }
+            f["errorSourceMs.\(source.key).sd"] = errorAttribution.standardDeviation(source).map { $0 / 1e6 }
+        }
         return f
     }
 

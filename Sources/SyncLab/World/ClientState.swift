@@ -40,8 +40,18 @@ struct ClientState {
     /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
     var lastDeepWake: Int64 = .min
 
+    /// The anchor's error at the sync split by source, the measuring clock's drift offset
+    /// (reading minus a drift-free reading) and the deep sleep accumulated at the sync instant:
+    /// what attributing a later sample's error needs (see `ErrorSource`).
+    var anchorParts = AnchorAttribution()
+    var anchorDriftOffset: Int64 = 0
+    var anchorSlept: Int64 = 0
+
     // The request in flight.
     var requestSentAt = SimTime.zero
+    /// When the server took the request and when its response left (true time).
+    var requestArrivedAt = SimTime.zero
+    var responseLeftAt = SimTime.zero
     var uploadCompleteAt = SimTime.zero
     var requestTimestamp: Int64 = 0
     var requestFile: Int32 = -1

@@ -89,6 +89,11 @@ extension World {
                 let error = shadowAnchors[base + k].serverTime(at: reading)
                 recorder.shadowSample(clock: k, error: error &- serverNow)
             }
+            let now = design.clock.reading(s.device, at: t, context)
+            let drift = (now - design.clock.reading(s.device.withoutDrift, at: t, context)) &- s.anchorDriftOffset
+            let pause = design.clock.pausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
+            recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
+                               displayError: shown &- serverNow)
             let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow)
             recorder.sample(displayError: shown &- serverNow, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
                             positions: positions)

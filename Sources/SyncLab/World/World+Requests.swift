@@ -42,6 +42,8 @@ extension World {
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = timestamp
         clients[c].requestFile = Int32(file)
+        clients[c].requestArrivedAt = t
+        clients[c].responseLeftAt = t + service
         let done = t + service + downlink + transfer
         if done - clients[c].requestSentAt > link.timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
@@ -67,6 +69,7 @@ extension World {
         clients[c].previousValid = clients[c].hasSync
         clients[c].anchor = design.estimator.anchor(for: s)
         clients[c].anchorSetAt = t
+        attributeAnchor(c, sample: s, at: t)
         clients[c].hasSync = true
         clients[c].file = clients[c].requestFile
         clients[c].refetchDue = s.downloadComplete + design.refetch.delayAfterLoad(&clients[c].designRNG)
@@ -88,5 +91,20 @@ extension World {
         let delay = scenario.client.retry.delay(afterFailures: Int(clients[c].consecutiveFailures),
                                                 &clients[c].designRNG)
         schedule(.sendRequest, client: c, epoch: clients[c].fetchEpoch, at: t + delay)
+    }
+
+    /// Splits the new anchor's error at the sync instant t into its sources, and keeps what the
+    /// clock part of later samples is measured from.
+    mutating func attributeAnchor(_ c: Int, sample s: SyncSample, at t: SimTime) {
+        let clock = scenario.client.clock
+        let device = clients[c].device
+        let arrived = clients[c].requestArrivedAt
+        let middle = arrived + (clients[c].responseLeftAt - arrived) / 2
+        clients[c].anchorParts = AnchorAttribution.split(
+            estimator: scenario.client.estimator, sample: s, reading: s.downloadComplete,
+            truth: server.serverTime(at: t), exactStamp: server.serverTime(at: arrived),
+            midStamp: server.serverTime(at: middle), referenceMid: server.serverTime(at: middle))
+        clients[c].anchorDriftOffset = s.downloadComplete - clock.reading(device.withoutDrift, at: t, context)
+        clients[c].anchorSlept = device.slept(at: t)
     }
 }

@@ -1,0 +1,199 @@
+import SyncLabKernel
+
+/// Where a client's displayed error comes from.
+///
+/// The displayed error D = shown − server time is split by counterfactuals, each source being
+/// the change in error when that one imperfection is taken away, in this order:
+///
+/// - at the sync (the anchor's error at the instant of the response, with the estimator re-run
+///   on idealised samples): the server's timestamp resolution (the stamp without truncation),
+///   its placement (the stamp taken in the middle of the server's residence instead of where it
+///   was taken), the stamping server's clock offset from the reference, and what is left — the
+///   path and the estimator (asymmetric delays, the one-way delay an estimator ignores);
+/// - since the sync (the measuring clock's elapsed time against true elapsed time): drift,
+///   deep-sleep pause, and resolution (plus any step of a wall-based clock);
+/// - on screen: the UI tick (the value shown was computed at the last tick, not now).
+///
+/// The parts telescope, so they add up to D exactly, in integer nanoseconds.
+public enum ErrorSource: Int, CaseIterable, Sendable {
+    case timestampResolution, timestampPlacement, serverOffset, pathAndEstimator
+    case clockDrift, standbyPause, clockResolution, uiTick
+
+    /// Label used in summary.json keys, CSV columns and budget keys.
+    public var key: String {
+        switch self {
+        case .timestampResolution: "timestampResolution"
+        case .timestampPlacement: "timestampPlacement"
+        case .serverOffset: "serverOffset"
+        case .pathAndEstimator: "pathAndEstimator"
+        case .clockDrift: "clockDrift"
+        case .standbyPause: "standbyPause"
+        case .clockResolution: "clockResolution"
+        case .uiTick: "uiTick"
+        }
+    }
+
+    /// What the source is, in the report's words.
+    public var meaning: String {
+        switch self {
+        case .timestampResolution: "server timestamp truncated to its resolution"
+        case .timestampPlacement: "server timestamp taken at request start (or send), not mid-residence"
+        case .serverOffset: "stamping server's clock minus the reference server clock"
+        case .pathAndEstimator: "network asymmetry and the delays the estimator assumes away"
+        case .clockDrift: "measuring clock's rate error times the time since the sync"
+        case .standbyPause: "time the measuring clock stood still in deep sleep since the sync"
+        case .clockResolution: "measuring clock's resolution (and any step of a wall-based clock)"
+        case .uiTick: "value on screen computed at the last UI tick, not now"
+        }
+    }
+}
+
+/// The anchor's own error at the sync instant, split into its sources (ns of server time).
+/// Stored per client with its anchor; 32 bytes.
+public struct AnchorAttribution: Sendable, Equatable {
+    public var timestampResolution: Int64 = 0
+    public var timestampPlacement: Int64 = 0
+    public var serverOffset: Int64 = 0
+    public var pathAndEstimator: Int64 = 0
+    public init() {}
+
+    /// The anchor's total error at the sync instant.
+    public var total: Int64 { timestampResolution &+ timestampPlacement &+ serverOffset &+ pathAndEstimator }
+
+    /// Splits the error of `estimator` on `sample`, evaluated at `reading` (the clock's reading at
+    /// the sync instant, when the reference server time was `truth`), by re-running the estimator
+    /// with the server's stamp replaced step by step:
+    /// `exactStamp` — the stamping server's untruncated clock when it stamped;
+    /// `midStamp` — that server's clock in the middle of the request's residence;
+    /// `referenceMid` — the reference server clock at that middle instant.
+    public static func split(estimator: any SyncEstimator, sample: SyncSample, reading: ClockReading, truth: Int64,
+                             exactStamp: Int64, midStamp: Int64, referenceMid: Int64) -> AnchorAttribution {
+        func estimate(_ stamp: Int64) -> Int64 {
+            var s = sample
+            s.serverTimestamp = stamp
+            return estimator.anchor(for: s).serverTime(at: reading)
+        }
+        let actual = estimator.anchor(for: sample).serverTime(at: reading)
+        let exact = estimate(exactStamp), mid = estimate(midStamp), reference = estimate(referenceMid)
+        var a = AnchorAttribution()
+        a.timestampResolution = actual &- exact
+        a.timestampPlacement = exact &- mid
+        a.serverOffset = mid &- reference
+        a.pathAndEstimator = reference &- truth
+        return a
+    }
+}
+
+/// One sample's error split into every source (indexed by `ErrorSource.rawValue`).
+public struct ErrorParts: Sendable, Equatable {
+    public var parts: [Int64]
+    /// The displayed error these parts add up to.
+    public var total: Int64 { parts.reduce(0, &+) }
+
+    /// - anchor: the anchor's split at the sync;
+    /// - estimateError: the estimate now minus server time now (anchor error + clock error);
+    /// - drift: the clock's drift over the elapsed time since the sync;
+    /// - pause: the clock's lost deep-sleep time since the sync (≤ 0);
+    /// - displayError: what is on screen minus server time now.
+    public init(anchor a: AnchorAttribution, estimateError: Int64, drift: Int64, pause: Int64, displayError: Int64) {
+        let clockError = estimateError &- a.total
+        parts = [a.timestampResolution, a.timestampPlacement, a.serverOffset, a.pathAndEstimator,
+                 drift, pause, clockError &- drift &- pause, displayError &- estimateError]
+    }
+}
+
+/// A sum of signed 64-bit values in 128 bits: exact, so any order of addition (any sharding)
+/// gives the same total.
+public struct WideSum: Sendable, Equatable {
+    public private(set) var high: Int64 = 0
+    public private(set) var low: UInt64 = 0
+    public init() {}
+
+    public mutating func add(_ x: Int64) {
+        let (sum, carry) = low.addingReportingOverflow(UInt64(bitPattern: x))
+        low = sum
+        high &+= (x < 0 ? -1 : 0) &+ (carry ? 1 : 0)
+    }
+
+    public mutating func add(_ other: WideSum) {
+        let (sum, carry) = low.addingReportingOverflow(other.low)
+        low = sum
+        high &+= other.high &+ (carry ? 1 : 0)
+    }
+
+    public var value: Double { Double(high) * 18_446_744_073_709_551_616.0 + Double(low) }
+}
+
+/// Per source: the exact signed sum (ns), the sum of squares (µs², exact) and |part| quantiles.
+public struct AttributionStats: Sendable, Equatable {
+    public private(set) var count: UInt64 = 0
+    public private(set) var sums: [WideSum]
+    public private(set) var squares: [WideSum]
+    public private(set) var magnitudes: [Histogram]
+    /// Sum of the totals, kept apart so a test can check the parts add up over a whole run.
+    public private(set) var totalSum = WideSum()
+
+    public init() {
+        let n = ErrorSource.allCases.count
+        sums = [WideSum](repeating: WideSum(), count: n)
+        squares = sums
+        magnitudes = [Histogram](repeating: Histogram(subBits: 7), count: n)
+    }
+
+    public mutating func record(_ p: ErrorParts) {
+        count += 1
+        for (i, x) in p.parts.enumerated() { add(i, x) }
+        totalSum.add(p.total)
+    }
+
+    /// The same as recording `ErrorParts(anchor:…)`, without building the array (hot path).
+    mutating func record(anchor a: AnchorAttribution, estimateError: Int64, drift: Int64, pause: Int64,
+                         displayError: Int64) {
+        count += 1
+        let clockError = estimateError &- a.total
+        add(0, a.timestampResolution)
+        add(1, a.timestampPlacement)
+        add(2, a.serverOffset)
+        add(3, a.pathAndEstimator)
+        add(4, drift)
+        add(5, pause)
+        add(6, clockError &- drift &- pause)
+        add(7, displayError &- estimateError)
+        totalSum.add(displayError)
+    }
+
+    @inline(__always) mutating func add(_ i: Int, _ x: Int64) {
+        sums[i].add(x)
+        let micros = min(abs(x / 1_000), 3_000_000_000)   // squares of up to ~35 days fit 64 bits
+        squares[i].add(micros &* micros)
+        magnitudes[i].record(x < 0 ? -x : x)
+    }
+
+    public mutating func merge(_ o: AttributionStats) {
+        count += o.count
+        for i in sums.indices {
+            sums[i].add(o.sums[i])
+            squares[i].add(o.squares[i])
+            magnitudes[i].merge(o.magnitudes[i])
+        }
+        totalSum.add(o.totalSum)
+    }
+
+    /// Mean of a source in ns (signed: positive runs ahead).
+    public func mean(_ s: ErrorSource) -> Double? { count == 0 ? nil : sums[s.rawValue].value / Double(count) }
+    /// Root mean square of a source in ns: its typical size, bias included.
+    public func rms(_ s: ErrorSource) -> Double? {
+        count == 0 ? nil : (squares[s.rawValue].value / Double(count)).squareRoot() * 1_000
+    }
+    /// Standard deviation in ns: how much the source spreads players apart.
+    public func standardDeviation(_ s: ErrorSource) -> Double? {
+        guard let r = rms(s), let m = mean(s) else { return nil }
+        return max(0, r * r - m * m).squareRoot()
+    }
+    /// The source that spreads players most (largest standard deviation), which is what widens
+    /// the transition gap; ties go to the earlier source.
+    public var dominant: ErrorSource? {
+        guard count > 0 else { return nil }
+        return ErrorSource.allCases.max { (standardDeviation($0) ?? 0) < (standardDeviation($1) ?? 0) }
+    }
+}

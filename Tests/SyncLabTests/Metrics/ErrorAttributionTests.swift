@@ -1,0 +1,115 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// The error split: hand-derived parts for the seeds' estimator, exact additivity over whole
+/// runs, and the standby part equal to the scripted sleep.
+@Suite struct ErrorAttributionTests {
+    /// Upload-complete estimator, perfect clock readings equal to true time (ns):
+    /// upload complete 1_000, arrival 41_000 (40 µs uplink), stamp truncated to 0, response leaves
+    /// at 49_000 (8 µs service), download complete 109_000.
+    /// Estimate at 109_000 = stamp + (109_000 − 1_000) = 108_000 → error −1_000 against truth.
+    /// exact stamp 41_000 → 149_000 (+40_000: the uplink the estimator ignores … and the rest);
+    /// mid-residence stamp 45_000 → 153_000; reference (no offset) identical.
+    @Test func seedsEstimatorSplitByHand() {
+        let sample = SyncSample(serverTimestamp: 0, requestSent: ClockReading(ns: 0),
+                                uploadComplete: ClockReading(ns: 1_000), downloadComplete: ClockReading(ns: 109_000))
+        let a = AnchorAttribution.split(estimator: UploadCompleteEstimator(), sample: sample,
+                                        reading: ClockReading(ns: 109_000), truth: 109_000,
+                                        exactStamp: 41_000, midStamp: 45_000, referenceMid: 45_000)
+        #expect(a.timestampResolution == -41_000)     // the truncated stamp
+        #expect(a.timestampPlacement == -4_000)       // stamped 4 µs before mid-residence
+        #expect(a.serverOffset == 0)
+        // With a mid-residence stamp the estimate is 45_000 + 108_000 = 153_000: ahead by the
+        // uplink (40 µs) and half the service time (4 µs).
+        #expect(a.pathAndEstimator == 44_000)
+        #expect(a.total == -1_000)
+    }
+
+    /// A server 3 ms ahead of the reference shows up as the offset part and nowhere else.
+    @Test func serverOffsetPart() {
+        let sample = SyncSample(serverTimestamp: 3_045_000, requestSent: ClockReading(ns: 0),
+                                uploadComplete: ClockReading(ns: 0), downloadComplete: ClockReading(ns: 90_000))
+        let a = AnchorAttribution.split(estimator: UploadCompleteEstimator(), sample: sample,
+                                        reading: ClockReading(ns: 90_000), truth: 90_000,
+                                        exactStamp: 3_045_000, midStamp: 3_045_000, referenceMid: 45_000)
+        #expect(a.timestampResolution == 0)
+        #expect(a.timestampPlacement == 0)
+        #expect(a.serverOffset == 3_000_000)
+        #expect(a.pathAndEstimator == 45_000)
+    }
+
+    @Test func partsAddUpToTheDisplayedError() {
+        var anchor = AnchorAttribution()
+        anchor.timestampResolution = -700
+        anchor.timestampPlacement = -5
+        anchor.serverOffset = 11
+        anchor.pathAndEstimator = 40
+        let p = ErrorParts(anchor: anchor, estimateError: -600, drift: 7, pause: -20, displayError: -900)
+        #expect(p.parts == [-700, -5, 11, 40, 7, -20, 67, -300])
+        #expect(p.total == -900)
+    }
+
+    /// 128-bit sums are exact whatever the order, across carries and signs.
+    @Test func wideSumIsExactInAnyOrder() {
+        let values: [Int64] = [.max, .max, -5, .min, 3, .max, -1, .min + 1, 42]
+        var forward = WideSum(), backward = WideSum(), halves = WideSum(), second = WideSum()
+        for v in values { forward.add(v) }
+        for v in values.reversed() { backward.add(v) }
+        for v in values.prefix(4) { halves.add(v) }
+        for v in values.dropFirst(4) { second.add(v) }
+        halves.add(second)
+        #expect(forward == backward)
+        #expect(forward == halves)
+        // 3·max + 2·min + 1 − 5 + 3 − 1 + 42 = 3·max − 2·max − 2 + 40 = max + 38: past Int64.
+        var expected = WideSum()
+        expected.add(.max)
+        expected.add(38)
+        #expect(forward == expected)
+        #expect(forward.high == 0 && forward.low == UInt64(Int64.max) + 38)
+    }
+
+    /// Over a whole run of the default-like design, the summed parts equal the summed displayed
+    /// errors exactly (128-bit integers, no rounding), and the sample count matches.
+    @Test func partsAddUpOverARun() {
+        var s = WorldExactTests.scenario(clock: SuspendingClock(), duration: 2 * .hour, sessions: 4,
+                                         viewing: 3 * .minute, pause: 12 * .minute, players: 40)
+        s.links[0].uplink = .lognormal(median: 40e6, sigma: 0.5)
+        s.devices.driftPPM = .normal(mean: 0, sd: 20)
+        s.server.serviceTime = .lognormal(median: 8e6, sigma: 0.4)
+        var world = World(scenario: s)
+        let r = world.run()
+        let a = r.errorAttribution
+        #expect(a.count == r.displayError.count)
+        #expect(a.count > 100)
+        var sum = WideSum()
+        for part in a.sums { sum.add(part) }
+        #expect(sum == a.totalSum)
+        #expect(a.dominant != nil)
+    }
+
+    /// One player who sleeps exactly 8 min between syncs on the suspending clock: the standby
+    /// part of a sample after the wake is −8 min; on the continuous clock it is 0.
+    @Test(arguments: [true, false])
+    func standbyPartIsTheScriptedSleep(suspending: Bool) {
+        let viewing: Int64 = 60 * .second, pause: Int64 = 10 * .minute
+        let end = 5 * Int64.second + viewing + pause + 30 * .second
+        let clock: any DeviceClock = suspending ? SuspendingClock() : ContinuousClock()
+        let s = WorldExactTests.scenario(clock: clock, duration: end, sessions: 2, viewing: viewing, pause: pause)
+        var world = World(scenario: s)
+        let r = world.run()
+        let a = r.errorAttribution
+        #expect(a.count > 0)
+        // Samples before the sleep have no pause, those after it −8 min: the largest |part| is 8 min.
+        let largest = a.magnitudes[ErrorSource.standbyPause.rawValue].quantile(1) ?? -1
+        if suspending {
+            #expect(Double(largest) >= Double(8 * Nanoseconds.minute) * 0.99)
+            #expect(largest <= 8 * .minute + 8 * .minute / 100)        // histogram bucket width
+            #expect(a.mean(.standbyPause)! < 0)
+        } else {
+            #expect(largest == 0)
+        }
+        #expect(a.mean(.clockDrift) == 0)
+        #expect(a.mean(.serverOffset) == 0)
+    }
+}
