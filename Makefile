@@ -2,8 +2,10 @@
 SWIFT ?= swift
 SYNCLAB := .build/release/synclab
 DEFAULT_SCENARIO := Scenarios/v115-pausing.json
-# Scenarios whose reports are committed under Reports/ and checked by CI.
-REPORTED := v115-pausing v115-uptime
+# Scenarios whose reports are committed under Reports/ and checked by CI, in the gallery's
+# story order; Reports/README.md indexes them (notes from Scenarios/gallery.md).
+REPORTED := v115-pausing v115-uptime fix-subsecond-timestamp fix-continuous-clock
+INDEX = $(SYNCLAB) index $(addprefix $(1)/,$(REPORTED)) --title "SyncLab gallery" --notes Scenarios/gallery.md --out $(1)/README.md
 
 .PHONY: all build run test reports check-reports clean
 
@@ -23,7 +25,8 @@ test:
 # Regenerate every committed report.
 reports: build
 	@for s in $(REPORTED); do $(SYNCLAB) run Scenarios/$$s.json --out Reports/$$s > /dev/null || exit 1; done
-	@echo "reports regenerated: $(REPORTED)"
+	@$(call INDEX,Reports) > /dev/null
+	@echo "reports regenerated: $(REPORTED) and Reports/README.md"
 
 # Fail if a committed report differs from what the code produces now.
 check-reports: build
@@ -32,7 +35,10 @@ check-reports: build
 	  $(SYNCLAB) run Scenarios/$$s.json --out $$tmp/$$s > /dev/null 2>&1 || { echo "run failed: $$s"; status=1; continue; }; \
 	  rm -f $$tmp/$$s/.synclab-report; \
 	  diff -r -x .synclab-report Reports/$$s $$tmp/$$s > /dev/null || { echo "Reports/$$s is out of date: run 'make reports'"; status=1; }; \
-	done; rm -rf $$tmp; \
+	done; \
+	$(call INDEX,$$tmp) > /dev/null && diff Reports/README.md $$tmp/README.md > /dev/null \
+	  || { echo "Reports/README.md is out of date: run 'make reports'"; status=1; }; \
+	rm -rf $$tmp; \
 	if [ $$status -eq 0 ]; then echo "reports up to date: $(REPORTED)"; fi; exit $$status
 
 clean:

@@ -26,6 +26,7 @@ public struct CLI {
       synclab check SCENARIO.json... [--junit FILE]
       synclab validate SCENARIO.json...
       synclab list [DIR]
+      synclab index REPORT_DIR... [--notes FILE] [--out FILE]
       synclab help [COMMAND]
 
     COMMANDS
@@ -33,6 +34,7 @@ public struct CLI {
       check      run scenarios and judge their budgets (CI gate; exit 1 when one fails)
       validate   check scenario files without running them
       list       list the scenarios in a folder (default: Scenarios)
+      index      one table of several reports' headline figures (the gallery index)
 
     Run 'synclab COMMAND --help' for a command's options and examples.
     Exit status: 0 success, 1 a budget fails (check), 2 bad input or usage.
@@ -51,6 +53,7 @@ public struct CLI {
         case "check": return CheckCommand(cli: self).main(rest)
         case "validate": return ValidateCommand(cli: self).main(rest)
         case "list": return ListCommand(cli: self).main(rest)
+        case "index": return IndexCommand(cli: self).main(rest)
         case "help", "--help", "-h":
             if let sub = rest.first { return main([sub, "--help"]) }
             out(CLI.usage)
