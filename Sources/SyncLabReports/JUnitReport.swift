@@ -12,7 +12,15 @@ public enum JUnitReport {
         let failures = outcomes.reduce(0) { $0 + $1.failures }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"synclab check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
-        for o in outcomes {
+        for o in outcomes { xml += suite(o) }
+        return xml + "</testsuites>\n"
+    }
+
+    /// One scenario's `testsuite` element.
+    static func suite(_ o: CheckOutcome) -> String {
+        func attr(_ s: String) -> String { Format.xml(s, attribute: true) }
+        var xml = ""
+        do {
             xml += "  <testsuite name=\"\(attr(o.scenario))\" tests=\"\(o.verdicts.count)\" failures=\"\(o.failures)\" errors=\"0\" skipped=\"0\">\n"
             xml += "    <properties>\n"
             xml += "      <property name=\"file\" value=\"\(attr(o.file))\"/>\n"
@@ -36,6 +44,6 @@ public enum JUnitReport {
             }
             xml += "  </testsuite>\n"
         }
-        return xml + "</testsuites>\n"
+        return xml
     }
 }
