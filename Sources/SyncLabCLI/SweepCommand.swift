@@ -91,6 +91,7 @@ struct SweepCommand {
             let values = v[v.index(after: eq)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard KeyPath.steps(key) != nil else { return cli.usageError("sweep", "--vary '\(v)': '\(key)' is not a key path like client.clock or network.profiles[0].failure") }
             guard !values.contains(where: \.isEmpty) else { return cli.usageError("sweep", "--vary '\(v)': a value is empty") }
+            guard key != "seed" else { return cli.usageError("sweep", "--vary seed: use --seeds N, which runs every point with the same seeds") }
             guard !axes.contains(where: { $0.keyPath == key }) else { return cli.usageError("sweep", "--vary \(key) is given twice") }
             guard Set(values).count == values.count else { return cli.usageError("sweep", "--vary '\(v)': a value repeats") }
             axes.append(SweepAxis(keyPath: key, values: values))

@@ -13,6 +13,7 @@ public enum Headline {
         ("clientErrorMs.p99", "displayed error p99 (ms)"),
         ("estimateErrorMs.p99", "estimate error p99 (ms)"),
         ("wakeRecoveryMinutes.displayed", "minutes after wake until p99 error ≤ 500 ms"),
+        ("wakeRecoveryMinutes.displayed.vsNoSleep", "minutes after wake until p99 error ≤ no-sleep p99 + 500 ms"),
         ("peakRequestsPerSecond", "peak requests per second"),
         ("p99RequestsPerSecond", "p99 requests per second"),
         ("meanRequestsPerSecond", "mean requests per second"),

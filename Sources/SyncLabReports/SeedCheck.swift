@@ -93,7 +93,7 @@ extension CheckReport {
         out += "; at most \(s.maxFailures) may: \(s.withinMaxFailures ? "PASS" : "FAIL")\n"
         for v in s.verdicts {
             let value = v.budget.metric == "seedFailureRate.upper95"
-                ? "\(Format.fixed(v.value ?? 0, 4)) (upper end; rate \(s.rateText))" : s.rateText
+                ? "\(Format.fixed(v.value ?? 0, 4)) (upper end of the interval; rate \(s.rateText))" : s.rateText
             out += [s.scenario, v.budget.name, limit(v.budget), value, verdict(v)].map(oneLine).joined(separator: "\t") + "\n"
         }
         return out

@@ -238,7 +238,7 @@ public enum SweepReport {
 
     /// Columns of the Markdown table: the chart's figure first, then a few headline ones.
     static let tableFigures = ["transitionGapMs.p99", "transitionsWithin500msShare", "clientErrorMs.p99",
-                               "wakeRecoveryMinutes.displayed", "peakRequestsPerSecond", "bareShare"]
+                               "wakeRecoveryMinutes.displayed.vsNoSleep", "peakRequestsPerSecond", "bareShare"]
 
     static func files(_ spec: SweepSpec, rows: [SweepPart.Row]) -> [(name: String, contents: String)] {
         var csv = "point,seed," + (spec.axes.map(\.keyPath) + spec.figures).map(Format.csv).joined(separator: ",") + "\n"
