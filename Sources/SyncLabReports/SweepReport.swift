@@ -271,6 +271,11 @@ public enum SweepReport {
         return [("sweep.md", md), ("sweep.csv", csv), (chart.svgFile, chart.svg), (chart.csvFile, chart.csv)]
     }
 
+    /// The last step of a key path: "population.players" → "players".
+    static func shortKey(_ keyPath: String) -> String {
+        keyPath.split(separator: ".").last.map(String.init) ?? keyPath
+    }
+
     /// The chart figure, averaged over seeds, against the first varied key (one position per
     /// value, in the order given); one line per combination of the other keys.
     static func chart(_ spec: SweepSpec, rows: [SweepPart.Row]) -> ChartFile {
@@ -287,7 +292,8 @@ public enum SweepReport {
             for (xi, xv) in first.values.enumerated() {
                 let p = xi * others + o
                 let rest = Array(spec.values(ofPoint: p).dropFirst())
-                name = zip(spec.axes.dropFirst(), rest).map { "\($0.keyPath)=\($1)" }.joined(separator: ", ")
+                // The key's last step keeps legend lines short ("players=200").
+                name = zip(spec.axes.dropFirst(), rest).map { "\(SweepReport.shortKey($0.keyPath))=\($1)" }.joined(separator: ", ")
                 let cells = rows.filter { $0.point == p }.compactMap { r in column.flatMap { Double(r.cells[$0]) } }
                 let mean = cells.isEmpty ? nil : cells.reduce(0, +) / Double(cells.count)
                 csv += Format.csv(xv) + "," + Format.csv(name) + "," + Headline.cell(mean) + ",\(cells.count)\n"
@@ -303,8 +309,13 @@ public enum SweepReport {
         let x = ChartAxis(label: first.keyPath, lower: -0.5, upper: Double(n) - 0.5,
                           ticks: first.values.enumerated().map { ChartTick(Double($0), $1) })
         let top = max(values.max() ?? 1, spec.chart.contains("Ms.") ? 500 : 0)
-        let y = ChartAxis.linear(label: label + (spec.seeds.count > 1 ? ", mean of \(spec.seeds.count) seeds" : ""),
-                                 lower: min(0, values.min() ?? 0), upper: top > 0 ? top : 1, target: 5)
+        let yLabel = label + (spec.seeds.count > 1 ? ", mean of \(spec.seeds.count) seeds" : "")
+        // Milliseconds spanning orders of magnitude (a stopped clock next to a working one) on a log axis.
+        let positive = values.filter { $0 > 0 }
+        let logarithmic = spec.chart.contains("Ms.") && positive.count == values.count && (positive.min() ?? 0) > 0
+            && (positive.max() ?? 0) / (positive.min() ?? 1) > 20
+        let y = logarithmic ? ChartAxis.logTimeMs(label: yLabel + " (log scale)", values: values + [500])
+            : ChartAxis.linear(label: yLabel, lower: min(0, values.min() ?? 0), upper: top > 0 ? top : 1, target: 5)
         let chart = LineChart(
             title: "\(label) against \(first.keyPath)", x: x, y: y, series: values.isEmpty ? [] : series,
             references: spec.chart.contains("Ms.") && !spec.chart.hasPrefix("wake") ? [ReferenceLine(.horizontal, at: 500, label: "500 ms")] : [],

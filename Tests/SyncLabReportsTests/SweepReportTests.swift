@@ -50,7 +50,7 @@ import SyncLab
         #expect(csv[1] == "0,7,suspending,100,7,0.01")
         #expect(csv[12] == "5,8,continuous,200,508,")
         // The chart's data: the mean over the two seeds, per value of the first key, one series per players value.
-        #expect(whole[3].contents.contains("uptime,population.players=100,207.5,2\n"))
+        #expect(whole[3].contents.contains("uptime,players=100,207.5,2\n"))
     }
 
     @Test func mergeRefusesOverlappingMissingAndForeignParts() {

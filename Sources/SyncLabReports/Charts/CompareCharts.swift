@@ -63,7 +63,8 @@ public enum CompareCharts {
             if let last = ms.last, last < x.upper { run.append(ChartPoint(x.upper, 1)) }
             series.append(LineSeries(name: names[k], color: ChartPalette.color(k), width: 2, runs: [run]))
             if !ms.isEmpty {
-                extras.append(LegendEntry("\(names[k]): \(Format.percent(Double(ms.filter { $0 <= 500 }.count) / n, 1)) ≤ 500 ms", swatch: .none))
+                if extras.isEmpty { extras.append(LegendEntry("within 500 ms:", swatch: .none)) }
+                extras.append(LegendEntry(Format.percent(Double(ms.filter { $0 <= 500 }.count) / n, 1), color: ChartPalette.color(k), swatch: .box))
             }
         }
         let y = ChartAxis(label: "share of transitions with a smaller gap", lower: 0, upper: 1,
