@@ -88,6 +88,25 @@ import SyncLab
         #expect(summary.contains("\"metric\": \"requests\"") && !summary.contains("seedFailureRate"))
     }
 
+    @Test func jobSummaryAndJUnitAcrossSeeds() throws {
+        let dir = CLITests.temporaryDirectory()
+        let path = try Self.scenario(in: dir, budgets: CheckCommandTests.failing)
+        let summary = dir + "/summary.md", junit = dir + "/junit.xml"
+        final class Box: @unchecked Sendable { var out = "" }
+        let box = Box()
+        // The environment is injected, so no other test's check appends to this file.
+        let command = CheckCommand(cli: CLI(out: { box.out += $0 }, err: { _ in }, showsProgress: false),
+                                   environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(command.main([path, "--seeds", "2", "--junit", junit]) == 1)
+        let md = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(md.hasPrefix("### synclab check across seeds: ❌ 1 of 1 scenarios fail\n"))
+        #expect(md.contains("| small | 2 | 1, 2 | 0 | 1 (0.3424–1.0000) | ❌ FAIL |"), "\(md)")
+        #expect(md.contains("Reproduce: `synclab run \(path) --seed 1`, `synclab run \(path) --seed 2`"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuite name=\"small seed 1\" tests=\"2\" failures=\"1\""))
+        #expect(xml.contains("<testsuite name=\"small across seeds\" tests=\"1\" failures=\"1\""))
+    }
+
     @Test func seedOptionsAreChecked() throws {
         let dir = CLITests.temporaryDirectory()
         let path = try Self.scenario(in: dir, budgets: CheckCommandTests.holding)
