@@ -286,6 +286,7 @@ public enum SweepReport {
         var csv = Format.csv(first.keyPath) + ",series,mean_" + Format.csv(spec.chart) + ",seeds\n"
         var series: [LineSeries] = []
         var values: [Double] = []
+        let byPoint = Dictionary(grouping: rows, by: \.point)
         for o in 0..<others {
             var run: [ChartPoint] = []
             var name = ""
@@ -294,7 +295,7 @@ public enum SweepReport {
                 let rest = Array(spec.values(ofPoint: p).dropFirst())
                 // The key's last step keeps legend lines short ("players=200").
                 name = zip(spec.axes.dropFirst(), rest).map { "\(SweepReport.shortKey($0.keyPath))=\($1)" }.joined(separator: ", ")
-                let cells = rows.filter { $0.point == p }.compactMap { r in column.flatMap { Double(r.cells[$0]) } }
+                let cells = (byPoint[p] ?? []).compactMap { r in column.flatMap { Double(r.cells[$0]) } }
                 let mean = cells.isEmpty ? nil : cells.reduce(0, +) / Double(cells.count)
                 csv += Format.csv(xv) + "," + Format.csv(name) + "," + Headline.cell(mean) + ",\(cells.count)\n"
                 if let mean {
