@@ -11,11 +11,16 @@ import SyncLabKernel
 public struct CLI {
     public var out: (String) -> Void
     public var err: (String) -> Void
+    /// Whether long runs report progress on `err`: by default only when stderr is a terminal,
+    /// so logs and CI output stay free of it.
+    public var showsProgress: Bool
 
     public init(out: @escaping (String) -> Void = { print($0, terminator: "") },
-                err: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+                err: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
+                showsProgress: Bool = isatty(STDERR_FILENO) != 0) {
         self.out = out
         self.err = err
+        self.showsProgress = showsProgress
     }
 
     public static let usage = """
@@ -23,7 +28,10 @@ public struct CLI {
 
     USAGE
       synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D]
-      synclab check SCENARIO.json... [--junit FILE]
+      synclab check SCENARIO.json... [--junit FILE] [--seeds N] [--max-failures M]
+      synclab compare A.json B.json... [--out DIR] [--seed S]
+      synclab sweep SCENARIO.json --vary KEYPATH=v1,v2,... [--vary ...] [--seeds N] [--shard i/n] [--out DIR]
+      synclab merge PART_DIR... --out DIR
       synclab validate SCENARIO.json...
       synclab list [DIR]
       synclab index REPORT_DIR... [--notes FILE] [--out FILE]
@@ -32,6 +40,9 @@ public struct CLI {
     COMMANDS
       run        simulate one scenario and write its report folder
       check      run scenarios and judge their budgets (CI gate; exit 1 when one fails)
+      compare    run scenarios on the same seed and report them side by side
+      sweep      run a grid of scenario variants (shardable across machines)
+      merge      combine the parts of a sharded sweep
       validate   check scenario files without running them
       list       list the scenarios in a folder (default: Scenarios)
       index      one table of several reports' headline figures (the gallery index)
@@ -51,6 +62,9 @@ public struct CLI {
         switch command {
         case "run": return RunCommand(cli: self).main(rest)
         case "check": return CheckCommand(cli: self).main(rest)
+        case "compare": return CompareCommand(cli: self).main(rest)
+        case "sweep": return SweepCommand(cli: self).main(rest)
+        case "merge": return MergeCommand(cli: self).main(rest)
         case "validate": return ValidateCommand(cli: self).main(rest)
         case "list": return ListCommand(cli: self).main(rest)
         case "index": return IndexCommand(cli: self).main(rest)

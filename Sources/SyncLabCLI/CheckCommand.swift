@@ -3,7 +3,8 @@ import SyncLab
 import SyncLabReports
 import SyncLabKernel
 
-/// `synclab check`: the CI gate. Runs scenarios and judges their budgets; writes no report folder.
+/// `synclab check`: the CI gate. Runs scenarios (over one or more seeds) and judges their
+/// budgets; writes no report folder.
 struct CheckCommand {
     let cli: CLI
     /// Where `GITHUB_STEP_SUMMARY` is read from (the process environment by default).
@@ -13,35 +14,71 @@ struct CheckCommand {
     synclab check — run scenarios and judge their budgets (the CI gate)
 
     USAGE
-      synclab check SCENARIO.json... [--junit FILE]
+      synclab check SCENARIO.json... [--junit FILE] [--seeds N] [--max-failures M]
+      synclab check DIR...           (every *.json scenario with budgets in DIR)
 
     Runs each scenario (its seed, players and duration as written) and prints one tab-separated
-    line per budget: scenario, budget, limit, measured value, PASS or FAIL. Every scenario must
-    set "budgets". No report folder is written; use 'synclab run' for the report.
+    line per budget: scenario, budget, limit, measured value, PASS or FAIL. Every scenario named
+    must set "budgets"; in a folder, scenarios without budgets are skipped. JSON Schema files
+    (*.schema.json, e.g. from a glob like Scenarios/*.json) are skipped. No report folder is
+    written; use 'synclab run' for the report.
 
     OPTIONS
-      --junit FILE     also write JUnit XML: one testsuite per scenario, one testcase per budget
-                       (a failing budget carries its measured value and limit)
+      --junit FILE       also write JUnit XML: one testsuite per scenario (per scenario and seed
+                         with --seeds), one testcase per budget (a failing budget carries its
+                         measured value and limit)
+      --seeds N          run each scenario with N seeds: its own seed S, then S+1, …, S+N−1
+                         (1 … 10000; default 1). A seed fails when one of its budgets fails; one
+                         line per seed, then the failing seeds, each replayable with
+                         'synclab run SCENARIO.json --seed K'
+      --max-failures M   how many seeds of a scenario may fail (default 0)
+
+    Budgets across seeds: {"metric": "seedFailureRate", "max": 0.05} limits the share of failing
+    seeds; "seedFailureRate.upper95" limits the upper end of its 95% Wilson score interval (a
+    gate that needs enough seeds to pass: with 0 failures, N ≥ 73 for 0.05). Both are printed
+    with the interval.
 
     When the environment variable GITHUB_STEP_SUMMARY names a file (as in GitHub Actions), a
-    Markdown verdict table is appended to it.
+    Markdown verdict table is appended to it. Progress goes to stderr when it is a terminal.
 
-    Exit status: 0 every budget holds, 1 some budget fails (or could not be measured),
-    2 bad input or usage (including a scenario without budgets).
+    Exit status: 0 every budget holds (with --seeds: at most M seeds fail and every
+    seedFailureRate budget holds), 1 otherwise (a figure that could not be measured fails too),
+    2 bad input or usage (including a named scenario without budgets).
 
     EXAMPLES
       synclab check Scenarios/v115-uptime.json
       synclab check Scenarios/*.json --junit build/synclab-junit.xml
+      synclab check Scenarios/v115-uptime.json --seeds 20 --max-failures 1
+      synclab check Scenarios/ --seeds 5
 
     """
 
+    static let maximumSeeds = 10_000
+
     func main(_ arguments: [String]) -> Int32 {
+        if let problem = RunCommand.shapeProblem(arguments, valued: ["--junit", "--seeds", "--max-failures"]) {
+            return cli.usageError("check", problem)
+        }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "check", valued: ["--junit"], help: CheckCommand.help) {
+        switch cli.parse(arguments, command: "check", valued: ["--junit", "--seeds", "--max-failures"], help: CheckCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("check", "missing scenario files") }
+        var seedCount = 1
+        if let text = parsed.options["--seeds"] {
+            guard let n = Int(text), n >= 1, n <= CheckCommand.maximumSeeds else {
+                return cli.usageError("check", "--seeds expects a whole number from 1 to \(CheckCommand.maximumSeeds); got '\(text)'")
+            }
+            seedCount = n
+        }
+        var maxFailures = 0
+        if let text = parsed.options["--max-failures"] {
+            guard let m = Int(text), m >= 0 else {
+                return cli.usageError("check", "--max-failures expects a whole number from 0; got '\(text)'")
+            }
+            maxFailures = m
+        }
         let junit = parsed.options["--junit"]
         if let junit {
             // Checked before the runs, so a typo does not cost a whole run.
@@ -56,12 +93,22 @@ struct CheckCommand {
         // Load every scenario first: all input problems are reported before anything runs.
         var scenarios: [(path: String, scenario: Scenario)] = []
         var bad = false
-        for path in parsed.positional {
+        for (path, named) in expand(parsed.positional) {
             do {
                 let s = try ScenarioLoader().load(path: path)
-                if s.budgets.isEmpty {
+                let perRun = s.budgets.filter { !$0.acrossSeeds }
+                if s.budgets.isEmpty && !named {
+                    cli.err("synclab check: skipped \(path): it sets no budgets\n")
+                } else if s.budgets.isEmpty {
                     cli.err("synclab check: \(path): the scenario sets no budgets, so there is nothing to check; "
                         + "add a \"budgets\" list (see README) or use 'synclab run'\n")
+                    bad = true
+                } else if perRun.isEmpty {
+                    cli.err("synclab check: \(path): budgets: a seedFailureRate budget needs at least one budget on a run's "
+                        + "figures, which decides whether a seed fails\n")
+                    bad = true
+                } else if s.seed > UInt64(Int64.max) - UInt64(seedCount - 1) {
+                    cli.err("synclab check: \(path): seed: \(s.seed) + \(seedCount - 1) seeds passes 9223372036854775807\n")
                     bad = true
                 } else {
                     scenarios.append((path, s))
@@ -72,27 +119,57 @@ struct CheckCommand {
             }
         }
         if bad { return 2 }
+        guard !scenarios.isEmpty else { return cli.usageError("check", "no scenario with budgets among \(parsed.positional.joined(separator: " "))") }
 
         var outcomes: [CheckOutcome] = []
+        var summaries: [SeedCheckOutcome] = []
+        let acrossSeeds = seedCount > 1 || scenarios.contains { $0.scenario.budgets.contains(where: \.acrossSeeds) }
         for (path, scenario) in scenarios {
-            cli.out("seed \(scenario.seed): \(scenario.name) (\(path)), \(scenario.population.players) players, "
-                + "\(Units.formatDuration(scenario.duration)) simulated\n")
-            let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-            let result = Simulation.run(scenario)
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            cli.err("simulated \(scenario.name) in \(Format.fixed(elapsed, 2)) s wall\n")
-            let outcome = CheckOutcome(scenario: scenario.name, file: path, seed: scenario.seed, verdicts: result.budgetVerdicts)
-            cli.out(CheckReport.lines(outcome))
-            outcomes.append(outcome)
+            let seeds = (0..<UInt64(seedCount)).map { scenario.seed + $0 }
+            if seedCount == 1 {
+                cli.out("seed \(scenario.seed): \(scenario.name) (\(path)), \(scenario.population.players) players, "
+                    + "\(Units.formatDuration(scenario.duration)) simulated\n")
+            } else {
+                cli.out("seeds \(seeds[0])…\(seeds[seeds.count - 1]): \(scenario.name) (\(path)), \(scenario.population.players) players, "
+                    + "\(Units.formatDuration(scenario.duration)) simulated\n")
+            }
+            var failing: [UInt64] = []
+            for seed in seeds {
+                var variant = scenario
+                variant.seed = seed
+                let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
+                let result = Simulation.run(variant, progress: cli.progress("\(scenario.name) seed \(seed)"))
+                cli.progressDone()
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                cli.err("simulated \(scenario.name)\(seedCount == 1 ? "" : " seed \(seed)") in \(Format.fixed(elapsed, 2)) s wall\n")
+                let outcome = CheckOutcome(scenario: scenario.name, file: path, seed: seed, verdicts: result.budgetVerdicts)
+                cli.out(seedCount == 1 ? CheckReport.lines(outcome) : CheckReport.seedLine(outcome))
+                if outcome.failures > 0 { failing.append(seed) }
+                outcomes.append(outcome)
+            }
+            let summary = SeedCheckOutcome(scenario: scenario.name, file: path, seeds: seeds, failingSeeds: failing,
+                                           maxFailures: maxFailures, budgets: scenario.budgets.filter(\.acrossSeeds))
+            if acrossSeeds { cli.out(CheckReport.seedSummary(summary)) }
+            summaries.append(summary)
         }
-        let failing = outcomes.filter { $0.failures > 0 }
-        cli.out("check: \(CheckReport.tally(outcomes))\n")
-        for o in failing { cli.out("reproduce with: \(o.reproduce)\n") }
+        let failed = summaries.filter { !$0.pass }
+        if seedCount == 1 {
+            cli.out("check: \(CheckReport.tally(outcomes))\n")
+        } else {
+            cli.out("check: " + (failed.isEmpty ? "all \(summaries.count) scenarios pass" : "\(failed.count) of \(summaries.count) scenarios fail")
+                + " across \(seedCount) seeds\n")
+        }
+        for s in summaries {
+            let shown = s.failingSeeds.prefix(10)
+            for seed in shown { cli.out("reproduce with: \(s.reproduce(seed))\n") }
+            if s.failingSeeds.count > shown.count { cli.out("… and \(s.failingSeeds.count - shown.count) more failing seeds of \(s.scenario)\n") }
+        }
 
-        var status: Int32 = failing.isEmpty ? 0 : 1
+        var status: Int32 = failed.isEmpty ? 0 : 1
         if let junit {
+            let xml = acrossSeeds ? JUnitReport.render(outcomes, across: summaries) : JUnitReport.render(outcomes)
             do {
-                try Data(JUnitReport.render(outcomes).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+                try Data(xml.utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
                 cli.out("wrote \(junit)\n")
             } catch {
                 cli.err("synclab check: could not write --junit '\(junit)': \(error.localizedDescription)\n")
@@ -100,14 +177,37 @@ struct CheckCommand {
             }
         }
         if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            let markdown = seedCount == 1 ? CheckReport.markdown(outcomes) + (acrossSeeds ? CheckReport.seedMarkdown(summaries) : "")
+                : CheckReport.seedMarkdown(summaries)
             do {
-                try CheckCommand.append(CheckReport.markdown(outcomes), to: summary)
+                try CheckCommand.append(markdown, to: summary)
             } catch {
                 // The job summary is a convenience: the verdict stands without it.
                 cli.err("synclab check: warning: could not append to GITHUB_STEP_SUMMARY '\(summary)': \(error.localizedDescription)\n")
             }
         }
         return status
+    }
+
+    /// The scenario files of the arguments, each with whether it was named: a folder stands for
+    /// its `*.json` files in name order; JSON Schema files (`*.schema.json`, as a glob such as
+    /// `Scenarios/*.json` includes) are skipped with a note.
+    func expand(_ arguments: [String]) -> [(path: String, named: Bool)] {
+        var files: [(String, Bool)] = []
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []).sorted()
+                for name in names where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
+                    files.append(((argument as NSString).appendingPathComponent(name), false))
+                }
+            } else if argument.hasSuffix(".schema.json") {
+                cli.out("skipped \(argument) (a JSON Schema, not a scenario)\n")
+            } else {
+                files.append((argument, true))
+            }
+        }
+        return files
     }
 
     /// Appends `text` to the file at `path`, creating it if needed.

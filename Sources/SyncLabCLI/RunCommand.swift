@@ -26,8 +26,8 @@ struct RunCommand {
     Writes report.md, summary.json and CSV files into a temporary folder that replaces DIR only
     when complete: a failed or interrupted run leaves the previous report as it was. The same
     scenario and seed give byte-identical files on any machine. A run that would need more
-    memory than the limit is refused with the estimate. Exit status 0 on success, 2 on bad
-    input or usage.
+    memory than the limit is refused with the estimate. Progress goes to stderr when it is a
+    terminal. Exit status 0 on success, 2 on bad input or usage.
 
     EXAMPLES
       synclab run Scenarios/v115-pausing.json
@@ -114,7 +114,8 @@ struct RunCommand {
         cli.out("running \(scenario.name): \(scenario.population.players) players, \(Units.formatDuration(scenario.duration)) simulated\n")
         fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-        let result = Simulation.run(scenario, threads: threads)
+        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name))
+        cli.progressDone()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {
             try ReportWriter.write(ReportBundle.files(result), to: out)

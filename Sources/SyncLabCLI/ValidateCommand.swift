@@ -57,6 +57,12 @@ struct ListCommand {
     USAGE
       synclab list [DIR]      (default: Scenarios)
 
+    Prints one line per scenario: name, file, the first sentence of its description.
+    JSON Schema files (*.schema.json) are left out.
+
+    EXAMPLE
+      synclab list Scenarios
+
     """
 
     func main(_ arguments: [String]) -> Int32 {

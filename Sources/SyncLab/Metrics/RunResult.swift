@@ -81,6 +81,7 @@ extension RunResult {
         for source in ErrorSource.allCases {
             keys += ["errorSourceMs.\(source.key).mean", "errorSourceMs.\(source.key).sd"]
         }
+        keys += wakeRecoveryKeys
         return keys
     }
 
@@ -132,6 +133,7 @@ extension RunResult {
             f["errorSourceMs.\(source.key).mean"] = errorAttribution.mean(source).map { $0 / 1e6 }
             f["errorSourceMs.\(source.key).sd"] = errorAttribution.standardDeviation(source).map { $0 / 1e6 }
         }
+        f.merge(wakeRecoveryFigures) { $1 }
         return f
     }
 
@@ -147,7 +149,8 @@ extension RunResult {
     /// Each budget with its measured value; a budget whose figure could not be measured fails.
     public var budgetVerdicts: [BudgetVerdict] {
         let f = figures
-        return scenario.budgets.map { b in
+        // Budgets across seeds (`seedFailureRate`) are judged by `synclab check`, not per run.
+        return scenario.budgets.filter { !$0.acrossSeeds }.map { b in
             let value = f[b.metric] ?? nil
             return BudgetVerdict(budget: b, value: value, pass: value.map(b.holds) ?? false)
         }
@@ -176,7 +179,7 @@ public enum Simulation {
     /// Threads to use by default: the machine's active cores.
     public static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-    public static func run(_ scenario: Scenario, threads: Int = defaultThreads) -> RunResult {
+    public static func run(_ scenario: Scenario, threads: Int = defaultThreads, progress: ProgressHandler? = nil) -> RunResult {
         let n = scenario.population.players
         // Shards of fewer than ~2,000 players are not worth a thread.
         let count = max(1, min(threads, n / 2_000))
@@ -188,13 +191,16 @@ public enum Simulation {
             if shards.count == 1 { body(shards[0]); return }
             DispatchQueue.concurrentPerform(iterations: shards.count) { body(shards[$0]) }
         }
+        func runAll(until t: SimTime) { each { $0.world.run(until: t) } }
+        var reached = SimTime(ns: -scenario.warmup)
         if let release = scenario.population.release {
-            each { $0.world.run(until: release.at) }
+            advance(from: reached, to: release.at, scenario: scenario, progress: progress, runAll: runAll)
+            reached = release.at
             let online = shards.reduce(0) { $0 + $1.world.onlineCount() }
             each { $0.world.applyRelease(at: release.at, online: online, offline: n - online) }
         }
         let end = SimTime(ns: scenario.duration)
-        each { $0.world.run(until: end) }
+        advance(from: reached, to: end, scenario: scenario, progress: progress, runAll: runAll)
         var recorder = shards[0].world.recorder
         var events = shards[0].world.queue.scheduledCount
         for shard in shards.dropFirst() {

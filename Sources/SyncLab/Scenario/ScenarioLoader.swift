@@ -313,7 +313,7 @@ public struct ScenarioLoader {
         let costModels = try root.value("costs", default: [CostModel]()) { try CostModel.list(from: $0) }
 
         let budgets = try root.value("budgets", default: [Budget]()) { n in
-            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels))) }
+            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels)) + RunResult.seedFigureKeys) }
         }
         try root.rejectUnknownKeys()
 

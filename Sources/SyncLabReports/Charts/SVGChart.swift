@@ -135,14 +135,17 @@ public struct LineSeries: Sendable {
     public var runs: [[ChartPoint]]
     /// Whether the series gets its own legend entry (a style key may describe it instead).
     public var inLegend: Bool
+    /// Whether each point is also drawn as a dot (few points, e.g. a sweep's grid).
+    public var markers: Bool
     public init(name: String, color: String, dashed: Bool = false, width: Double = 1.5,
-                runs: [[ChartPoint]], inLegend: Bool = true) {
+                runs: [[ChartPoint]], inLegend: Bool = true, markers: Bool = false) {
         self.name = name
         self.color = color
         self.dashed = dashed
         self.width = width
         self.runs = runs
         self.inLegend = inLegend
+        self.markers = markers
     }
     public var isEmpty: Bool { runs.allSatisfy(\.isEmpty) }
 }
@@ -400,6 +403,12 @@ struct SVGCanvas {
             if count == 1 { d.append("l0.1,0") }
         }
         let dash = s.dashed ? " stroke-dasharray=\"6 4\"" : ""
+        if s.markers {
+            for point in s.runs.joined() {
+                lines.append("<circle cx=\"\(Self.n(p.left + x.fraction(point.x) * p.width))\" cy=\"\(Self.n(p.bottom - y.fraction(point.y) * p.height))\" "
+                    + "r=\"3.5\" fill=\"\(s.color)\"/>")
+            }
+        }
         lines.append("<path data-series=\"\(Format.xml(s.name, attribute: true))\" d=\"\(d.joined(separator: " "))\" fill=\"none\" "
             + "stroke=\"\(s.color)\" stroke-width=\"\(Format.fixed(s.width, 1))\" stroke-linejoin=\"round\" stroke-linecap=\"round\"\(dash)/>")
     }

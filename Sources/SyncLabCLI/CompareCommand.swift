@@ -1,0 +1,107 @@
+import Foundation
+import SyncLab
+import SyncLabReports
+import SyncLabKernel
+
+/// `synclab compare`: scenarios on the same seed, side by side in one report folder.
+struct CompareCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab compare — run scenarios on the same seed and report them side by side
+
+    USAGE
+      synclab compare A.json B.json... [--out DIR] [--seed S] [--threads N]
+
+    Runs every scenario with one seed (common random numbers: each player's draws are keyed by
+    seed, purpose and player, so player k meets the same links, clocks and sessions in every
+    design, and a difference is the design's, not the dice's) and writes DIR:
+      compare.md     the scenarios, their headline figures side by side, each one's difference
+                     from the first (A), and the overlaid charts
+      compare.csv    every headline figure: one row per figure, one column per scenario, then
+                     one per difference from the first
+      compare_requests_per_second.svg/.csv, compare_transition_gaps.svg/.csv,
+      compare_error_over_time.svg/.csv   the charts (one series per scenario) and their data
+
+    OPTIONS
+      --out DIR        report folder (default: Reports/compare-<A name>); replaced atomically,
+                       only if SyncLab wrote it
+      --seed S         the seed every scenario runs with (default: the first scenario's seed)
+      --threads N      threads per run (the files are byte-identical for any number)
+
+    Exit status 0 on success, 2 on bad input or usage.
+
+    EXAMPLES
+      synclab compare Scenarios/v115-pausing.json Scenarios/v115-uptime.json
+      synclab compare Scenarios/v115-pausing.json Scenarios/v115-uptime.json --seed 7 --out /tmp/cmp
+
+    """
+
+    func main(_ arguments: [String]) -> Int32 {
+        let valued: Set<String> = ["--out", "--seed", "--threads"]
+        if let problem = RunCommand.shapeProblem(arguments, valued: valued) { return cli.usageError("compare", problem) }
+        let parsed: ParsedArguments
+        switch cli.parse(arguments, command: "compare", valued: valued, help: CompareCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
+        }
+        guard parsed.positional.count >= 2 else {
+            return cli.usageError("compare", "expected at least two scenario files; got \(parsed.positional.count)")
+        }
+        var seed: UInt64? = nil
+        if let text = parsed.options["--seed"] {
+            guard let v = UInt64(text), v <= UInt64(Int64.max) else {
+                return cli.usageError("compare", "--seed expects a whole number from 0 to 9223372036854775807; got '\(text)'")
+            }
+            seed = v
+        }
+        var threads = Simulation.defaultThreads
+        if let text = parsed.options["--threads"] {
+            guard let n = Int(text), n >= 1, n <= 256 else {
+                return cli.usageError("compare", "--threads expects a whole number from 1 to 256; got '\(text)'")
+            }
+            threads = n
+        }
+        if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("compare", "--out needs a folder; got an empty value") }
+        var scenarios: [Scenario] = []
+        var bad = false
+        for path in parsed.positional {
+            do { scenarios.append(try ScenarioLoader().load(path: path)) } catch {
+                cli.err("synclab compare: \(error)\n")
+                bad = true
+            }
+        }
+        if bad { return 2 }
+        let common = seed ?? scenarios[0].seed
+        let out = parsed.options["--out"] ?? "Reports/compare-\(scenarios[0].name)"
+        if let problem = ReportWriter.refusal(for: out) {
+            cli.err("synclab compare: \(problem)\n")
+            return 2
+        }
+        cli.out("seed \(common)\n")
+        var results: [RunResult] = []
+        for (path, var scenario) in zip(parsed.positional, scenarios) {
+            scenario.seed = common
+            cli.out("running \(scenario.name) (\(path)): \(scenario.population.players) players, \(Units.formatDuration(scenario.duration)) simulated\n")
+            let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
+            results.append(Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name)))
+            cli.progressDone()
+            cli.err("simulated \(scenario.name) in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
+        }
+        do {
+            try ReportWriter.write(CompareReport.files(results, files: parsed.positional), to: out)
+        } catch {
+            cli.err("synclab compare: \(error)\n")
+            return 2
+        }
+        let names = CompareReport.names(results)
+        let f = results.map(\.figures)
+        for (k, name) in names.enumerated() {
+            let gap = f[k]["transitionGapMs.p99"] ?? nil
+            let peak = f[k]["peakRequestsPerSecond"] ?? nil
+            cli.out("\(name): transition gap p99 \(Format.optional(gap, 1)) ms, peak \(Format.optional(peak, 0)) requests/s\n")
+        }
+        cli.out("wrote \(ReportWriter.expanded(out))/compare.md\n")
+        return 0
+    }
+}

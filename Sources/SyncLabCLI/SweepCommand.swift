@@ -1,0 +1,269 @@
+import Foundation
+import SyncLab
+import SyncLabReports
+import SyncLabKernel
+
+/// `synclab sweep`: a grid of scenario variants; `--shard i/n` runs a deterministic part of it.
+struct SweepCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab sweep — run a grid of scenario variants (shardable across machines)
+
+    USAGE
+      synclab sweep SCENARIO.json --vary KEYPATH=v1,v2,... [--vary ...] [--seeds N]
+                    [--shard i/n] [--out DIR] [--chart FIGURE] [--threads N]
+
+    Every point of the grid (every combination of the --vary values; the first --vary varies
+    slowest) is the scenario with those keys set, read and validated like the file itself: a
+    key path that is not in the scenario format is an error naming it (exit 2) before anything
+    runs. Values are JSON scalars (5000, 0.25, true, "text") or else plain text such as "500ms"
+    or uptime. Each point runs with the seeds S, S+1, …, S+N−1 (S: the scenario's seed): the
+    same seeds at every point (common random numbers).
+
+    Writes DIR:
+      sweep.csv             one row per point and seed: point, seed, the varied values, every
+                            headline figure (the keys of summary.json / budgets)
+      sweep.md              the grid, a table of the main figures, and the chart
+      sweep_chart.svg/.csv  the chart's figure (mean over seeds) against the first varied key
+
+    OPTIONS
+      --vary KEYPATH=V,...  a key path as errors name it (client.clock, population.players,
+                            network.profiles[0].failure) and its values; repeat for more keys
+      --seeds N             seeds per point (1 … 1000; default 1)
+      --shard i/n           run only the points p with p mod n = i (0 ≤ i < n) and write a part
+                            (DIR/sweep-part.csv) for 'synclab merge'
+      --out DIR             default: Reports/sweep-<name>, or Reports/sweep-<name>-part-i-of-n
+      --chart FIGURE        the figure to chart (default transitionGapMs.p99)
+      --threads N           threads per run (files are byte-identical for any number)
+
+    'synclab merge' of the parts 0/n … n−1/n writes exactly the bytes the unsharded sweep
+    writes. Exit status 0 on success, 2 on bad input or usage.
+
+    EXAMPLES
+      synclab sweep Scenarios/v115-uptime.json --vary client.refetch.max=7m,9m,12m --seeds 3
+      synclab sweep Scenarios/v115-pausing.json --vary client.clock=suspending,uptime,continuous \\
+                    --vary population.players=2000,5000 --out /tmp/sweep
+      synclab sweep Scenarios/v115-uptime.json --vary server.timestampResolution=1s,1ms \\
+                    --shard 0/3 --out /shared/part-0
+      synclab merge /shared/part-0 /shared/part-1 /shared/part-2 --out Reports/sweep
+
+    """
+
+    static let maximumSeeds = 1000
+    static let maximumPoints = 100_000
+
+    func main(_ arguments: [String]) -> Int32 {
+        // --vary may repeat: take every one out before the shared parser (which keeps one value per option).
+        var rest: [String] = []
+        var varies: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if a == "--vary" {
+                guard i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") else { return cli.usageError("sweep", "--vary needs KEYPATH=v1,v2,...") }
+                varies.append(arguments[i + 1])
+                i += 2
+                continue
+            }
+            if a.hasPrefix("--vary=") { varies.append(String(a.dropFirst("--vary=".count))); i += 1; continue }
+            rest.append(a)
+            i += 1
+        }
+        let valued: Set<String> = ["--seeds", "--shard", "--out", "--chart", "--threads"]
+        if let problem = RunCommand.shapeProblem(rest, valued: valued) { return cli.usageError("sweep", problem) }
+        let parsed: ParsedArguments
+        switch cli.parse(rest, command: "sweep", valued: valued, help: SweepCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
+        }
+        guard parsed.positional.count == 1 else {
+            return cli.usageError("sweep", parsed.positional.isEmpty ? "missing the scenario file" : "expected one scenario file, got \(parsed.positional.count)")
+        }
+        let path = parsed.positional[0]
+        guard !varies.isEmpty else { return cli.usageError("sweep", "give at least one --vary KEYPATH=v1,v2,...") }
+        var axes: [SweepAxis] = []
+        for v in varies {
+            guard let eq = v.firstIndex(of: "="), eq != v.startIndex else {
+                return cli.usageError("sweep", "--vary '\(v)': expected KEYPATH=v1,v2,...")
+            }
+            let key = String(v[..<eq])
+            let values = v[v.index(after: eq)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard KeyPath.steps(key) != nil else { return cli.usageError("sweep", "--vary '\(v)': '\(key)' is not a key path like client.clock or network.profiles[0].failure") }
+            guard !values.contains(where: \.isEmpty) else { return cli.usageError("sweep", "--vary '\(v)': a value is empty") }
+            guard key != "seed" else { return cli.usageError("sweep", "--vary seed: use --seeds N, which runs every point with the same seeds") }
+            guard !axes.contains(where: { $0.keyPath == key }) else { return cli.usageError("sweep", "--vary \(key) is given twice") }
+            guard Set(values).count == values.count else { return cli.usageError("sweep", "--vary '\(v)': a value repeats") }
+            axes.append(SweepAxis(keyPath: key, values: values))
+        }
+        var seedCount = 1
+        if let text = parsed.options["--seeds"] {
+            guard let n = Int(text), n >= 1, n <= SweepCommand.maximumSeeds else {
+                return cli.usageError("sweep", "--seeds expects a whole number from 1 to \(SweepCommand.maximumSeeds); got '\(text)'")
+            }
+            seedCount = n
+        }
+        var shard = 0, shards = 1
+        if let text = parsed.options["--shard"] {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), b >= 1, b <= 10_000, a >= 0, a < b else {
+                return cli.usageError("sweep", "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got '\(text)'")
+            }
+            (shard, shards) = (a, b)
+        }
+        var threads = Simulation.defaultThreads
+        if let text = parsed.options["--threads"] {
+            guard let n = Int(text), n >= 1, n <= 256 else {
+                return cli.usageError("sweep", "--threads expects a whole number from 1 to 256; got '\(text)'")
+            }
+            threads = n
+        }
+        let chart = parsed.options["--chart"] ?? "transitionGapMs.p99"
+        if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("sweep", "--out needs a folder; got an empty value") }
+
+        // Load every point before running any: a bad key path or value costs no simulation time.
+        let loader = ScenarioLoader()
+        let base: Scenario
+        let fingerprint: String
+        do {
+            base = try loader.load(path: path)
+            fingerprint = SweepSpec.fingerprint(try loader.mergedValue(path: path).serialized(indent: 0))
+        } catch {
+            cli.err("synclab sweep: \(error)\n")
+            return 2
+        }
+        let figures = Headline.keys(for: [base]).map(\.key)
+        guard figures.contains(chart) else {
+            return cli.usageError("sweep", "--chart: '\(chart)' is not a headline figure; one of: \(figures.joined(separator: ", "))")
+        }
+        let probe = SweepSpec(scenario: base.name, fingerprint: fingerprint, axes: axes, seeds: [], chart: chart, figures: figures)
+        guard probe.points <= SweepCommand.maximumPoints else {
+            return cli.usageError("sweep", "the grid has \(probe.points) points; at most \(SweepCommand.maximumPoints)")
+        }
+        guard base.seed <= UInt64(Int64.max) - UInt64(seedCount - 1) else {
+            return cli.usageError("sweep", "seed \(base.seed) + \(seedCount - 1) seeds passes 9223372036854775807")
+        }
+        let seeds = (0..<UInt64(seedCount)).map { base.seed + $0 }
+        let spec = SweepSpec(scenario: base.name, fingerprint: fingerprint, axes: axes, seeds: seeds, chart: chart, figures: figures)
+        var points: [(index: Int, scenario: Scenario)] = []
+        for p in 0..<spec.points {
+            let overrides = zip(axes, spec.values(ofPoint: p)).map { ScenarioLoader.Override(keyPath: $0.keyPath, value: SweepAxis.jsonValue($1)) }
+            do {
+                let s = try loader.load(path: path, overrides: overrides)
+                if SweepSpec.shard(ofPoint: p, count: shards) == shard { points.append((p, s)) }
+            } catch {
+                let which = overrides.map { "\($0.keyPath)=\($0.value.serialized(indent: 0))" }.joined(separator: " ")
+                cli.err("synclab sweep: --vary at point \(p) (\(which)): \(error)\n")
+                return 2
+            }
+        }
+        let sharded = parsed.options["--shard"] != nil
+        let out = parsed.options["--out"] ?? (sharded ? "Reports/sweep-\(base.name)-part-\(shard)-of-\(shards)" : "Reports/sweep-\(base.name)")
+        if let problem = ReportWriter.refusal(for: out) {
+            cli.err("synclab sweep: \(problem)\n")
+            return 2
+        }
+
+        cli.out("seeds \(seeds.map(String.init).joined(separator: ", "))\n")
+        cli.out("sweep of \(base.name): \(spec.points) points × \(seedCount) seeds"
+            + (sharded ? "; shard \(shard)/\(shards) runs \(points.count) points" : "") + "\n")
+        var rows: [SweepPart.Row] = []
+        let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
+        for (n, point) in points.enumerated() {
+            for seed in seeds {
+                var scenario = point.scenario
+                scenario.seed = seed
+                let label = "point \(point.index) (\(n + 1)/\(points.count)) seed \(seed)"
+                let result = Simulation.run(scenario, threads: threads, progress: cli.progress(label))
+                cli.progressDone()
+                rows.append(SweepPart.row(point: point.index, seed: seed, result: result, figures: figures))
+            }
+            cli.out("point \(point.index): " + zip(axes, spec.values(ofPoint: point.index)).map { "\($0.keyPath)=\($1)" }.joined(separator: " ") + "\n")
+        }
+        cli.err("simulated \(rows.count) runs in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
+        let part = SweepPart(spec: spec, shard: shard, shards: shards, rows: rows)
+        let files: [(name: String, contents: String)]
+        if sharded {
+            files = [(SweepPart.fileName, part.text)]
+        } else {
+            switch SweepReport.merge([("the sweep", part)]) {
+            case .success(let f): files = f
+            case .failure(let e):
+                cli.err("synclab sweep: internal error: \(e)\n")
+                return 2
+            }
+        }
+        do {
+            try ReportWriter.write(files, to: out)
+        } catch {
+            cli.err("synclab sweep: \(error)\n")
+            return 2
+        }
+        cli.out("wrote \(ReportWriter.expanded(out))/\(sharded ? SweepPart.fileName : "sweep.md")\n")
+        return 0
+    }
+}
+
+/// `synclab merge`: the parts of a sharded sweep into the sweep's report.
+struct MergeCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab merge — combine the parts of a sharded sweep
+
+    USAGE
+      synclab merge PART_DIR... --out DIR
+
+    Reads PART_DIR/sweep-part.csv of each folder (written by 'synclab sweep --shard i/n') and
+    writes DIR exactly as the unsharded sweep would (sweep.csv, sweep.md, sweep_chart.svg/.csv),
+    byte for byte. Refuses (exit 2) parts of different sweeps (scenario content, --vary, seeds
+    or chart), overlapping parts (a shard given twice), missing shards, and a part whose rows
+    are not exactly its points × seeds.
+
+    EXAMPLES
+      synclab merge /shared/part-0 /shared/part-1 /shared/part-2 --out Reports/sweep-v115-uptime
+      synclab merge parts/*/ --out Reports/sweep
+
+    """
+
+    func main(_ arguments: [String]) -> Int32 {
+        if let problem = RunCommand.shapeProblem(arguments, valued: ["--out"]) { return cli.usageError("merge", problem) }
+        let parsed: ParsedArguments
+        switch cli.parse(arguments, command: "merge", valued: ["--out"], help: MergeCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
+        }
+        guard !parsed.positional.isEmpty else { return cli.usageError("merge", "missing the part folders") }
+        guard let out = parsed.options["--out"], !out.isEmpty else { return cli.usageError("merge", "--out DIR is required") }
+        var parts: [(source: String, part: SweepPart)] = []
+        for dir in parsed.positional {
+            let file = (dir as NSString).appendingPathComponent(SweepPart.fileName)
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                cli.err("synclab merge: \(file): cannot read the file (is '\(dir)' a folder written by 'synclab sweep --shard'?)\n")
+                return 2
+            }
+            switch SweepPart.parse(text) {
+            case .success(let p): parts.append((dir, p))
+            case .failure(let e):
+                cli.err("synclab merge: \(file): \(e)\n")
+                return 2
+            }
+        }
+        let files: [(name: String, contents: String)]
+        switch SweepReport.merge(parts) {
+        case .success(let f): files = f
+        case .failure(let e):
+            cli.err("synclab merge: \(e)\n")
+            return 2
+        }
+        do {
+            try ReportWriter.write(files, to: out)
+        } catch {
+            cli.err("synclab merge: \(error)\n")
+            return 2
+        }
+        cli.out("merged \(parts.count) parts of the sweep of \(parts[0].part.spec.scenario)\n")
+        cli.out("wrote \(ReportWriter.expanded(out))/sweep.md\n")
+        return 0
+    }
+}

@@ -1,0 +1,329 @@
+// `synclab sweep` and `synclab merge`: a grid of scenario variants, shardable across machines.
+//
+// A sweep is written in two steps on every path: its runs become a *part* (rows of figures for
+// the points of one shard, plus a description of the whole grid), and parts are merged into the
+// report. The unsharded sweep is the one part 0/1 merged, so `merge` of any complete set of
+// shards writes exactly the bytes the unsharded sweep writes.
+
+import SyncLab
+import SyncLabKernel
+
+/// One varied key and its values, as written on the command line.
+public struct SweepAxis: Sendable, Equatable {
+    public var keyPath: String
+    /// The values' text; each is read as a JSON scalar if it parses as one, else as a string.
+    public var values: [String]
+    public init(keyPath: String, values: [String]) {
+        self.keyPath = keyPath
+        self.values = values
+    }
+
+    /// A command-line value as JSON: `5000` → number, `true` → boolean, `"x"` → string,
+    /// anything else (`500ms`, `uptime`) → a string.
+    public static func jsonValue(_ text: String) -> JSONValue {
+        if let v = try? JSONParser.parse(text) {
+            switch v {
+            case .null, .bool, .number, .string: return v
+            case .array, .object: break
+            }
+        }
+        return .string(text)
+    }
+}
+
+/// The whole grid: what every part of one sweep must agree on.
+public struct SweepSpec: Sendable, Equatable {
+    public var scenario: String
+    /// FNV-1a 64 of the base scenario's merged JSON: parts of different scenario files never merge.
+    public var fingerprint: String
+    public var axes: [SweepAxis]
+    public var seeds: [UInt64]
+    /// The figure the chart plots against the first varied key.
+    public var chart: String
+    /// The figure columns, in order.
+    public var figures: [String]
+
+    public init(scenario: String, fingerprint: String, axes: [SweepAxis], seeds: [UInt64], chart: String, figures: [String]) {
+        self.scenario = scenario
+        self.fingerprint = fingerprint
+        self.axes = axes
+        self.seeds = seeds
+        self.chart = chart
+        self.figures = figures
+    }
+
+    /// Points of the grid: the product of the axes' value counts.
+    public var points: Int { axes.reduce(1) { $0 * $1.values.count } }
+
+    /// The value index on each axis of point `p`: the first axis varies slowest.
+    public func indices(ofPoint p: Int) -> [Int] {
+        var rest = p
+        var out = [Int](repeating: 0, count: axes.count)
+        for a in axes.indices.reversed() {
+            out[a] = rest % axes[a].values.count
+            rest /= axes[a].values.count
+        }
+        return out
+    }
+
+    public func values(ofPoint p: Int) -> [String] {
+        zip(axes, indices(ofPoint: p)).map { $0.values[$1] }
+    }
+
+    /// The shard that runs point `p` of `count`: round robin, so every shard gets a similar mix.
+    public static func shard(ofPoint p: Int, count: Int) -> Int { p % count }
+
+    /// One line of JSON, the part file's header.
+    var json: String {
+        let axes = JSONValue.array(self.axes.map { a in
+            .object([JSONMember(key: "key", value: .string(a.keyPath)),
+                     JSONMember(key: "values", value: .array(a.values.map { .string($0) }))])
+        })
+        let v = JSONValue.object([
+            JSONMember(key: "scenario", value: .string(scenario)),
+            JSONMember(key: "fingerprint", value: .string(fingerprint)),
+            JSONMember(key: "seeds", value: .array(seeds.map { .string(String($0)) })),
+            JSONMember(key: "vary", value: axes),
+            JSONMember(key: "chart", value: .string(chart)),
+            JSONMember(key: "figures", value: .array(figures.map { .string($0) })),
+        ])
+        return v.serialized(indent: 0).split(separator: "\n").joined()
+    }
+
+    static func parse(_ text: String) -> SweepSpec? {
+        guard let v = try? JSONParser.parse(text), case .string(let scenario)? = v["scenario"],
+              case .string(let fingerprint)? = v["fingerprint"], case .array(let seedValues)? = v["seeds"],
+              case .array(let axisValues)? = v["vary"], case .string(let chart)? = v["chart"],
+              case .array(let figureValues)? = v["figures"] else { return nil }
+        func strings(_ a: [JSONValue]) -> [String]? {
+            let s = a.compactMap { if case .string(let x) = $0 { return x } else { return nil } }
+            return s.count == a.count ? s : nil
+        }
+        guard let seedTexts = strings(seedValues), let figures = strings(figureValues) else { return nil }
+        let seeds = seedTexts.compactMap { UInt64($0) }
+        guard seeds.count == seedTexts.count, !seeds.isEmpty else { return nil }
+        var axes: [SweepAxis] = []
+        for a in axisValues {
+            guard case .string(let key)? = a["key"], case .array(let vs)? = a["values"], let values = strings(vs), !values.isEmpty
+            else { return nil }
+            axes.append(SweepAxis(keyPath: key, values: values))
+        }
+        guard !axes.isEmpty else { return nil }
+        return SweepSpec(scenario: scenario, fingerprint: fingerprint, axes: axes, seeds: seeds, chart: chart, figures: figures)
+    }
+
+    /// FNV-1a, 64 bits, of `text`'s UTF-8 bytes, as 16 hex digits.
+    public static func fingerprint(_ text: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// The runs of one shard: for each of its points and each seed, the figure cells.
+public struct SweepPart: Sendable, Equatable {
+    public struct Row: Sendable, Equatable {
+        public var point: Int
+        public var seed: UInt64
+        /// `Headline.cell` of each of the spec's figures.
+        public var cells: [String]
+        public init(point: Int, seed: UInt64, cells: [String]) {
+            self.point = point
+            self.seed = seed
+            self.cells = cells
+        }
+    }
+
+    public var spec: SweepSpec
+    public var shard: Int
+    public var shards: Int
+    public var rows: [Row]
+
+    public init(spec: SweepSpec, shard: Int, shards: Int, rows: [Row]) {
+        self.spec = spec
+        self.shard = shard
+        self.shards = shards
+        self.rows = rows
+    }
+
+    public static let fileName = "sweep-part.csv"
+
+    /// The row of one run: its figures as CSV cells.
+    public static func row(point: Int, seed: UInt64, result: RunResult, figures: [String]) -> Row {
+        let f = result.figures
+        return Row(point: point, seed: seed, cells: figures.map { Headline.cell(f[$0] ?? nil) })
+    }
+
+    /// The part file: two header lines, then `point,seed,<figures>` rows.
+    public var text: String {
+        var out = "# synclab sweep part \(shard)/\(shards)\n# \(spec.json)\n"
+        out += "point,seed," + spec.figures.map(Format.csv).joined(separator: ",") + "\n"
+        for r in rows { out += "\(r.point),\(r.seed)," + r.cells.joined(separator: ",") + "\n" }
+        return out
+    }
+
+    /// Reads a part file; nil with a reason when it is not one.
+    public static func parse(_ text: String) -> Result<SweepPart, SweepError> {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 3, lines[0].hasPrefix("# synclab sweep part "), lines[1].hasPrefix("# ") else {
+            return .failure(SweepError("not a sweep part (no '# synclab sweep part i/n' header)"))
+        }
+        let shardText = lines[0].dropFirst("# synclab sweep part ".count).split(separator: "/")
+        guard shardText.count == 2, let shard = Int(shardText[0]), let shards = Int(shardText[1]), shards >= 1, shard >= 0, shard < shards
+        else { return .failure(SweepError("bad shard in the header '\(lines[0])'")) }
+        guard let spec = SweepSpec.parse(String(lines[1].dropFirst(2))) else {
+            return .failure(SweepError("the sweep description (line 2) is not readable"))
+        }
+        var rows: [Row] = []
+        for (i, line) in lines.dropFirst(3).enumerated() where !line.isEmpty {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 2 + spec.figures.count, let p = Int(fields[0]), let s = UInt64(fields[1]) else {
+                return .failure(SweepError("line \(i + 4) is not a row of \(2 + spec.figures.count) fields"))
+            }
+            rows.append(Row(point: p, seed: s, cells: Array(fields.dropFirst(2))))
+        }
+        return .success(SweepPart(spec: spec, shard: shard, shards: shards, rows: rows))
+    }
+}
+
+public struct SweepError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+public enum SweepReport {
+    /// Combines parts into the sweep's files. Every part must describe the same sweep with the
+    /// same shard count, and the parts must be each shard exactly once, each holding exactly its
+    /// points × seeds.
+    public static func merge(_ parts: [(source: String, part: SweepPart)]) -> Result<[(name: String, contents: String)], SweepError> {
+        guard let first = parts.first else { return .failure(SweepError("no parts given")) }
+        let spec = first.part.spec, shards = first.part.shards
+        var seen: [Int: String] = [:]
+        for (source, part) in parts {
+            guard part.spec == spec else {
+                return .failure(SweepError("\(source) is a part of another sweep than \(first.source) (scenario, fingerprint, --vary, seeds or chart differ)"))
+            }
+            guard part.shards == shards else {
+                return .failure(SweepError("\(source) is shard \(part.shard)/\(part.shards) but \(first.source) is of \(shards) shards"))
+            }
+            if let other = seen[part.shard] {
+                return .failure(SweepError("overlapping parts: \(other) and \(source) are both shard \(part.shard)/\(shards)"))
+            }
+            seen[part.shard] = source
+            // Exactly the shard's points, each with every seed once.
+            let expected = (0..<spec.points).filter { SweepSpec.shard(ofPoint: $0, count: shards) == part.shard }
+                .flatMap { p in spec.seeds.map { "\(p)/\($0)" } }
+            let got = part.rows.map { "\($0.point)/\($0.seed)" }
+            guard got.sorted() == expected.sorted() else {
+                return .failure(SweepError("\(source): shard \(part.shard)/\(shards) should hold \(expected.count) rows "
+                    + "(its points × \(spec.seeds.count) seeds) but holds \(got.count) that do not match; rerun that shard"))
+            }
+        }
+        let missing = (0..<shards).filter { seen[$0] == nil }
+        guard missing.isEmpty else {
+            return .failure(SweepError("missing parts: shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(shards)" }.joined(separator: ", ")) "
+                + "(got \(seen.keys.sorted().map { "\($0)/\(shards)" }.joined(separator: ", ")))"))
+        }
+        let seedOrder = Dictionary(uniqueKeysWithValues: spec.seeds.enumerated().map { ($1, $0) })
+        let rows = parts.flatMap(\.part.rows).sorted {
+            ($0.point, seedOrder[$0.seed] ?? 0) < ($1.point, seedOrder[$1.seed] ?? 0)
+        }
+        return .success(files(spec, rows: rows))
+    }
+
+    /// Columns of the Markdown table: the chart's figure first, then a few headline ones.
+    static let tableFigures = ["transitionGapMs.p99", "transitionsWithin500msShare", "clientErrorMs.p99",
+                               "wakeRecoveryMinutes.displayed.vsNoSleep", "peakRequestsPerSecond", "bareShare"]
+
+    static func files(_ spec: SweepSpec, rows: [SweepPart.Row]) -> [(name: String, contents: String)] {
+        var csv = "point,seed," + (spec.axes.map(\.keyPath) + spec.figures).map(Format.csv).joined(separator: ",") + "\n"
+        for r in rows {
+            csv += "\(r.point),\(r.seed)," + spec.values(ofPoint: r.point).map(Format.csv).joined(separator: ",") + ","
+                + r.cells.joined(separator: ",") + "\n"
+        }
+        let chart = self.chart(spec, rows: rows)
+        var md = "# Sweep of \(spec.scenario)\n\n"
+        md += "\(spec.points) point\(spec.points == 1 ? "" : "s") (every combination of the varied keys, the first varying slowest) × "
+            + "\(spec.seeds.count) seed\(spec.seeds.count == 1 ? "" : "s") (\(spec.seeds.map(String.init).joined(separator: ", "))) = \(rows.count) runs "
+            + "of the scenario `\(spec.scenario)` (fingerprint `\(spec.fingerprint)`). Every point runs with the same seeds: "
+            + "common random numbers, so a difference between points is the design's, not the dice's.\n\n"
+        for a in spec.axes { md += "- `\(a.keyPath)` = " + a.values.map { "`\($0)`" }.joined(separator: ", ") + "\n" }
+        let columns = [spec.chart] + tableFigures.filter { $0 != spec.chart }
+        let labels = Dictionary(Headline.figures.map { ($0.key, $0.label) }, uniquingKeysWith: { a, _ in a })
+        md += "\n| point | seed | " + spec.axes.map { "`\($0.keyPath)`" }.joined(separator: " | ") + " | "
+            + columns.map { labels[$0] ?? $0 }.joined(separator: " | ") + " |\n"
+        md += "|---:|---:|" + String(repeating: "---|", count: spec.axes.count) + String(repeating: "---:|", count: columns.count) + "\n"
+        for r in rows {
+            let cells = columns.map { key -> String in
+                guard let i = spec.figures.firstIndex(of: key), !r.cells[i].isEmpty else { return "n/a" }
+                return r.cells[i]
+            }
+            md += "| \(r.point) | \(r.seed) | " + spec.values(ofPoint: r.point).map { $0.replacingAll("|", with: "\\|") }.joined(separator: " | ")
+                + " | " + cells.joined(separator: " | ") + " |\n"
+        }
+        md += "\n## Chart\n\n![\(chart.title)](\(chart.svgFile))\n\n\(chart.caption) Data: [\(chart.csvFile)](\(chart.csvFile)).\n\n"
+        md += "Every figure of every run: [sweep.csv](sweep.csv).\n"
+        return [("sweep.md", md), ("sweep.csv", csv), (chart.svgFile, chart.svg), (chart.csvFile, chart.csv)]
+    }
+
+    /// The last step of a key path: "population.players" → "players".
+    static func shortKey(_ keyPath: String) -> String {
+        keyPath.split(separator: ".").last.map(String.init) ?? keyPath
+    }
+
+    /// The chart figure, averaged over seeds, against the first varied key (one position per
+    /// value, in the order given); one line per combination of the other keys.
+    static func chart(_ spec: SweepSpec, rows: [SweepPart.Row]) -> ChartFile {
+        let first = spec.axes[0]
+        let column = spec.figures.firstIndex(of: spec.chart)
+        let others = spec.axes.dropFirst().reduce(1) { $0 * $1.values.count }
+        let label = Dictionary(Headline.figures.map { ($0.key, $0.label) }, uniquingKeysWith: { a, _ in a })[spec.chart] ?? spec.chart
+        var csv = Format.csv(first.keyPath) + ",series,mean_" + Format.csv(spec.chart) + ",seeds\n"
+        var series: [LineSeries] = []
+        var values: [Double] = []
+        let byPoint = Dictionary(grouping: rows, by: \.point)
+        for o in 0..<others {
+            var run: [ChartPoint] = []
+            var name = ""
+            for (xi, xv) in first.values.enumerated() {
+                let p = xi * others + o
+                let rest = Array(spec.values(ofPoint: p).dropFirst())
+                // The key's last step keeps legend lines short ("players=200").
+                name = zip(spec.axes.dropFirst(), rest).map { "\(SweepReport.shortKey($0.keyPath))=\($1)" }.joined(separator: ", ")
+                let cells = (byPoint[p] ?? []).compactMap { r in column.flatMap { Double(r.cells[$0]) } }
+                let mean = cells.isEmpty ? nil : cells.reduce(0, +) / Double(cells.count)
+                csv += Format.csv(xv) + "," + Format.csv(name) + "," + Headline.cell(mean) + ",\(cells.count)\n"
+                if let mean {
+                    run.append(ChartPoint(Double(xi), mean))
+                    values.append(mean)
+                }
+            }
+            series.append(LineSeries(name: name.isEmpty ? label : name, color: ChartPalette.color(o), width: 2,
+                                     runs: [run], inLegend: others > 1, markers: true))
+        }
+        let n = first.values.count
+        let x = ChartAxis(label: first.keyPath, lower: -0.5, upper: Double(n) - 0.5,
+                          ticks: first.values.enumerated().map { ChartTick(Double($0), $1) })
+        let top = max(values.max() ?? 1, spec.chart.contains("Ms.") ? 500 : 0)
+        let yLabel = label + (spec.seeds.count > 1 ? ", mean of \(spec.seeds.count) seeds" : "")
+        // Milliseconds spanning orders of magnitude (a stopped clock next to a working one) on a log axis.
+        let positive = values.filter { $0 > 0 }
+        let logarithmic = spec.chart.contains("Ms.") && positive.count == values.count && (positive.min() ?? 0) > 0
+            && (positive.max() ?? 0) / (positive.min() ?? 1) > 20
+        let y = logarithmic ? ChartAxis.logTimeMs(label: yLabel + " (log scale)", values: values + [500])
+            : ChartAxis.linear(label: yLabel, lower: min(0, values.min() ?? 0), upper: top > 0 ? top : 1, target: 5)
+        let chart = LineChart(
+            title: "\(label) against \(first.keyPath)", x: x, y: y, series: values.isEmpty ? [] : series,
+            references: spec.chart.contains("Ms.") && !spec.chart.hasPrefix("wake") ? [ReferenceLine(.horizontal, at: 500, label: "500 ms")] : [],
+            noDataMessage: "no data: the figure was not measured at any point")
+        return ChartFile(name: "sweep_chart", title: chart.title,
+                         caption: "`\(spec.chart)` at each value of `\(first.keyPath)`" + (spec.seeds.count > 1 ? ", the mean over the seeds" : "")
+                            + (others > 1 ? "; one line per combination of the other varied keys." : "."),
+                         svg: chart.svg(), csv: csv)
+    }
+}

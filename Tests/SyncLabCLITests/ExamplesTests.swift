@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import SyncLabCLI
+import SyncLab
+
+/// The example files under examples/ stay loadable: the README points at them.
+@Suite struct ExamplesTests {
+    static var root: String { #filePath.components(separatedBy: "/Tests/").first ?? "." }
+
+    @Test func checkExamplesLoadWithTheirBudgets() throws {
+        let pass = try ScenarioLoader().load(path: Self.root + "/examples/check/uptime-as-shipped.json")
+        let fail = try ScenarioLoader().load(path: Self.root + "/examples/check/pausing-regression.json")
+        #expect(pass.budgets.map(\.metric) == ["transitionGapMs.p99", "wakeRecoveryMinutes.displayed.vsNoSleep", "costPerMonth.vps", "seedFailureRate"])
+        #expect(fail.budgets == pass.budgets)
+        #expect(pass.client.clock.name != fail.client.clock.name)
+    }
+
+    @Test func shardingExamplesAgreeOnTheShardCount() throws {
+        // The Indexed Job's completions, its SHARDS and the merge's part list; the CI matrix and its SHARDS.
+        let job = try String(contentsOfFile: Self.root + "/examples/k8s/sweep-indexed-job.yaml", encoding: .utf8)
+        #expect(job.contains("completionMode: Indexed") && job.contains("completions: 4"))
+        #expect(job.contains("--shard \"${JOB_COMPLETION_INDEX}/${SHARDS}\"") && job.contains("value: \"4\""))
+        #expect(job.contains("\"merge\", \"/shared/parts/0\", \"/shared/parts/1\", \"/shared/parts/2\", \"/shared/parts/3\""))
+        let ci = try String(contentsOfFile: Self.root + "/examples/ci/github-actions-sweep.yml", encoding: .utf8)
+        #expect(ci.contains("SHARDS: 4") && ci.contains("shard: [0, 1, 2, 3]"))
+        #expect(ci.contains("--shard ${{ matrix.shard }}/$SHARDS") && ci.contains("synclab merge parts/sweep-part-* --out sweep"))
+    }
+}
