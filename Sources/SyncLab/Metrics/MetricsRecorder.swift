@@ -43,6 +43,8 @@ struct MetricsRecorder {
     var timelineInstants: [UInt64]
     var timelineViewing: [UInt64]
     var currentBucket = 0
+    /// Device events and early shows (`devices.*`).
+    var deviceEvents = DeviceEventStats()
 
     /// Where each breakdown lives in the error bank.
     struct Slots {
@@ -109,6 +111,7 @@ struct MetricsRecorder {
         positionSamples += o.positionSamples
         bareSamples += o.bareSamples
         staleSamples += o.staleSamples
+        deviceEvents.merge(o.deviceEvents)
     }
 
     mutating func requestSent(at t: SimTime, lost: Bool) {
@@ -212,7 +215,7 @@ struct MetricsRecorder {
             samples: samples, sampleInstants: sampleInstants, viewingSum: viewingSum, viewingPeak: Int(viewingAt.max() ?? 0),
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
-            timelineStep: timelineStep, timeline: timelineRows)
+            timelineStep: timelineStep, timeline: timelineRows, deviceEvents: deviceEvents)
     }
 }
 

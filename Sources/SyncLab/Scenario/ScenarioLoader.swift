@@ -249,6 +249,7 @@ public struct ScenarioLoader {
             devices.uptimeAtStart = try d.value("uptimeAtStart", default: devices.uptimeAtStart) {
                 try $0.distribution(.duration, .durations(0, 365 * Limits.day))
             }
+            devices.events = try DeviceEventsConfig.read(d, duration: duration)
             try d.rejectUnknownKeys()
         }
 
@@ -313,7 +314,7 @@ public struct ScenarioLoader {
         let costModels = try root.value("costs", default: [CostModel]()) { try CostModel.list(from: $0) }
 
         let budgets = try root.value("budgets", default: [Budget]()) { n in
-            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels))) }
+            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels, devices))) }
         }
         try root.rejectUnknownKeys()
 
@@ -325,8 +326,8 @@ public struct ScenarioLoader {
     }
 
     /// A scenario with just the links and cost models set, to list the figure keys budgets may name.
-    func partial(_ links: [LinkProfile], _ costModels: [CostModel] = []) -> Scenario {
-        Scenario(name: "keys", links: links, population: PopulationConfig(players: 1), costModels: costModels)
+    func partial(_ links: [LinkProfile], _ costModels: [CostModel] = [], _ devices: DeviceConfig = DeviceConfig()) -> Scenario {
+        Scenario(name: "keys", links: links, devices: devices, population: PopulationConfig(players: 1), costModels: costModels)
     }
 
     static func budget(_ n: InputNode, keys: [String]) throws -> Budget {
