@@ -64,8 +64,10 @@ extension World {
             scheduleDeviceEvent(.reboot, c, ordinal: ordinal &+ 1, after: t)
         case .appKill:
             if clients[c].phase == .away {
+                // Counted when the app had a sync to lose (a second kill finds nothing running).
+                let lost = clients[c].hasSync
                 killApp(c)
-                recorder.deviceEvents.appKill(at: t, inWindow: recorder.inWindow(t))
+                if lost { recorder.deviceEvents.appKill(at: t, inWindow: recorder.inWindow(t)) }
             }
             scheduleDeviceEvent(.appKill, c, ordinal: ordinal &+ 1, after: t)
         case .wallClockChange:
