@@ -67,7 +67,8 @@ import Testing
                 let variant = SchemaWalker.setting(value, at: site.path, in: base)
                 #expect(validator.errors(variant) == [], "\(site.path) = \(value.serialized(indent: 0))")
                 do {
-                    _ = try ScenarioLoader().load(text: variant.serialized(), file: "variant.json", trace: trace)
+                    // In Scenarios/, so a latency trace's example path resolves like a shipped scenario's.
+                    _ = try ScenarioLoader().load(text: variant.serialized(), file: ScenarioFixtures.packageRoot + "/Scenarios/variant.json", trace: trace)
                 } catch {
                     Issue.record("\(site.path) = \(value.serialized(indent: 0)): \(error)")
                 }
