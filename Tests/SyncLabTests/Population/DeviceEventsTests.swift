@@ -39,13 +39,13 @@ import SyncLabKernel
 
     @Test(arguments: [
         (#"{"devices": {"reboots": {"every": "30s"}}}"#, "devices.reboots.every",
-         "must have a mean of at least 1m (a per-player event interval); 30s has mean 30s"),
+         "must have a mean of at least 1m (a per-player event interval); constant 30s has mean 30s"),
         (#"{"devices": {"reboots": {}}}"#, "devices.reboots.every", "missing required key"),
         (#"{"devices": {"appKills": {"every": "1h", "rate": 2}}}"#, "devices.appKills", "unknown key 'rate'; allowed keys are 'every'"),
         (#"{"devices": {"tampering": {"share": 1.5, "advance": "1m"}}}"#, "devices.tampering.share", "must be between 0 and 1; got 1.5"),
         (#"{"devices": {"tampering": {"share": 0.1, "advance": "0s"}}}"#, "devices.tampering.advance", "must be at least 1ms; got \"0s\""),
         (#"{"devices": {"wallClockChanges": {"every": "1d"}}}"#, "devices.wallClockChanges.jump", "missing required key"),
-        (#"{"devices": {"reboots": "1d"}}"#, "devices.reboots", "expected an object; got a string"),
+        (#"{"devices": {"reboots": "1d"}}"#, "devices.reboots", "expected an object; got \"1d\" (a string)"),
     ])
     func badValuesNameTheKey(override: String, keyPath: String, message: String) throws {
         let error = ScenarioFixtures.error(loading: try ScenarioFixtures.variant(override))
