@@ -22,6 +22,8 @@ public enum LatencyTrace {
     public struct Problem: Error, Equatable {
         public var line: Int
         public var message: String
+        /// The problem is the `column` named (or missing), not the file's content.
+        public var aboutColumn = false
     }
 
     /// The samples of `column` (or of the only column) in `text`, in the file's unit (not yet
@@ -70,16 +72,20 @@ public enum LatencyTrace {
         if let header {
             guard let column else {
                 guard header.count == 1 else {
-                    throw Problem(line: line, message: "has \(header.count) columns (\(header.joined(separator: ", "))); name one with 'column'")
+                    throw Problem(line: line, message: "has \(header.count) columns (\(header.joined(separator: ", "))); name one with 'column'",
+                              aboutColumn: true)
                 }
                 return 0
             }
             guard let i = header.firstIndex(of: column) else {
-                throw Problem(line: line, message: "has no column '\(column)' in its header (\(header.joined(separator: ", ")))")
+                throw Problem(line: line, message: "has no column '\(column)' in its header (\(header.joined(separator: ", ")))",
+                              aboutColumn: true)
             }
             return i
         }
-        guard column == nil else { throw Problem(line: line, message: "has no header line, so no column can be named '\(column!)'") }
+        guard column == nil else {
+            throw Problem(line: line, message: "has no header line, so no column can be named '\(column!)'", aboutColumn: true)
+        }
         guard cells == 1 else { throw Problem(line: line, message: "has \(cells) columns and no header; a file without one must have one column") }
         return 0
     }
@@ -129,7 +135,7 @@ extension InputNode {
             raw = try LatencyTrace.samples(in: text, column: column)
         } catch {
             let at = error.line == 0 ? "" : " line \(error.line)"
-            throw (error.message.contains("column") && column != nil ? child("column")! : traceNode)
+            throw (error.aboutColumn ? child("column") ?? traceNode : traceNode)
                 .error("trace file '\(path)'\(at): \(error.message)")
         }
         var samples: [Double] = []

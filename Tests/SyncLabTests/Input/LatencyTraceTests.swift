@@ -24,8 +24,9 @@ import SyncLabKernel
         #expect(problem("1\n2\nfast\n", nil) == .init(line: 3, message: "the cell is \"fast\", not a number"))
         #expect(problem("# only a comment\n\n", nil) == .init(line: 0, message: "has no samples"))
         #expect(problem("", nil) == .init(line: 0, message: "has no samples"))
-        #expect(problem("a,b\n1,2\n", "c") == .init(line: 1, message: "has no column 'c' in its header (a, b)"))
-        #expect(problem("a,b\n1,2\n", nil) == .init(line: 1, message: "has 2 columns (a, b); name one with 'column'"))
+        #expect(problem("a,b\n1,2\n", "c") == .init(line: 1, message: "has no column 'c' in its header (a, b)", aboutColumn: true))
+        #expect(problem("a,b\n1,2\n", nil) == .init(line: 1, message: "has 2 columns (a, b); name one with 'column'", aboutColumn: true))
+        #expect(problem("1\n2\n", "x") == .init(line: 1, message: "has no header line, so no column can be named 'x'", aboutColumn: true))
         #expect(problem("1,2\n", nil) == .init(line: 1, message: "has 2 columns and no header; a file without one must have one column"))
         #expect(problem("a,b\n1\n", "b") == .init(line: 2, message: "has 1 column; expected at least 2"))
         #expect(problem("a\n-3\n", nil) == .init(line: 2, message: "\"-3\" is negative; a latency cannot be"))
@@ -67,6 +68,10 @@ import SyncLabKernel
             try text.write(toFile: dir + "/s.json", atomically: true, encoding: .utf8)
             do { _ = try ScenarioLoader().load(path: dir + "/s.json"); return nil } catch { return error }
         }
+        // A bad cell in the named column is the file's problem: located at `trace`.
+        let cell = try load(#"{"trace": "bad.csv", "column": "up_ms"}"#)
+        #expect(cell?.keyPath == "network.profiles[0].uplink.trace")
+        #expect(cell?.message == "trace file '\(dir)/bad.csv' line 4: column 'up_ms' is \"oops\", not a number")
         let bad = try load(#"{"trace": "bad.csv"}"#)
         #expect(bad?.file == dir + "/s.json")
         #expect(bad?.keyPath == "network.profiles[0].uplink.trace")
