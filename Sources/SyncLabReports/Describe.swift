@@ -34,6 +34,8 @@ enum Describe {
             return u.resolution == .second ? "uptime = time(now) − KERN_BOOTTIME (1 s resolution, follows the wall clock)"
                 : "uptime from gettimeofday − boot time (1 µs resolution, follows the wall clock)"
         case is WallClock: return "wall clock (NSDate)"
+        case let u as WallUptimeClock:
+            return "uptime = wall − boot time recorded at boot (\(u.resolution == .second ? "1 s" : "1 µs") resolution, follows wall-clock changes)"
         default: return c.name
         }
     }

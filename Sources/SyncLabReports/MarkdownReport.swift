@@ -111,6 +111,7 @@ public enum MarkdownReport {
             + "players had the Store on screen, at most \(r.viewingPeak).\n"
 
         md += capacityAndCost(r)
+        md += DeviceEventsReport.markdown(r)
 
         md += "\n## Transitions\n\n"
         let single = r.transitions.count - r.gapTransitions.count

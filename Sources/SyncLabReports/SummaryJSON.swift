@@ -56,6 +56,7 @@ public enum SummaryJSON {
                 + "\"comparison\": \"\(v.budget.comparison.rawValue)\", \"limit\": \(Format.fixed(v.budget.limit, 6)), "
                 + "\"value\": \(v.value.flatMap { $0.isFinite ? Format.fixed($0, 6) : nil } ?? "null"), \"pass\": \(v.pass) }"
         }
+        if let events = DeviceEventsReport.summaryLine(r) { lines.append(events) }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }

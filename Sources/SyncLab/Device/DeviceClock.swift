@@ -55,7 +55,9 @@ public struct ContinuousClock: DeviceClock {
 
 /// The seeds' fix: uptime as `time(now) − KERN_BOOTTIME`. Keeps counting in sleep, follows the
 /// wall clock (so it has the wall clock's rate, not the oscillator's), and with `time()` it has
-/// one-second resolution; `gettimeofday` gives microseconds.
+/// one-second resolution; `gettimeofday` gives microseconds. When the wall clock is set, the OS
+/// shifts `KERN_BOOTTIME` by the same amount (`DeviceState.kernelBootWallUnix`), so a manual
+/// change does not move this uptime; `WallUptimeClock` is the variant that does.
 public struct BootTimeUptimeClock: DeviceClock {
     /// Resolution of both the wall reading and the boot time, in nanoseconds (1 s or 1 µs).
     public var resolution: Nanoseconds
@@ -64,13 +66,13 @@ public struct BootTimeUptimeClock: DeviceClock {
 
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         let now = floorDiv(d.wallUnix(at: t, c), resolution)
-        let boot = floorDiv(d.bootWallUnix, resolution)
+        let boot = floorDiv(d.kernelBootWallUnix(c), resolution)
         return ClockReading(ns: (now - boot) &* resolution)
     }
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
         if reading(d, at: t, c) >= target { return t }
-        let boot = floorDiv(d.bootWallUnix, resolution)
+        let boot = floorDiv(d.kernelBootWallUnix(c), resolution)
         let ticks = boot &+ ceilDiv(target.ns, resolution)   // first wall tick giving the target
         return SimTime(ns: ticks &* resolution &- c.epochUnix &- d.wallOffset)
     }

@@ -49,6 +49,31 @@ public struct DeviceState: Sendable, Equatable {
         return slept
     }
 
+    /// The device restarts at `t`: the kernel counts from zero again (boot time `t`, nothing
+    /// slept), it is awake, and `KERN_BOOTTIME` is recorded afresh from the wall clock as it
+    /// reads now. Drift and wall offset belong to the hardware and settings: they stay.
+    public mutating func reboot(at t: SimTime, epochUnix: Int64) {
+        bootTime = t
+        bootWallUnix = epochUnix &+ t.ns &+ wallOffset
+        sleptTotal = 0
+        sleepStart = .zero
+        asleep = false
+    }
+
+    /// The wall clock is set by `delta` (a user moving it, or a tamperer). Only the wall offset
+    /// changes: the monotonic clocks count oscillator ticks and do not notice; `bootWallUnix`
+    /// keeps the boot time as recorded at boot (see `kernelBootWallUnix` for the OS's view).
+    public mutating func moveWallClock(by delta: Nanoseconds) {
+        wallOffset &+= delta
+    }
+
+    /// `KERN_BOOTTIME` as the OS keeps it: XNU's `clock_set_calendar_microtime` shifts the boot
+    /// time by every change of the calendar clock, so wall − boot time stays the uptime. With
+    /// no change since boot it equals `bootWallUnix`.
+    @inlinable public func kernelBootWallUnix(_ context: ClockContext) -> Int64 {
+        context.epochUnix &+ bootTime.ns &+ wallOffset
+    }
+
     /// Awake time since boot at `t`, before drift.
     @inlinable public func awakeElapsed(at t: SimTime) -> Nanoseconds {
         let sleeping = asleep ? (t - sleepStart) : 0

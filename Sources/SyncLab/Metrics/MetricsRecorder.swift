@@ -45,6 +45,8 @@ struct MetricsRecorder {
     var currentBucket = 0
     /// The displayed error of every sample split by source.
     var attribution = AttributionStats()
+    /// Device events and early shows (`devices.*`).
+    var deviceEvents = DeviceEventStats()
 
     /// Where each breakdown lives in the error bank.
     struct Slots {
@@ -112,6 +114,7 @@ struct MetricsRecorder {
         bareSamples += o.bareSamples
         staleSamples += o.staleSamples
         attribution.merge(o.attribution)
+        deviceEvents.merge(o.deviceEvents)
     }
 
     mutating func requestSent(at t: SimTime, lost: Bool) {
@@ -222,7 +225,8 @@ struct MetricsRecorder {
             samples: samples, sampleInstants: sampleInstants, viewingSum: viewingSum, viewingPeak: Int(viewingAt.max() ?? 0),
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
-            timelineStep: timelineStep, timeline: timelineRows, errorAttribution: attribution)
+            timelineStep: timelineStep, timeline: timelineRows, errorAttribution: attribution,
+            deviceEvents: deviceEvents)
     }
 }
 

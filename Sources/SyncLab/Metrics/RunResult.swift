@@ -44,6 +44,8 @@ public struct RunResult: Sendable {
     public let timeline: [TimelineBucket]
     /// Every sampled displayed error split by source (see `ErrorSource`).
     public let errorAttribution: AttributionStats
+    /// Device events and early shows (figures only when the scenario switches events on).
+    public internal(set) var deviceEvents = DeviceEventStats()
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
@@ -82,6 +84,7 @@ extension RunResult {
             keys += ["errorSourceMs.\(source.key).mean", "errorSourceMs.\(source.key).sd"]
         }
         keys += wakeRecoveryKeys
+        if scenario.devices.events.any { keys += DeviceEventStats.figureKeys }
         return keys
     }
 
@@ -134,6 +137,7 @@ extension RunResult {
             f["errorSourceMs.\(source.key).sd"] = errorAttribution.standardDeviation(source).map { $0 / 1e6 }
         }
         f.merge(wakeRecoveryFigures) { $1 }
+        if scenario.devices.events.any { f.merge(deviceEvents.figures) { _, new in new } }
         return f
     }
 

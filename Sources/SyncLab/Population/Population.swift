@@ -64,6 +64,8 @@ public struct DeviceConfig: Sendable {
     public var wallClockOffset: Distribution
     /// How long the device has been up when the run (warm-up included) starts.
     public var uptimeAtStart: Distribution
+    /// Reboots, app kills, wall-clock changes and tampering (all off by default).
+    public var events = DeviceEventsConfig()
     public init(driftPPM: Distribution = .normal(mean: 0, sd: 20),
                 wallClockOffset: Distribution = .normal(mean: 0, sd: 5e7),
                 uptimeAtStart: Distribution = .uniform(min: 3.6e12, max: 6.048e14)) {

@@ -29,7 +29,9 @@ extension InputNode {
     /// cannot ask for a week-long network delay or a draw that overflows the world's clock.
     public func distribution(_ q: Quantity, _ bounds: Bounds = Bounds()) throws -> Distribution {
         let result: Distribution
-        if case .object = value {
+        if case .object = value, value["trace"] != nil {
+            result = try traceDistribution(q, bounds)        // LatencyTrace.swift
+        } else if case .object = value {
             result = try distributionObject(q, bounds)
         } else {
             result = .constant(try check(quantity(q), q, bounds))

@@ -20,7 +20,8 @@ public struct Plugins: @unchecked Sendable {
     public var retries: [any (RetryPolicy & ScenarioPlugin).Type]
 
     public static let builtIn = Plugins(
-        clocks: [SuspendingClock.self, ContinuousClock.self, BootTimeUptimeClock.self, WallClock.self],
+        clocks: [SuspendingClock.self, ContinuousClock.self, BootTimeUptimeClock.self, WallClock.self,
+                 WallUptimeClock.self],
         estimators: [UploadCompleteEstimator.self],
         ticks: [TimerTick.self],
         refetches: [UniformWindowRefetch.self],

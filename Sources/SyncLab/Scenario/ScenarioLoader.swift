@@ -15,7 +15,8 @@ public struct ScenarioLoader {
     /// An error inside the merged scenario names the file of the chain that wrote the offending
     /// key. `trace`, when given, records every key the loader asked for (see `KeyTrace`).
     public func load(path: String, trace: KeyTrace? = nil) throws(InputError) -> Scenario {
-        let layers = try resolve(path: path, chain: [])
+        // Trace paths are relative to the file that names them (LatencyTrace.swift).
+        let layers = try resolve(path: path, chain: []).map { (file: $0.file, value: LatencyTrace.anchorPaths($0.value, in: $0.file)) }
         let merged = layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
         let root = InputNode(merged, file: path, trace: trace)
         do {
@@ -29,7 +30,8 @@ public struct ScenarioLoader {
 
     /// Decodes a scenario from text (no `extends`), for tests and embedding.
     public func load(text: String, file: String = "<inline>", trace: KeyTrace? = nil) throws(InputError) -> Scenario {
-        let root = InputNode(.object(try Self.parseScenario(text, file: file)), file: file, trace: trace)
+        let root = InputNode(LatencyTrace.anchorPaths(.object(try Self.parseScenario(text, file: file)), in: file),
+                             file: file, trace: trace)
         if root.value["extends"] != nil {
             throw InputError(file: file, keyPath: "extends",
                              message: "only a scenario file can extend another; load it with load(path:)")
@@ -210,24 +212,8 @@ public struct ScenarioLoader {
         }
         var links: [LinkProfile] = []
         for p in profileNodes {
-            try p.expectObject()
-            let nameNode = try p.required("name")
-            let linkName = try nameNode.string()
-            guard !linkName.isEmpty, linkName.count <= 64, linkName.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-                throw nameNode.error("must be 1 to 64 printable characters; got \(InputNode.describeScalar(nameNode.value))")
-            }
-            if links.contains(where: { $0.name == linkName }) {
-                throw nameNode.error("duplicate link profile name '\(linkName)'; each profile needs its own name")
-            }
-            let share = try p.required("share").probability()
-            let link = LinkProfile(
-                name: linkName, share: share,
-                uplink: try p.required("uplink").distribution(.duration, .durations(0, Limits.delay)),
-                downlink: try p.required("downlink").distribution(.duration, .durations(0, Limits.delay)),
-                bandwidth: try p.required("bandwidth").distribution(.rate, Bounds(least: 1, most: 1e12)),
-                failure: try p.value("failure", default: 0) { try $0.probability() },
-                timeout: try p.value("timeout", default: 30 * Int64.second) { try $0.duration(in: Int64.millisecond...Limits.delay) })
-            try p.rejectUnknownKeys()
+            // Every key, or a preset with overrides (LinkPresets.swift).
+            let link = try LinkProfile.read(p, others: links)
             links.append(link)
         }
         let shareSum = links.reduce(0) { $0 + $1.share }
@@ -249,6 +235,7 @@ public struct ScenarioLoader {
             devices.uptimeAtStart = try d.value("uptimeAtStart", default: devices.uptimeAtStart) {
                 try $0.distribution(.duration, .durations(0, 365 * Limits.day))
             }
+            devices.events = try DeviceEventsConfig.read(d, duration: duration)
             try d.rejectUnknownKeys()
         }
 
@@ -313,7 +300,7 @@ public struct ScenarioLoader {
         let costModels = try root.value("costs", default: [CostModel]()) { try CostModel.list(from: $0) }
 
         let budgets = try root.value("budgets", default: [Budget]()) { n in
-            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels)) + RunResult.seedFigureKeys) }
+            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels, devices)) + RunResult.seedFigureKeys) }
         }
         try root.rejectUnknownKeys()
 
@@ -325,8 +312,8 @@ public struct ScenarioLoader {
     }
 
     /// A scenario with just the links and cost models set, to list the figure keys budgets may name.
-    func partial(_ links: [LinkProfile], _ costModels: [CostModel] = []) -> Scenario {
-        Scenario(name: "keys", links: links, population: PopulationConfig(players: 1), costModels: costModels)
+    func partial(_ links: [LinkProfile], _ costModels: [CostModel] = [], _ devices: DeviceConfig = DeviceConfig()) -> Scenario {
+        Scenario(name: "keys", links: links, devices: devices, population: PopulationConfig(players: 1), costModels: costModels)
     }
 
     static func budget(_ n: InputNode, keys: [String]) throws -> Budget {

@@ -39,6 +39,8 @@ struct ClientState {
     var cursor: Int32 = 0
     /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
     var lastDeepWake: Int64 = .min
+    /// The player has moved the wall clock forward (`devices.tampering`).
+    var tampered = false
 
     /// The anchor's error at the sync split by source, the measuring clock's drift offset
     /// (reading minus a drift-free reading) and the deep sleep accumulated at the sync instant:
@@ -76,6 +78,8 @@ struct WorldEvent {
         case sendRequest, serverArrival, responseDone, requestFailed
         case display
         case cron, publish, sample
+        /// Device events (`devices.*`): the epoch carries the event's ordinal for the player.
+        case reboot, appKill, wallClockChange, tamper
     }
     var client: Int32
     var kind: Kind

@@ -47,6 +47,7 @@ extension World {
                 if file.lists(tr.time, position: Int(tr.position)) {
                     let trueTime = tr.time &- server.config.clockOffset
                     recorder.transitionShown(index: i, offset: t.ns &- trueTime)
+                    recorder.deviceShow(index: i, offset: t.ns &- trueTime, tampered: clients[c].tampered)
                 }
                 i += 1
             }
@@ -97,6 +98,7 @@ extension World {
             let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow)
             recorder.sample(displayError: shown &- serverNow, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
                             positions: positions)
+            if s.tampered { recorder.tamperSample(headStart: shown &- serverNow) }
         }
     }
 

@@ -146,6 +146,7 @@ public struct World {
             clients[c].device.fallAsleep(at: start)
             let gap = scenario.population.visitGap.sampleDuration(&clients[c].behaviourRNG)
             schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: start + gap)
+            if scenario.devices.events.any { scheduleFirstDeviceEvents(c) }
         }
     }
 
@@ -172,6 +173,8 @@ public struct World {
         case .sample:
             sample(t)
             scheduleNextSample()
+        case .reboot, .appKill, .wallClockChange, .tamper:
+            deviceEvent(e.kind, c, ordinal: e.epoch, t)
         }
     }
 }

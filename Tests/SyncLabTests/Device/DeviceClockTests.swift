@@ -186,9 +186,11 @@ private let allClocks: [any DeviceClock] = [
         #expect(uptime.reading(d2, at: at(1_234_567_891), c2).ns == 3_601_234_568_000)
     }
 
-    @Test func uptimeFollowsAWallOffsetChange() {
+    /// `uptime-wall` (boot time as recorded at boot) follows every step of the wall clock; the
+    /// OS-adjusted `uptime` (XNU shifts KERN_BOOTTIME when the calendar is set) does not.
+    @Test func uptimeWallFollowsAWallOffsetChange() {
         let c = ClockContext(epochUnix: Self.quarterEpoch)
-        let uptime = BootTimeUptimeClock()
+        let uptime = WallUptimeClock()
         var d = DeviceState(driftPPB: 0, wallOffset: 400 * .millisecond, bootTime: at(-.hour),
                             epochUnix: Self.quarterEpoch)
         let before = uptime.reading(d, at: .zero, c)
@@ -208,7 +210,7 @@ private let allClocks: [any DeviceClock] = [
         #expect(SuspendingClock().reading(d, at: .zero, c) == suspending)
         #expect(ContinuousClock().reading(d, at: .zero, c) == continuous)
         // At 1 µs the shift is exactly the change (a whole number of µs).
-        let fine = BootTimeUptimeClock(resolution: .microsecond)
+        let fine = WallUptimeClock(resolution: .microsecond)
         var e = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: at(-.hour), epochUnix: Self.quarterEpoch)
         let r0 = fine.reading(e, at: at(777), c)
         e.wallOffset -= 123_456_000

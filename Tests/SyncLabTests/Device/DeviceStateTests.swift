@@ -206,3 +206,32 @@ private func uniformIn(_ lo: Int64, _ hi: Int64, _ rng: inout RandomStream) -> I
         }
     }
 }
+
+/// Reboots and wall-clock steps on the device state.
+@Suite struct DeviceStateEventTests {
+    static let epoch: Int64 = 1_700_000_000_000_000_000
+
+    @Test func rebootRestartsTheKernelAndKeepsTheHardware() {
+        var d = DeviceState(driftPPB: -3_000, wallOffset: 2 * .second, bootTime: SimTime(ns: -.hour), epochUnix: Self.epoch)
+        d.fallAsleep(at: SimTime(ns: 5 * .minute))
+        // Rebooting while asleep: awake from the boot on, nothing slept, boot wall from the current wall.
+        d.reboot(at: SimTime(ns: 7 * .minute), epochUnix: Self.epoch)
+        #expect(!d.asleep)
+        #expect(d.sleptTotal == 0)
+        #expect(d.bootTime == SimTime(ns: 7 * .minute))
+        #expect(d.bootWallUnix == Self.epoch + 7 * .minute + 2 * .second)
+        #expect(d.awakeElapsed(at: SimTime(ns: 9 * .minute)) == 2 * .minute)
+        #expect(d.driftPPB == -3_000 && d.wallOffset == 2 * .second)
+    }
+
+    @Test func wallStepMovesOnlyTheWallOffset() {
+        var d = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: SimTime(ns: -.hour), epochUnix: Self.epoch)
+        let c = ClockContext(epochUnix: Self.epoch)
+        d.moveWallClock(by: -90 * .second)
+        #expect(d.wallOffset == -90 * .second)
+        #expect(d.bootWallUnix == Self.epoch - .hour)                         // recorded at boot
+        #expect(d.kernelBootWallUnix(c) == Self.epoch - .hour - 90 * .second)  // the OS's, shifted
+        #expect(d.awakeElapsed(at: .zero) == .hour)
+        #expect(MemoryLayout<DeviceState>.stride == 56)   // no new per-device state
+    }
+}

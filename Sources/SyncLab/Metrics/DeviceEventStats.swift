@@ -1,0 +1,108 @@
+import SyncLabKernel
+
+/// What device events did in the measured window: how many happened, and how far ahead of true
+/// time players showed items (the head start a wall-clock tamperer gains when the design measures
+/// with a clock that follows the wall clock). All counts are integers, so merging shards in any
+/// order gives the same figures.
+public struct DeviceEventStats: Sendable, Equatable {
+    public var reboots: UInt64 = 0
+    /// Reboots that interrupted a Store session.
+    public var rebootsWhileViewing: UInt64 = 0
+    /// App kills that found the app in the background (the others change nothing).
+    public var appKills: UInt64 = 0
+    public var wallClockChanges: UInt64 = 0
+    public var tamperings: UInt64 = 0
+    /// Transition shows, and those more than `earlyLimit` before the transition's true time.
+    public var shows: UInt64 = 0
+    public var earlyShows: UInt64 = 0
+    /// The same for players who have tampered (shows after their tampering).
+    public var tamperShows: UInt64 = 0
+    public var tamperEarlyShows: UInt64 = 0
+    /// Error samples of tamperers: displayed minus true server time, summed in whole µs (exact).
+    public var tamperSamples: UInt64 = 0
+    public var tamperHeadStartSumMicros: Int64 = 0
+    public var tamperHeadStartMax: Int64 = .min
+
+    public init() {}
+
+    /// A show counts as early when it comes more than this before the transition.
+    public static let earlyLimit: Nanoseconds = .second
+
+    mutating func reboot(viewing: Bool, inWindow: Bool) {
+        guard inWindow else { return }
+        reboots += 1
+        if viewing { rebootsWhileViewing += 1 }
+    }
+
+    mutating func appKill(at t: SimTime, inWindow: Bool) { if inWindow { appKills += 1 } }
+
+    /// A transition shown `offset` after its true time (negative: early).
+    mutating func shown(offset: Int64, tampered: Bool) {
+        let early = offset < -DeviceEventStats.earlyLimit
+        shows += 1
+        if early { earlyShows += 1 }
+        if tampered {
+            tamperShows += 1
+            if early { tamperEarlyShows += 1 }
+        }
+    }
+
+    /// A sampled tamperer shows server time `headStart` ahead of the truth.
+    mutating func tamperSample(headStart: Int64) {
+        tamperSamples += 1
+        tamperHeadStartSumMicros &+= floorDiv(headStart, .microsecond)
+        tamperHeadStartMax = max(tamperHeadStartMax, headStart)
+    }
+
+    mutating func merge(_ o: DeviceEventStats) {
+        reboots += o.reboots
+        rebootsWhileViewing += o.rebootsWhileViewing
+        appKills += o.appKills
+        wallClockChanges += o.wallClockChanges
+        tamperings += o.tamperings
+        shows += o.shows
+        earlyShows += o.earlyShows
+        tamperShows += o.tamperShows
+        tamperEarlyShows += o.tamperEarlyShows
+        tamperSamples += o.tamperSamples
+        tamperHeadStartSumMicros &+= o.tamperHeadStartSumMicros
+        tamperHeadStartMax = max(tamperHeadStartMax, o.tamperHeadStartMax)
+    }
+
+    /// The figure keys of device events (present when the scenario switches any on).
+    public static let figureKeys = [
+        "deviceEvents.reboots", "deviceEvents.rebootsWhileViewing", "deviceEvents.appKills",
+        "deviceEvents.wallClockChanges", "deviceEvents.tamperings",
+        "earlyShowShare", "tamperEarlyShowShare", "tamperHeadStartMs.mean", "tamperHeadStartMs.max",
+    ]
+
+    /// Figures by key; nil where nothing was measured.
+    public var figures: [String: Double?] {
+        [
+            "deviceEvents.reboots": Double(reboots),
+            "deviceEvents.rebootsWhileViewing": Double(rebootsWhileViewing),
+            "deviceEvents.appKills": Double(appKills),
+            "deviceEvents.wallClockChanges": Double(wallClockChanges),
+            "deviceEvents.tamperings": Double(tamperings),
+            "earlyShowShare": shows == 0 ? nil : Double(earlyShows) / Double(shows),
+            "tamperEarlyShowShare": tamperShows == 0 ? nil : Double(tamperEarlyShows) / Double(tamperShows),
+            "tamperHeadStartMs.mean": tamperSamples == 0 ? nil : Double(tamperHeadStartSumMicros) / 1e3 / Double(tamperSamples),
+            "tamperHeadStartMs.max": tamperSamples == 0 ? nil : Double(tamperHeadStartMax) / 1e6,
+        ]
+    }
+}
+
+extension MetricsRecorder {
+    /// A transition (by index) shown `offset` after its true time, for the early-show figures.
+    mutating func deviceShow(index: Int, offset: Int64, tampered: Bool) {
+        let time = schedule.transitions[index].time
+        guard time >= 0 && time < scenario.duration else { return }
+        deviceEvents.shown(offset: offset, tampered: tampered)
+    }
+
+    /// A sampled tamperer's displayed error (only inside the window).
+    mutating func tamperSample(headStart: Int64) {
+        guard measuring else { return }
+        deviceEvents.tamperSample(headStart: headStart)
+    }
+}

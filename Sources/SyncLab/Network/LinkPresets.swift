@@ -1,0 +1,82 @@
+import SyncLabKernel
+
+/// Named link profiles with plausible numbers: `{"preset": "edge", "share": 0.1}` in
+/// `network.profiles`, any key overridable. docs/links.md gives the source of every number.
+///
+/// One-way delays are lognormal (a right tail; σ sets how heavy) with the medians splitting a
+/// typical round trip, the uplink a little slower than the downlink on every link; bandwidth is
+/// the downlink rate drawn per request; `failure` is the chance a request is lost outright (the
+/// client notices at the 30 s time-out) — we take the measured packet-loss rates for it, which
+/// is pessimistic since TCP retransmits most lost packets (the retransmissions are the tail).
+public enum LinkPresets {
+    /// Round trip medians: Wi-Fi ≈ 22 ms, LTE ≈ 55 ms, 3G ≈ 150 ms, EDGE ≈ 550 ms.
+    public static let all: [LinkProfile] = [
+        profile("wifi", uplinkMs: 12, downlinkMs: 10, sigma: 0.7, megabitsPerSecond: 20, bandwidthSigma: 0.8, failure: 0.002),
+        profile("lte", uplinkMs: 30, downlinkMs: 25, sigma: 0.8, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005),
+        profile("3g", uplinkMs: 80, downlinkMs: 70, sigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01),
+        profile("edge", uplinkMs: 300, downlinkMs: 250, sigma: 0.5, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03),
+    ]
+
+    public static var names: [String] { all.map(\.name) }
+
+    /// The preset called `name`, or nil.
+    public static func named(_ name: String) -> LinkProfile? { all.first { $0.name == name } }
+
+    static func profile(_ name: String, uplinkMs: Double, downlinkMs: Double, sigma: Double,
+                        megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double) -> LinkProfile {
+        LinkProfile(name: name, share: 0,
+                    uplink: .lognormal(median: uplinkMs * 1e6, sigma: sigma),
+                    downlink: .lognormal(median: downlinkMs * 1e6, sigma: sigma),
+                    bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
+                    failure: failure, timeout: 30 * .second)
+    }
+}
+
+extension LinkProfile {
+    /// Reads one element of `network.profiles`: either every key, or a `preset` whose keys the
+    /// element may override (`name` defaults to the preset's name). `others` are the profiles
+    /// read so far, whose names this one must not repeat.
+    static func read(_ p: InputNode, others: [LinkProfile]) throws -> LinkProfile {
+        try p.expectObject()
+        // Asked for first only when present, so a profile without one lists 'preset' last
+        // among its allowed keys.
+        let preset = p.value["preset"] == nil ? nil : try p.optional("preset") { n -> LinkProfile in
+            let name = try n.string()
+            guard let found = LinkPresets.named(name) else {
+                let names = LinkPresets.names.map { "'\($0)'" }.joined(separator: ", ")
+                throw n.error("unknown link preset '\(name)'; expected one of \(names)")
+            }
+            return found
+        }
+        let limits = ScenarioLoader.Limits.self
+        /// A key the preset supplies when absent, else required.
+        func field<T>(_ key: String, _ fromPreset: (LinkProfile) -> T, _ read: (InputNode) throws -> T) throws -> T {
+            if let preset, p.child(key) == nil { return fromPreset(preset) }
+            return try read(p.required(key))
+        }
+        let linkName = try field("name", \.name) { nameNode in
+            let name = try nameNode.string()
+            guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw nameNode.error("must be 1 to 64 printable characters; got \(InputNode.describeScalar(nameNode.value))")
+            }
+            return name
+        }
+        if others.contains(where: { $0.name == linkName }) {
+            throw (p.child("name") ?? p).error("duplicate link profile name '\(linkName)'; each profile needs its own name"
+                + (p.child("name") == nil ? " (give this preset a 'name')" : ""))
+        }
+        let share = try p.required("share").probability()
+        let link = LinkProfile(
+            name: linkName, share: share,
+            uplink: try field("uplink", \.uplink) { try $0.distribution(.duration, .durations(0, limits.delay)) },
+            downlink: try field("downlink", \.downlink) { try $0.distribution(.duration, .durations(0, limits.delay)) },
+            bandwidth: try field("bandwidth", \.bandwidth) { try $0.distribution(.rate, Bounds(least: 1, most: 1e12)) },
+            failure: try p.value("failure", default: preset?.failure ?? 0) { try $0.probability() },
+            timeout: try p.value("timeout", default: preset?.timeout ?? 30 * Int64.second) {
+                try $0.duration(in: Int64.millisecond...limits.delay)
+            })
+        if preset == nil { _ = p.child("preset") }
+        try p.rejectUnknownKeys()
+        return link
+    }
+}

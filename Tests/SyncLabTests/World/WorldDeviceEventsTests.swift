@@ -1,0 +1,160 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// Device events through the whole world, with constant latencies and scripted behaviour so
+/// every instant is derived by hand (see `WorldExactTests.scenario`: visit at 5 s, no drift,
+/// no wall offset, 40 ms up, 60 ms down, no service time).
+@Suite struct WorldDeviceEventsTests {
+    static func scenario(clock: any DeviceClock, duration: Nanoseconds, sessions: Double = 1,
+                         viewing: Nanoseconds = 10 * .hour, pause: Nanoseconds = 10 * .minute,
+                         events: DeviceEventsConfig) -> Scenario {
+        var s = WorldExactTests.scenario(clock: clock, duration: duration, sessions: sessions, viewing: viewing, pause: pause)
+        s.devices.events = events
+        return s
+    }
+
+    /// A reboot every 20 min hits the player at 20 min while the Store is on screen: the app is
+    /// killed, the kernel restarts, and the player reopens the Store 1 min later with a cold
+    /// start: a fresh fetch whose continuous-clock readings count from the reboot.
+    @Test func rebootWhileViewingColdStartsAfterTheDowntime() {
+        let events = DeviceEventsConfig(reboots: .init(every: .constant(Double(20 * Int64.minute)), downtime: .minute))
+        let s = Self.scenario(clock: ContinuousClock(), duration: 25 * .minute, events: events)
+        var world = World(scenario: s)
+        let r = world.run()
+        let c = world.clients[0]
+        #expect(c.device.bootTime == SimTime(ns: 20 * .minute))
+        #expect(c.phase == .viewing)
+        #expect(c.hasSync)
+        #expect(c.requestSentAt == SimTime(ns: 21 * .minute))
+        // The continuous clock counts from the reboot: its reading at download complete is the
+        // true time since 20 min (no drift), which is 1 min + 40 ms up + 60 ms down + the bytes'
+        // nanoseconds at 400 GB/s.
+        #expect(c.anchor.reading.ns == c.anchorSetAt.ns - 20 * .minute)
+        let roundTrip = c.anchorSetAt.ns - 21 * .minute
+        #expect(roundTrip > 100 * .millisecond && roundTrip < 100 * .millisecond + .microsecond)
+        #expect(r.deviceEvents.reboots == 1 && r.deviceEvents.rebootsWhileViewing == 1)
+        #expect(r.visits == 1)   // the reopening is not a new visit
+    }
+
+    /// The OS kills the app every 3 min; the player views 5 s → 65 s, then locks the phone for
+    /// 10 min. The kill at 180 s finds the app in the background with a sync: on return at
+    /// 665 s the Store fetches at once. Without kills, the suspending clock (asleep 185 s →
+    /// 665 s) has counted only about 3 min since the load, so no refetch is due yet.
+    @Test(arguments: [true, false])
+    func appKillInABreakCostsAFetchOnReturn(kills: Bool) {
+        let events = DeviceEventsConfig(appKills: kills ? .init(every: .constant(Double(3 * Int64.minute))) : nil)
+        let s = Self.scenario(clock: SuspendingClock(), duration: 700 * .second, sessions: 2, viewing: 60 * .second,
+                              pause: 10 * .minute, events: events)
+        var world = World(scenario: s)
+        let r = world.run()
+        let c = world.clients[0]
+        #expect(c.phase == .viewing)
+        #expect(c.requestSentAt == SimTime(ns: kills ? 665 * .second : 5 * .second))
+        #expect(r.requestsSent == (kills ? 2 : 1))
+        // Kills at 180, 360, 540 s: only the first found a sync to lose.
+        #expect(r.deviceEvents.appKills == (kills ? 1 : 0))
+    }
+
+    /// The wall clock is moved +1 h at 3 min, in a 4 min break (view 5 s → 65 s, back at 305 s).
+    /// A design measuring with `uptime-wall` sees 1 h pass and refetches on return; the
+    /// OS-adjusted `uptime` sees about 5 min, under the 6–9 min refetch window: no fetch.
+    @Test(arguments: [true, false])
+    func wallClockStepReachesOnlyClocksThatFollowIt(followsWall: Bool) {
+        let events = DeviceEventsConfig(wallClockChanges: .init(every: .constant(Double(3 * Int64.minute)),
+                                                                jump: .constant(Double(Int64.hour))))
+        let clock: any DeviceClock = followsWall ? WallUptimeClock() : BootTimeUptimeClock()
+        let s = Self.scenario(clock: clock, duration: 330 * .second, sessions: 2, viewing: 60 * .second,
+                              pause: 4 * .minute, events: events)
+        var world = World(scenario: s)
+        let r = world.run()
+        let c = world.clients[0]
+        #expect(c.device.wallOffset == .hour)
+        #expect(r.deviceEvents.wallClockChanges == 1)
+        #expect(c.requestSentAt == SimTime(ns: followsWall ? 305 * .second : 5 * .second))
+    }
+
+    /// Every player tampers (+3 min at 60 s). Measuring with the wall clock, the estimate jumps
+    /// ahead by exactly 3 min and the player shows items minutes early until its refetch; with
+    /// the continuous clock nothing changes and no show is early.
+    @Test(arguments: [true, false])
+    func tamperingGivesAWallClockDesignAHeadStart(wall: Bool) {
+        let events = DeviceEventsConfig(tampering: .init(share: 1, advance: .constant(Double(3 * Int64.minute)),
+                                                         at: .constant(Double(60 * Int64.second))))
+        let clock: any DeviceClock = wall ? WallClock() : ContinuousClock()
+        let s = Self.scenario(clock: clock, duration: 150 * .second, events: events)
+        var world = World(scenario: s)
+        let r = world.run()
+        let c = world.clients[0]
+        #expect(c.tampered)
+        #expect(r.deviceEvents.tamperings == 1)
+        // With the wall clock the estimate carries the 3 min step, exactly (the step is whole µs):
+        // the same device without the step estimates 3 min less, which is the sync's own error
+        // (uplink − truncation) up to the wall clock's µs floors.
+        let syncError = c.requestTimestamp - c.uploadCompleteAt.ns
+        let now = SimTime(ns: 150 * .second - 1)
+        var untampered = c.device
+        untampered.moveWallClock(by: -3 * .minute)
+        let estimate = c.anchor.serverTime(at: clock.reading(c.device, at: now, world.context)) - now.ns
+        let honest = c.anchor.serverTime(at: clock.reading(untampered, at: now, world.context)) - now.ns
+        #expect(estimate - honest == (wall ? 3 * .minute : 0))
+        #expect(abs(honest - syncError) < 2 * .microsecond)
+        #expect(c.requestSentAt == SimTime(ns: 5 * .second))   // no refetch within 150 s either way
+        if wall {
+            #expect(r.deviceEvents.tamperEarlyShows > 0)
+            #expect(r.deviceEvents.tamperEarlyShows == r.deviceEvents.earlyShows)
+            // Every sample after the step shows 3 min ahead, give or take the sync error and a tick.
+            let mean = r.figures["tamperHeadStartMs.mean"]!!
+            #expect(mean > 178_000 && mean < 181_000)
+        } else {
+            #expect(r.deviceEvents.earlyShows == 0)
+            #expect(r.figures["tamperEarlyShowShare"]! == 0)
+        }
+    }
+
+    /// `uptime-wall` as the tick clock: a 1 s timer on a clock that follows the wall clock. Tick k
+    /// is the first instant the clock reads base + k·1 s under the device's current state, so
+    /// after a step of the wall clock (back or forward 5 min, at 10 and 20 min) the timer goes on
+    /// ticking each second at a new phase: the Store neither freezes nor races, and with the
+    /// continuous clock measuring, every show stays within a tick of its transition.
+    @Test(arguments: [true, false])
+    func wallFollowingTimerKeepsTickingAcrossWallSteps(back: Bool) {
+        let jump = (back ? -5 : 5) * Int64.minute
+        let events = DeviceEventsConfig(wallClockChanges: .init(every: .constant(Double(10 * Int64.minute)),
+                                                                jump: .constant(Double(jump))))
+        var s = Self.scenario(clock: ContinuousClock(), duration: 30 * .minute, events: events)
+        s.client.tick = TimerTick(period: .second, clock: WallUptimeClock())
+        var plain = s
+        plain.devices.events = DeviceEventsConfig()
+        var world = World(scenario: s)
+        let r = world.run()
+        var reference = World(scenario: plain)
+        let q = reference.run()
+        #expect(r.deviceEvents.wallClockChanges == 2)
+        #expect(r.transitions.map(\.time) == q.transitions.map(\.time))   // the same changes shown
+        // Shown after the change by the estimate's error (−1 s … +0.1 s) plus under one tick.
+        for row in r.transitions {
+            #expect(row.earliest > -2 * .second && row.latest < 2 * .second, "\(row)")
+        }
+        #expect(r.deviceEvents.earlyShows == 0)
+    }
+
+    /// The events draw from their own streams: switching them on changes no other player's
+    /// draws, and the results stay identical for any number of threads.
+    @Test func eventsAreThreadCountIndependent() throws {
+        var s = try DeterminismTests.shipped("v115-pausing.json")
+        s.population.players = 4_400
+        s.duration = 20 * .minute
+        s.population.release = nil
+        s.devices.events = DeviceEventsConfig(
+            reboots: .init(every: .exponential(mean: 3.6e12)), appKills: .init(every: .exponential(mean: 1.8e12)),
+            wallClockChanges: .init(every: .exponential(mean: 3.6e12), jump: .uniform(min: -3.6e12, max: 3.6e12)),
+            tampering: .init(share: 0.2, advance: .constant(6e11), at: .uniform(min: 0, max: 1.2e12)))
+        s.client.clock = WallClock()
+        let one = Simulation.run(s, threads: 1)
+        let three = Simulation.run(s, threads: 3)
+        #expect(DeterminismTests.fingerprint(one).dropLast() == DeterminismTests.fingerprint(three).dropLast())
+        #expect(one.deviceEvents == three.deviceEvents)
+        #expect(one.deviceEvents.reboots > 0 && one.deviceEvents.tamperings > 0 && one.deviceEvents.wallClockChanges > 0)
+    }
+}
