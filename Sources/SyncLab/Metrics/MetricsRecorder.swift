@@ -43,6 +43,9 @@ struct MetricsRecorder {
     var timelineInstants: [UInt64]
     var timelineViewing: [UInt64]
     var currentBucket = 0
+    /// The opt-in server models' records (ServerRecords.swift); nil when the model is off.
+    var serving: ServingRecord? = nil
+    var database: DatabaseRecord? = nil
 
     /// Where each breakdown lives in the error bank.
     struct Slots {
@@ -109,6 +112,16 @@ struct MetricsRecorder {
         positionSamples += o.positionSamples
         bareSamples += o.bareSamples
         staleSamples += o.staleSamples
+        if let other = o.serving { serving?.merge(other) }
+        if let other = o.database { database?.merge(other) }
+    }
+
+    /// What each position of a viewing player shows, without a clock error (the original plan).
+    mutating func samplePositions(bare: Int, stale: Int, positions: Int) {
+        guard measuring else { return }
+        positionSamples += UInt64(positions)
+        bareSamples += UInt64(bare)
+        staleSamples += UInt64(stale)
     }
 
     mutating func requestSent(at t: SimTime, lost: Bool) {
@@ -197,7 +210,7 @@ struct MetricsRecorder {
                            estimateByClock: (0..<slots.clocks).map { timeline.stats(b * slots.perBucket + 1 + $0) },
                            sampleInstants: timelineInstants[b], viewingSum: timelineViewing[b])
         }
-        return RunResult(
+        var result = RunResult(
             scenario: scenario, transitions: rows, transitionsUnviewed: unviewed,
             requestsPerSecond: requestsPerSecond, requestsServed: requestsServed, bytesServed: bytesServed,
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
@@ -213,6 +226,9 @@ struct MetricsRecorder {
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
             timelineStep: timelineStep, timeline: timelineRows)
+        result.serving = serving?.figures(scenario)
+        result.database = database?.figures(scenario, schedule: schedule)
+        return result
     }
 }
 

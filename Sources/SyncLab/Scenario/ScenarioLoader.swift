@@ -197,6 +197,7 @@ public struct ScenarioLoader {
             try $0.distribution(.duration, .durations(0, Limits.delay))
         }
         server.clockOffset = try serverNode.value("clockOffset", default: 0) { try $0.duration(in: -Limits.delay...Limits.delay) }
+        try readServing(serverNode, into: &server, duration: duration)
         try serverNode.rejectUnknownKeys()
 
         // Network.

@@ -45,6 +45,8 @@ struct ClientState {
     var uploadCompleteAt = SimTime.zero
     var requestTimestamp: Int64 = 0
     var requestFile: Int32 = -1
+    /// True instant the response left the server (after any queueing and the service time).
+    var responseLeftAt = SimTime.zero
 
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
@@ -66,6 +68,8 @@ struct WorldEvent {
         case sendRequest, serverArrival, responseDone, requestFailed
         case display
         case cron, publish, sample
+        // The original plan (World+Database.swift); `client` is a slot: player × (positions + 1) + position.
+        case databaseArrival, databaseReply, databaseFailed, databaseCountdown, databaseRetry
     }
     var client: Int32
     var kind: Kind

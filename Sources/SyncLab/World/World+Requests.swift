@@ -8,6 +8,7 @@ import SyncLabKernel
 /// service time and completes after the downlink delay plus the file's bytes at the bandwidth.
 extension World {
     mutating func sendRequest(_ c: Int, _ t: SimTime) {
+        if database != nil { databaseLoadStore(c, t); return }
         guard !clients[c].fetchInFlight else { return }
         clients[c].fetchEpoch &+= 1
         clients[c].fetchInFlight = true
@@ -28,6 +29,7 @@ extension World {
     }
 
     mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
+        if serving != nil { servingArrival(c, t, epoch: epoch); return }
         // The server does its work whether or not the client still wants the answer.
         let file = server.currentFile
         let bytes = server.files[file].responseBytes
@@ -42,6 +44,7 @@ extension World {
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = timestamp
         clients[c].requestFile = Int32(file)
+        clients[c].responseLeftAt = t + service
         let done = t + service + downlink + transfer
         if done - clients[c].requestSentAt > link.timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
