@@ -108,6 +108,7 @@ public enum MarkdownReport {
         md += "- \(r.visits) visits (app launches); on average \(Format.fixed(r.sampleInstants == 0 ? 0 : Double(r.viewingSum) / Double(r.sampleInstants), 1)) "
             + "players had the Store on screen, at most \(r.viewingPeak).\n"
 
+        md += ServerSections.markdown(r)
         md += capacityAndCost(r)
 
         md += "\n## Transitions\n\n"
