@@ -8,7 +8,7 @@ extension ScenarioLoader {
         server.fleet = try n.optional("fleet") { f in
             try f.expectObject()
             let fleet = Fleet(
-                servers: try f.required("servers").int(min: 1, max: 1000),
+                servers: try f.value("servers", default: 1) { try $0.int(min: 1, max: 1000) },
                 clockOffset: try f.value("clockOffset", default: Distribution.constant(0)) {
                     try $0.signedDistribution(Bounds(most: Double(Limits.delay)))
                 },
@@ -28,7 +28,7 @@ extension ScenarioLoader {
                 }
                 let outage = Outage(at: SimTime(ns: at),
                                     duration: try o.required("duration").duration(in: Int64.millisecond...Limits.delay),
-                                    mode: try o.value("mode", default: Outage.Mode.refused) { try $0.choice(Outage.Mode.self) })
+                                    mode: try o.required("mode").choice(Outage.Mode.self))
                 try o.rejectUnknownKeys()
                 return outage
             }
