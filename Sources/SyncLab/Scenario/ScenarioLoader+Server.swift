@@ -49,6 +49,19 @@ extension ScenarioLoader {
     }
 }
 
+extension ScenarioLoader {
+    /// The original plan keeps a slot per player and position (plus the whole Store), numbered
+    /// in the event's 32-bit player field: refuse a population that would overflow it.
+    static func checkPlanSlots(players: Int, positions: Int, at node: InputNode) throws(InputError) {
+        let slots = players * (positions + 1)
+        guard slots < Int(Int32.max) else {
+            throw InputError(file: node.file, keyPath: node.path.isEmpty ? "population.players" : node.path + ".players",
+                             message: "the database-per-position design supports players × (positions + 1) below \(Int32.max); "
+                                 + "got \(players) × \(positions + 1) = \(slots)")
+        }
+    }
+}
+
 extension InputNode {
     /// One of an enumeration's names, e.g. "request-start".
     func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(InputError) -> E where E.RawValue == String {

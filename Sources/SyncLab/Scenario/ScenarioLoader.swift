@@ -318,6 +318,7 @@ public struct ScenarioLoader {
         }
         try root.rejectUnknownKeys()
 
+        if server.design != nil { try Self.checkPlanSlots(players: population.players, positions: positions, at: popNode) }
         return Scenario(name: name, description: description, seed: UInt64(seed), epochUnix: epochUnix,
                         epochText: epochText, duration: duration, warmup: warmup, positions: positions,
                         shelfLife: shelfLife, scheduleResolution: resolution, server: server, links: links,

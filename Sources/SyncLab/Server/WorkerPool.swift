@@ -48,8 +48,9 @@ public struct WorkerPool: Sendable {
         lastArrival = t.ns
         guard workers != nil else { return .served(start: t, done: t + service, queued: 0) }
         let queued = queueLength(at: t)
-        if let limit = queueLimit, queued >= limit { return .queueFull }
         let start = max(t.ns, freeAt[0])
+        // Only a request that would wait needs a place in the queue.
+        if let limit = queueLimit, start > t.ns, queued >= limit { return .queueFull }
         if let patience, start &- t.ns > patience { return .gaveUp(at: t + patience) }
         freeAt[0] = start &+ service
         Self.siftDown(&freeAt, 0)

@@ -44,6 +44,11 @@ import SyncLabKernel
         #expect(pool.admit(at: Self.t(2), service: 10) == .queueFull)
         // At 11 the waiting one has started: room again, behind it.
         #expect(pool.admit(at: Self.t(11), service: 1) == .served(start: Self.t(20), done: Self.t(21), queued: 1))
+        // A limit of zero: served while a worker is free, refused as soon as one would wait.
+        var strict = WorkerPool(workers: 1, queueLimit: 0)
+        #expect(strict.admit(at: Self.t(0), service: 10) == .served(start: Self.t(0), done: Self.t(10), queued: 0))
+        #expect(strict.admit(at: Self.t(5), service: 10) == .queueFull)
+        #expect(strict.admit(at: Self.t(10), service: 10) == .served(start: Self.t(10), done: Self.t(20), queued: 0))
     }
 
     /// A request that would wait past its patience gives up then, and later ones do not wait for it.

@@ -127,6 +127,27 @@ import SyncLabKernel
         #expect(a.serving == nil && b.serving?.requests == a.requestsServed)
     }
 
+    /// A random balancer with unlimited workers couples nobody (each request draws its server from
+    /// a stream keyed by player and request): the run keeps its shards and is identical for any
+    /// thread count, with every request counted on exactly one server.
+    @Test func randomBalancerKeepsShardsAndIsThreadIndependent() throws {
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        s.population.players = 6_000
+        s.duration = 20 * .minute
+        s.warmup = 5 * .minute
+        s.population.release?.at = SimTime(ns: 10 * .minute)
+        s.server.fleet = Fleet(servers: 3, clockOffset: .normal(mean: 0, sd: 50e6), balancing: .random)
+        #expect(!s.server.couplesPlayers)
+        let one = Simulation.run(s, threads: 1)
+        let three = Simulation.run(s, threads: 3)
+        #expect(DeterminismTests.fingerprint(three).dropLast() == DeterminismTests.fingerprint(one).dropLast())
+        #expect(three.serving == one.serving)
+        #expect(one.serving?.singleShard == false)
+        let perServer = one.serving?.perServer ?? []
+        #expect(perServer.count == 3 && perServer.allSatisfy { $0 > 0 })
+        #expect(perServer.reduce(0, +) == one.requestsServed)
+    }
+
     /// A shared queue couples players: the run is one shard, byte-identical for any thread count.
     @Test func sharedQueueRunsAsOneShardForAnyThreadCount() throws {
         var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
