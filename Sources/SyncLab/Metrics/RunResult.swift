@@ -78,6 +78,7 @@ extension RunResult {
         // Traffic extrapolated to a 30-day month, and its price under each cost model.
         keys += ["requestsPerMonth", "bytesPerMonth"]
         for model in scenario.costModels { keys.append("costPerMonth.\(model.name)") }
+        keys += serverFigureKeys
         return keys
     }
 
@@ -125,6 +126,7 @@ extension RunResult {
         f["requestsPerMonth"] = requestsPerMonth
         f["bytesPerMonth"] = bytesPerMonth
         for cost in costEstimates { f["costPerMonth.\(cost.name)"] = cost.monthly }
+        for (key, value) in serverFigures { f[key] = value }
         return f
     }
 

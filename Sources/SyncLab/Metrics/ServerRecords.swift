@@ -156,3 +156,27 @@ public struct DatabaseFigures: Sendable, Equatable {
     public var positionSamples: UInt64
     public var earlyPositionSamples: UInt64
 }
+
+/// Budget figures of the server models; nil (so a budget on them fails as not measured) when the
+/// scenario does not use the model.
+extension RunResult {
+    public static let serverFigureKeys = [
+        "queueWaitMs.mean", "queueWaitMs.p99", "queueWaitMs.max", "queueLengthMax", "outageFailures",
+        "originalPlan.earlyShowShare", "originalPlan.earlyVisibilityMs.max", "originalPlan.queryWaitMs.p99",
+    ]
+
+    var serverFigures: [String: Double?] {
+        var f: [String: Double?] = [:]
+        func ms(_ ns: Int64?) -> Double? { ns.map { Double($0) / 1e6 } }
+        f["queueWaitMs.mean"] = serving?.waitMean.map { $0 / 1e6 }
+        f["queueWaitMs.p99"] = ms(serving?.waitP99)
+        f["queueWaitMs.max"] = ms(serving?.waitMax)
+        f["queueLengthMax"] = (serving?.maxQueueLength ?? database?.maxQueueLength).map(Double.init)
+        let outages = serving.map { $0.outageRefused + $0.outageTimedOut } ?? database.map { $0.outageRefused + $0.outageTimedOut }
+        f["outageFailures"] = outages.map(Double.init)
+        f["originalPlan.earlyShowShare"] = database.flatMap { $0.shows == 0 ? nil : Double($0.earlyShows) / Double($0.shows) }
+        f["originalPlan.earlyVisibilityMs.max"] = database.map { Double($0.earlyPerTransitionMax) / 1e6 }
+        f["originalPlan.queryWaitMs.p99"] = ms(database?.waitP99)
+        return f
+    }
+}

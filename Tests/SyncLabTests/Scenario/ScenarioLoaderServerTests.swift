@@ -35,6 +35,14 @@ import SyncLabKernel
         #expect(file.server.design == nil)
     }
 
+    @Test func budgetsMayNameTheServerFigures() throws {
+        let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant("""
+            {"server": {"workers": 4}, "budgets": [{"name": "queue", "metric": "queueWaitMs.p99", "max": 200},
+              {"name": "leak", "metric": "originalPlan.earlyShowShare", "max": 0}]}
+            """))
+        #expect(s.budgets.map(\.metric) == ["queueWaitMs.p99", "originalPlan.earlyShowShare"])
+    }
+
     @Test(arguments: [
         (#"{"server": {"timestampAt": "later"}}"#, "server.timestampAt", "\"request-start\" or \"response-send\""),
         (#"{"server": {"workers": 0}}"#, "server.workers", "between 1 and"),

@@ -82,6 +82,7 @@ import SyncLabKernel
         #expect(d?.shows == 60)
         #expect(d?.earlyShows == UInt64(early.count))
         #expect(d?.earlyShowMax == early.max())
+        #expect((result.figures["originalPlan.earlyShowShare"] ?? nil) == Double(early.count) / 60)
         #expect(early.allSatisfy { $0 <= 15 * .second })
     }
 
@@ -97,6 +98,8 @@ import SyncLabKernel
         #expect(d?.waitMax == .second)
         #expect(d?.maxQueueLength == 100)
         #expect(result.requestsFailed == 99)
+        #expect((result.figures["queueLengthMax"] ?? nil) == 100)
+        #expect((result.figures["queueWaitMs.max"] ?? nil) == nil)      // the store-file queue is not in use
     }
 
     /// Players with the same delays and tick phase all ask when a position's item ends: one

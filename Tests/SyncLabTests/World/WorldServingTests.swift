@@ -73,6 +73,12 @@ import SyncLabKernel
         #expect(f?.requests == 2 && f?.waitMax == Self.service && f?.maxQueueLength == 1)
         #expect(f?.waitMean == Double(Self.service) / 2)
         #expect(f?.singleShard == true)
+        // The budget figures read the same record.
+        #expect((result.figures["queueWaitMs.max"] ?? nil) == 300)
+        #expect((result.figures["queueWaitMs.mean"] ?? nil) == 150)
+        #expect((result.figures["queueLengthMax"] ?? nil) == 1)
+        #expect((result.figures["outageFailures"] ?? nil) == 0)
+        #expect((result.figures["originalPlan.earlyShowShare"] ?? nil) == nil)
     }
 
     /// Round-robin over two servers: player 0's request (first in arrival order) goes to server
