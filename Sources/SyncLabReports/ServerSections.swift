@@ -65,6 +65,11 @@ public enum ServerSections {
             + "max \(Format.human(d.apiLeadMax)) |\n"
         md += "\nBare share of viewing position-time by minute (the Store emptying"
             + (r.scenario.population.release.map { " after the release at \(Units.formatDuration($0.at.ns))" } ?? "") + "):\n\n"
+        let worst = d.bareByMinute.indices.filter { d.bareByMinute[$0] != nil }
+            .max { (d.bareByMinute[$0] ?? 0) < (d.bareByMinute[$1] ?? 0) }
+        if let worst {
+            md += "Worst minute: \(worst)–\(worst + 1), \(Format.percent(d.bareByMinute[worst] ?? nil, 2)) bare.\n\n"
+        }
         md += "| minutes | bare |\n|---|---|\n"
         let step = max(1, d.bareByMinute.count / 24)
         var m = 0

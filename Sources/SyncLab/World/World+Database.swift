@@ -236,23 +236,41 @@ extension World {
     }
 
     /// What each viewing player's positions show at true time t: bare, another item than the
-    /// true one (stale), or an item before its start (early, a subset of stale).
+    /// true one (stale), or an item before its start (early, a subset of stale); and the error
+    /// of its countdown (the original plan has no clock sync: the countdown is its server time).
     mutating func databaseSample(_ t: SimTime) {
         let positions = scenario.positions
         let serverNow = server.serverTime(at: t)
         recorder.beginSample(at: t, viewing: viewing.count)
         let minute = Int(t.ns / .minute)
         for c32 in viewing {
-            let base = Int(c32) * (positions + 1)
+            let c = Int(c32)
+            let base = c * (positions + 1)
             var bare = 0, stale = 0, early = 0
+            var error: Int64? = nil
             for q in 0..<positions {
                 guard database!.showing[base + q] else { bare += 1; continue }
                 let truth = server.schedule.item(at: serverNow, position: q)
                 let k = Int(database!.item[base + q])
                 if k != truth { stale += 1 }
                 if k > truth { early += 1 }
+                if error == nil {
+                    // The countdown's error, on the first position showing: the server time the
+                    // player's countdown implies (the item's end minus the time it shows as left)
+                    // minus the server time now. Negative: the player runs behind.
+                    let chain = server.schedule.bounds[q]
+                    let left = database!.expiry[base + q] &- scenario.client.clock.reading(clients[c].device, at: t, context).ns
+                    error = (chain[min(k + 1, chain.count - 1)] &- left) &- serverNow
+                }
             }
-            recorder.samplePositions(bare: bare, stale: stale, positions: positions)
+            if let error {
+                let wake = clients[c].lastDeepWake
+                recorder.sample(displayError: error, estimateError: error, link: Int(clients[c].link),
+                                minutesSinceWake: wake == .min ? nil : Int((t.ns - wake) / .minute),
+                                bare: bare, stale: stale, positions: positions)
+            } else {
+                recorder.samplePositions(bare: bare, stale: stale, positions: positions)
+            }
             if recorder.measuring, minute < recorder.database?.bareByMinute.count ?? 0 {
                 recorder.database?.bareByMinute[minute] += UInt64(bare)
                 recorder.database?.positionsByMinute[minute] += UInt64(positions)

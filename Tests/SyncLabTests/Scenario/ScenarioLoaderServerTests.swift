@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SyncLab
 import SyncLabKernel
@@ -33,6 +34,16 @@ import SyncLabKernel
                                                 endJitter: .uniform(min: 10e9, max: 45e9), overlap: .constant(15e9)))
         let file = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"server": {"design": "store-file"}}"#))
         #expect(file.server.design == nil)
+    }
+
+    /// The shipped original-plan scenario loads, selects the plan and passes the schema.
+    @Test func originalPlanScenarioLoads() throws {
+        let s = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("original-plan.json"))
+        #expect(s.server.design?.connections == 8)
+        #expect(s.server.couplesPlayers)
+        let validator = MiniSchema(root: try ScenarioSchemaTests.schema())
+        let text = try String(contentsOfFile: ScenarioFixtures.shippedPath("original-plan.json"), encoding: .utf8)
+        #expect(validator.errors(try JSONParser.parse(text)) == [])
     }
 
     @Test func budgetsMayNameTheServerFigures() throws {

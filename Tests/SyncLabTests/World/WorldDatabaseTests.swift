@@ -59,6 +59,13 @@ import SyncLabKernel
         #expect(d?.positionRequests ?? 0 >= UInt64(result.transitions.count))
         #expect(d?.waitMax == 0)
         #expect(world.clients[0].responseLeftAt.ns > 0)
+        // The countdown implies server time ⌊query⌋ + (now − reply): behind by the query and
+        // downlink (70 ms) plus the query instant's fraction of a second, never ahead. The
+        // histogram keeps ~0.1% resolution, hence the small margins.
+        #expect(result.samples > 100)
+        #expect(result.displayError.aheadShare == 0)
+        #expect((result.displayError.magnitude.min) >= 69 * .millisecond)
+        #expect((result.displayError.quantile(1) ?? .max) <= 1072 * .millisecond)
     }
 
     /// With a 15 s overlap, the Store load at 5 s shows every position whose next row has
