@@ -59,7 +59,16 @@ extension ScenarioLoader {
                              message: "the database-per-position design supports players × (positions + 1) below \(Int32.max); "
                                  + "got \(players) × \(positions + 1) = \(slots)")
         }
+        // Each slot keeps about 40 bytes (item, countdown, flags, retry count, request instants).
+        let bytes = Double(slots) * Double(bytesPerPlanSlot)
+        guard bytes <= Double(Scenario.memoryLimitBytes) / 2 else {
+            throw InputError(file: node.file, keyPath: node.path.isEmpty ? "population.players" : node.path + ".players",
+                             message: "the database-per-position design would keep \(gib(bytes)) of per-position state "
+                                 + "(\(players) players × \(positions + 1) slots × \(bytesPerPlanSlot) B); use fewer players or positions")
+        }
     }
+
+    static let bytesPerPlanSlot = 40
 }
 
 extension InputNode {

@@ -67,6 +67,10 @@ import SyncLabKernel
         (#"{"server": {"design": {"kind": "database-per-position", "connections": 0}}}"#, "server.design.connections", "between 1 and"),
         (#"{"server": {"design": {"kind": "database-per-position", "timeout": "-1s"}}}"#, "server.design.timeout", "at least 1ms"),
         (#"{"server": {"design": "database-per-position", "workers": 4}}"#, "server.workers", "store-file design"),
+        (#"{"server": {"design": "database-per-position"}, "store": {"positions": 1000}, "population": {"players": 3000000}}"#,
+         "population.players", "below 2147483647"),
+        (#"{"server": {"design": "database-per-position"}, "store": {"positions": 1000}, "population": {"players": 300000}}"#,
+         "population.players", "per-position state"),
     ])
     func mistakesNameTheirKeyPath(override: String, keyPath: String, mentions: String) throws {
         let error = ScenarioFixtures.error(loading: try ScenarioFixtures.variant(override))

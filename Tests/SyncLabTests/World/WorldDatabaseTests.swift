@@ -123,6 +123,22 @@ import SyncLabKernel
         #expect(result.database?.queueFull == 0)
     }
 
+    /// The API down (refused) when the Store loads at 5 s: the error arrives one round trip
+    /// later and the retry policy (5 s) loads it again.
+    @Test func outageRefusesTheStoreLoadAndTheRetryLoadsIt() {
+        var s = Self.scenario(duration: 20 * .second)
+        s.server.outages = [Outage(at: SimTime(ns: 5 * .second), duration: .second, mode: .refused)]
+        var world = World(scenario: s)
+        let result = world.run()
+        let d = result.database
+        #expect(d?.outageRefused == 1 && d?.storeLoads == 1)
+        #expect(result.requestsFailed == 1)
+        // Sent at 5 s, refused on arrival (40 ms + 1 ns), heard of 60 ms later; sent again 5 s on.
+        let retry = 5 * Int64.second + 1 + WorldExactTests.uplink + WorldExactTests.downlink + 5 * .second
+        #expect(world.database!.sentAt[s.positions] == retry)
+        #expect(d?.shows == UInt64(s.positions))
+    }
+
     /// The plan shares one database: a run is one shard, identical for any thread count.
     @Test func planRunsAsOneShardForAnyThreadCount() throws {
         var s = try DeterminismTests.shipped("v115-pausing.json")
