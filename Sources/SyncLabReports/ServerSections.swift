@@ -47,8 +47,10 @@ public enum ServerSections {
             + "each item's row answers \(Describe.distribution(plan.overlap, .duration)) before its start. "
             + "Run as a single shard: every player shares the database.\n\n"
         md += "| figure | value |\n|---|---|\n"
-        md += "| requests per second peak / p99 / mean (same-second bursts) | \(Format.optional(r.figures["peakRequestsPerSecond"] ?? nil, 0)) / "
-            + "\(Format.optional(r.figures["p99RequestsPerSecond"] ?? nil, 0)) / \(Format.optional(r.figures["meanRequestsPerSecond"] ?? nil, 2)) |\n"
+        let f = r.figures
+        md += "| requests per second peak / p99.9 / p99 / mean (same-second bursts) | \(Format.optional(f["peakRequestsPerSecond"] ?? nil, 0)) / "
+            + "\(Format.optional(f["p999RequestsPerSecond"] ?? nil, 0)) / \(Format.optional(f["p99RequestsPerSecond"] ?? nil, 0)) / "
+            + "\(Format.optional(f["meanRequestsPerSecond"] ?? nil, 2)); peak/mean \(Format.optional(f["peakToMeanRatio"] ?? nil, 0)) |\n"
         md += "| Store loads / single-position reloads | \(d.storeLoads) / \(d.positionRequests) |\n"
         md += "| queries run; wait for a connection mean / p99 / max | \(d.queries); \(Format.human(d.waitMean.map { Int64($0.rounded()) })) / "
             + "\(Format.human(d.waitP99)) / \(Format.human(d.waitMax)) |\n"
