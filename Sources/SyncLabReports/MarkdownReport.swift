@@ -110,6 +110,7 @@ public enum MarkdownReport {
         md += "- \(r.visits) visits (app launches); on average \(Format.fixed(r.sampleInstants == 0 ? 0 : Double(r.viewingSum) / Double(r.sampleInstants), 1)) "
             + "players had the Store on screen, at most \(r.viewingPeak).\n"
 
+        md += ServerSections.markdown(r)
         md += capacityAndCost(r)
         md += DeviceEventsReport.markdown(r)
 
@@ -204,6 +205,9 @@ public enum MarkdownReport {
         let a = r.errorAttribution
         var md = "\n## Where the error comes from\n\n"
         guard a.count > 0, let dominant = a.dominant else {
+            if r.scenario.server.design != nil {
+                return md + "Not attributed: this server design has no clock sync to split (its only sync is each position's countdown).\n"
+            }
             return md + "No sample had a sync to attribute (no player viewing with data at a sample instant).\n"
         }
         md += "Each sample's displayed error split into its sources by counterfactuals (the change in error when one "

@@ -58,6 +58,7 @@ public enum SummaryJSON {
         }
         if let events = DeviceEventsReport.summaryLine(r) { lines.append(events) }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
+        lines += ServerSections.summaryLines(r)
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 }

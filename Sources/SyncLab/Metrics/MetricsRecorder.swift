@@ -47,6 +47,9 @@ struct MetricsRecorder {
     var attribution = AttributionStats()
     /// Device events and early shows (`devices.*`).
     var deviceEvents = DeviceEventStats()
+    /// The opt-in server models' records (ServerRecords.swift); nil when the model is off.
+    var serving: ServingRecord? = nil
+    var database: DatabaseRecord? = nil
 
     /// Where each breakdown lives in the error bank.
     struct Slots {
@@ -115,6 +118,16 @@ struct MetricsRecorder {
         staleSamples += o.staleSamples
         attribution.merge(o.attribution)
         deviceEvents.merge(o.deviceEvents)
+        if let other = o.serving { serving?.merge(other) }
+        if let other = o.database { database?.merge(other) }
+    }
+
+    /// What each position of a viewing player shows, without a clock error (the original plan).
+    mutating func samplePositions(bare: Int, stale: Int, positions: Int) {
+        guard measuring else { return }
+        positionSamples += UInt64(positions)
+        bareSamples += UInt64(bare)
+        staleSamples += UInt64(stale)
     }
 
     mutating func requestSent(at t: SimTime, lost: Bool) {
@@ -210,7 +223,7 @@ struct MetricsRecorder {
                            estimateByClock: (0..<slots.clocks).map { timeline.stats(b * slots.perBucket + 1 + $0) },
                            sampleInstants: timelineInstants[b], viewingSum: timelineViewing[b])
         }
-        return RunResult(
+        var result = RunResult(
             scenario: scenario, transitions: rows, transitionsUnviewed: unviewed,
             requestsPerSecond: requestsPerSecond, requestsServed: requestsServed, bytesServed: bytesServed,
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
@@ -227,6 +240,9 @@ struct MetricsRecorder {
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
             timelineStep: timelineStep, timeline: timelineRows, errorAttribution: attribution,
             deviceEvents: deviceEvents)
+        result.serving = serving?.figures(scenario)
+        result.database = database?.figures(scenario, schedule: schedule)
+        return result
     }
 }
 

@@ -46,6 +46,9 @@ public struct RunResult: Sendable {
     public let errorAttribution: AttributionStats
     /// Device events and early shows (figures only when the scenario switches events on).
     public internal(set) var deviceEvents = DeviceEventStats()
+    /// The opt-in server models' figures (ServerRecords.swift): nil when the model is off.
+    public internal(set) var serving: ServingFigures? = nil
+    public internal(set) var database: DatabaseFigures? = nil
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
@@ -85,6 +88,7 @@ extension RunResult {
         }
         keys += wakeRecoveryKeys
         if scenario.devices.events.any { keys += DeviceEventStats.figureKeys }
+        keys += serverFigureKeys
         return keys
     }
 
@@ -138,6 +142,7 @@ extension RunResult {
         }
         f.merge(wakeRecoveryFigures) { $1 }
         if scenario.devices.events.any { f.merge(deviceEvents.figures) { _, new in new } }
+        for (key, value) in serverFigures { f[key] = value }
         return f
     }
 
@@ -186,7 +191,9 @@ public enum Simulation {
     public static func run(_ scenario: Scenario, threads: Int = defaultThreads, progress: ProgressHandler? = nil) -> RunResult {
         let n = scenario.population.players
         // Shards of fewer than ~2,000 players are not worth a thread.
-        let count = max(1, min(threads, n / 2_000))
+        // A model that couples players (a shared queue, a round-robin balancer, the original
+        // plan's database) runs as one world: shards would each have their own server.
+        let count = scenario.server.couplesPlayers ? 1 : max(1, min(threads, n / 2_000))
         let schedule = World.schedule(for: scenario)
         let shards = (0..<count).map { k in
             ShardBox(World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count), schedule: schedule))

@@ -18,6 +18,8 @@ public struct Plugins: @unchecked Sendable {
     public var ticks: [any (TickPolicy & ScenarioPlugin).Type]
     public var refetches: [any (RefetchPolicy & ScenarioPlugin).Type]
     public var retries: [any (RetryPolicy & ScenarioPlugin).Type]
+    /// Server designs (`server.design`): the store file (default) or the original plan's database.
+    public var serverDesigns: [any ScenarioPlugin.Type] = [StoreFileDesign.self, DatabasePlan.self]
 
     public static let builtIn = Plugins(
         clocks: [SuspendingClock.self, ContinuousClock.self, BootTimeUptimeClock.self, WallClock.self,

@@ -199,6 +199,7 @@ public struct ScenarioLoader {
             try $0.distribution(.duration, .durations(0, Limits.delay))
         }
         server.clockOffset = try serverNode.value("clockOffset", default: 0) { try $0.duration(in: -Limits.delay...Limits.delay) }
+        try readServing(serverNode, into: &server, duration: duration)
         try serverNode.rejectUnknownKeys()
 
         // Network.
@@ -304,6 +305,7 @@ public struct ScenarioLoader {
         }
         try root.rejectUnknownKeys()
 
+        if server.design != nil { try Self.checkPlanSlots(players: population.players, positions: positions, at: popNode) }
         return Scenario(name: name, description: description, seed: UInt64(seed), epochUnix: epochUnix,
                         epochText: epochText, duration: duration, warmup: warmup, positions: positions,
                         shelfLife: shelfLife, scheduleResolution: resolution, server: server, links: links,

@@ -55,6 +55,20 @@ public struct StoreSchedule: Sendable {
         self.transitions = transitions
     }
 
+    /// A schedule from given chains, each ascending (the original plan's, `DatabasePlan`).
+    init(positions: Int, bounds: [[Int64]]) {
+        self.positions = positions
+        self.bounds = bounds
+        var transitions: [Transition] = []
+        for (p, chain) in bounds.enumerated() {
+            for k in chain.indices.dropFirst() {
+                transitions.append(Transition(time: chain[k], position: Int32(p), item: Int32(k)))
+            }
+        }
+        transitions.sort { $0.time != $1.time ? $0.time < $1.time : $0.position < $1.position }
+        self.transitions = transitions
+    }
+
     /// Index of the first transition strictly after server time `s`.
     public func firstTransition(after s: Int64) -> Int {
         var lo = 0, hi = transitions.count

@@ -23,6 +23,16 @@ public struct ServerConfig: Sendable {
     public var serviceTime: Distribution
     /// Server clock minus true time.
     public var clockOffset: Nanoseconds
+    // Opt-in serving models (ServingModel.swift); the defaults keep one exact server with
+    // unlimited workers, always up.
+    public var timestampAt: TimestampInstant = .requestStart
+    public var fleet: Fleet? = nil
+    /// Workers per server (nil: unlimited) and requests that may wait for one (nil: no limit).
+    public var workers: Int? = nil
+    public var queueLimit: Int? = nil
+    public var outages: [Outage] = []
+    /// The original plan's database-per-position design instead of the store file (nil: the file).
+    public var design: DatabasePlan? = nil
 
     public init(cronPeriod: Nanoseconds = .minute, cronJitter: Distribution = .uniform(min: 0, max: 2e9),
                 horizon: Nanoseconds = 10 * .minute, publishLag: Nanoseconds = 5 * .second,

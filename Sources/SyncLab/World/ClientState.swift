@@ -53,10 +53,14 @@ struct ClientState {
     var requestSentAt = SimTime.zero
     /// When the server took the request and when its response left (true time).
     var requestArrivedAt = SimTime.zero
-    var responseLeftAt = SimTime.zero
+    /// The stamping server's untruncated clock when it stamped, and its offset from true time.
+    var requestExactStamp: Int64 = 0
+    var requestServerOffset: Int64 = 0
     var uploadCompleteAt = SimTime.zero
     var requestTimestamp: Int64 = 0
     var requestFile: Int32 = -1
+    /// True instant the response left the server (after any queueing and the service time).
+    var responseLeftAt = SimTime.zero
 
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
@@ -80,6 +84,8 @@ struct WorldEvent {
         case cron, publish, sample
         /// Device events (`devices.*`): the epoch carries the event's ordinal for the player.
         case reboot, appKill, wallClockChange, tamper
+        // The original plan (World+Database.swift); `client` is a slot: player × (positions + 1) + position.
+        case databaseArrival, databaseReply, databaseFailed, databaseCountdown, databaseRetry
     }
     var client: Int32
     var kind: Kind

@@ -60,6 +60,7 @@ extension World {
 
     /// Samples every viewing player's error, and what each position shows, at true time t.
     mutating func sample(_ t: SimTime) {
+        if database != nil { databaseSample(t); return }
         let design = scenario.client
         let serverNow = server.serverTime(at: t)
         let positions = scenario.positions

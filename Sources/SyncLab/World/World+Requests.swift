@@ -8,6 +8,7 @@ import SyncLabKernel
 /// service time and completes after the downlink delay plus the file's bytes at the bandwidth.
 extension World {
     mutating func sendRequest(_ c: Int, _ t: SimTime) {
+        if database != nil { databaseLoadStore(c, t); return }
         guard !clients[c].fetchInFlight else { return }
         clients[c].fetchEpoch &+= 1
         clients[c].fetchInFlight = true
@@ -28,6 +29,7 @@ extension World {
     }
 
     mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
+        if serving != nil { servingArrival(c, t, epoch: epoch); return }
         // The server does its work whether or not the client still wants the answer.
         let file = server.currentFile
         let bytes = server.files[file].responseBytes
@@ -43,6 +45,8 @@ extension World {
         clients[c].requestTimestamp = timestamp
         clients[c].requestFile = Int32(file)
         clients[c].requestArrivedAt = t
+        clients[c].requestExactStamp = server.serverTime(at: t)
+        clients[c].requestServerOffset = server.config.clockOffset
         clients[c].responseLeftAt = t + service
         let done = t + service + downlink + transfer
         if done - clients[c].requestSentAt > link.timeout {
@@ -102,8 +106,8 @@ extension World {
         let middle = arrived + (clients[c].responseLeftAt - arrived) / 2
         clients[c].anchorParts = AnchorAttribution.split(
             estimator: scenario.client.estimator, sample: s, reading: s.downloadComplete,
-            truth: server.serverTime(at: t), exactStamp: server.serverTime(at: arrived),
-            midStamp: server.serverTime(at: middle), referenceMid: server.serverTime(at: middle))
+            truth: server.serverTime(at: t), exactStamp: clients[c].requestExactStamp,
+            midStamp: middle.ns &+ clients[c].requestServerOffset, referenceMid: server.serverTime(at: middle))
         clients[c].anchorDriftOffset = s.downloadComplete - clock.reading(device.withoutDrift, at: t, context)
         clients[c].anchorSlept = device.slept(at: t)
     }

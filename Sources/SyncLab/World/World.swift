@@ -31,10 +31,19 @@ public struct World {
     var samplingRNG: RandomStream
     var sampleIndex: Int64 = 0
     var started = false
+    /// The opt-in server models: the store file's serving models, or the original plan.
+    var serving: ServingState? = nil
+    var database: DatabaseState? = nil
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
-        StoreSchedule(positions: scenario.positions, shelfLife: scenario.shelfLife,
+        if let plan = scenario.server.design {
+            return plan.schedule(positions: scenario.positions, shelfLife: scenario.shelfLife,
+                                 resolution: scenario.scheduleResolution, start: SimTime(ns: -scenario.warmup),
+                                 end: SimTime(ns: scenario.duration) + scenario.server.horizon + 10 * .minute,
+                                 epochUnix: scenario.epochUnix, seed: scenario.seed)
+        }
+        return StoreSchedule(positions: scenario.positions, shelfLife: scenario.shelfLife,
                       resolution: scenario.scheduleResolution, start: SimTime(ns: -scenario.warmup),
                       end: SimTime(ns: scenario.duration) + scenario.server.horizon + 10 * .minute,
                       epochUnix: scenario.epochUnix, seed: scenario.seed)
@@ -75,6 +84,18 @@ public struct World {
         positionMark = [UInt32](repeating: 0, count: scenario.positions)
         recorder = MetricsRecorder(scenario: scenario, schedule: schedule,
                                    shadowClockNames: shadowClocks.map(World.shadowLabel))
+        serving = ServingState(scenario)
+        if let serving {
+            recorder.serving = ServingRecord(perServer: [UInt64](repeating: 0, count: serving.offsets.count),
+                                             offsets: scenario.server.fleet == nil ? [] : serving.offsets)
+        }
+        if let plan = scenario.server.design {
+            let state = DatabaseState(plan: plan, scenario: scenario, schedule: schedule, players: n)
+            database = state
+            var record = DatabaseRecord(transitions: schedule.transitions.count, minutes: Int(ceilDiv(scenario.duration, .minute)))
+            record.overlaps = state.overlaps(schedule)
+            recorder.database = record
+        }
     }
 
     /// The reference clocks every run measures the same syncs with, by label.
@@ -175,6 +196,13 @@ public struct World {
             scheduleNextSample()
         case .reboot, .appKill, .wallClockChange, .tamper:
             deviceEvent(e.kind, c, ordinal: e.epoch, t)
+        case .databaseArrival: databaseArrival(c, t, epoch: e.epoch)
+        case .databaseReply:
+            if e.epoch == clients[c / (scenario.positions + 1)].fetchEpoch { databaseReply(c, t) }
+        case .databaseFailed:
+            if e.epoch == clients[c / (scenario.positions + 1)].fetchEpoch { databaseFailed(c, t) }
+        case .databaseCountdown: databaseCountdown(c, t, epoch: e.epoch)
+        case .databaseRetry: databaseRetry(c, t, epoch: e.epoch)
         }
     }
 }

@@ -14,8 +14,10 @@ import SyncLabKernel
 ///   DeviceClockTests.swift) and, through the whole world, `WorldExactTests.standbyPausesOnlyTheSuspendingClock`
 ///   and `WorldExactTests.seedsEstimatorErrorIsUplinkMinusTruncation` (Tests/SyncLabTests/World/WorldExactTests.swift).
 ///
-/// Not yet validated, because the models do not exist yet: the server as an M/M/c queue against
-/// Erlang C, and an NTP estimator against RFC 5905's offset and delay.
+/// The server queue against Erlang C (M/M/c) and Pollaczek–Khinchine (M/D/1) is in
+/// `QueueValidationTests` (Tests/SyncLabTests/Validation/QueueValidationTests.swift).
+/// Not yet validated, because the model does not exist yet: an NTP estimator against RFC 5905's
+/// offset and delay.
 @Suite struct ModelValidationTests {
     /// Players with a perfect network and a perfect clock, so the only error left is the
     /// whole-second timestamp.

@@ -1,0 +1,111 @@
+import SyncLabKernel
+
+/// The opt-in serving keys of `server` (ServingModel.swift, DatabasePlan.swift): read here so the
+/// main loader only calls one function.
+extension ScenarioLoader {
+    func readServing(_ n: InputNode, into server: inout ServerConfig, duration: Nanoseconds) throws {
+        server.timestampAt = try n.value("timestampAt", default: TimestampInstant.requestStart) { try $0.choice(TimestampInstant.self) }
+        server.fleet = try n.optional("fleet") { f in
+            try f.expectObject()
+            let fleet = Fleet(
+                servers: try f.value("servers", default: 1) { try $0.int(min: 1, max: 1000) },
+                clockOffset: try f.value("clockOffset", default: Distribution.constant(0)) {
+                    try $0.signedDistribution(Bounds(most: Double(Limits.delay)))
+                },
+                balancing: try f.value("balancing", default: Fleet.Balancing.roundRobin) { try $0.choice(Fleet.Balancing.self) })
+            try f.rejectUnknownKeys()
+            return fleet
+        }
+        server.workers = try n.optional("workers") { try $0.int(min: 1, max: 1_000_000) }
+        server.queueLimit = try n.optional("queueLimit") { try $0.int(min: 0, max: 100_000_000) }
+        server.outages = try n.value("outages", default: [Outage]()) { list in
+            try list.elements().map { o in
+                try o.expectObject()
+                let atNode = try o.required("at")
+                let at = try atNode.duration(in: 0...Limits.runLength)
+                guard at < duration else {
+                    throw atNode.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(atNode.value))")
+                }
+                let outage = Outage(at: SimTime(ns: at),
+                                    duration: try o.required("duration").duration(in: Int64.millisecond...Limits.delay),
+                                    mode: try o.required("mode").choice(Outage.Mode.self))
+                try o.rejectUnknownKeys()
+                return outage
+            }
+        }
+        if let designNode = n.child("design") {
+            let design: any ScenarioPlugin = try designNode.plugin("server design", from: plugins.serverDesigns)
+            server.design = design as? DatabasePlan
+            if server.design != nil {
+                // These describe the store-file API; the plan's database has its own parameters.
+                for key in ["timestampAt", "fleet", "workers", "queueLimit"] {
+                    if let k = n.child(key) {
+                        throw k.error("applies to the store-file design; the database-per-position design takes "
+                                      + "'connections', 'queryTime', 'queueLimit' and 'timeout' under 'design'")
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension ScenarioLoader {
+    /// The original plan keeps a slot per player and position (plus the whole Store), numbered
+    /// in the event's 32-bit player field: refuse a population that would overflow it.
+    static func checkPlanSlots(players: Int, positions: Int, at node: InputNode) throws(InputError) {
+        let slots = players * (positions + 1)
+        guard slots < Int(Int32.max) else {
+            throw InputError(file: node.file, keyPath: node.path.isEmpty ? "population.players" : node.path + ".players",
+                             message: "the database-per-position design supports players × (positions + 1) below \(Int32.max); "
+                                 + "got \(players) × \(positions + 1) = \(slots)")
+        }
+        // Each slot keeps about 40 bytes (item, countdown, flags, retry count, request instants).
+        let bytes = Double(slots) * Double(bytesPerPlanSlot)
+        guard bytes <= Double(Scenario.memoryLimitBytes) / 2 else {
+            throw InputError(file: node.file, keyPath: node.path.isEmpty ? "population.players" : node.path + ".players",
+                             message: "the database-per-position design would keep \(gib(bytes)) of per-position state "
+                                 + "(\(players) players × \(positions + 1) slots × \(bytesPerPlanSlot) B); use fewer players or positions")
+        }
+    }
+
+    static let bytesPerPlanSlot = 40
+}
+
+extension InputNode {
+    /// One of an enumeration's names, e.g. "request-start".
+    func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(InputError) -> E where E.RawValue == String {
+        let text = try string()
+        guard let v = E(rawValue: text) else {
+            let names = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+            throw error("expected \(names); got \(InputNode.describeScalar(value))")
+        }
+        return v
+    }
+}
+
+// MARK: Server designs (plug-ins)
+
+extension StoreFileDesign: ScenarioPlugin {
+    public static let kind = "store-file"
+    public init(from node: InputNode) throws { self.init() }
+}
+
+extension DatabasePlan: ScenarioPlugin {
+    public static let kind = "database-per-position"
+    public init(from n: InputNode) throws {
+        let limits = ScenarioLoader.Limits.self
+        self.init(
+            connections: try n.value("connections", default: 20) { try $0.int(min: 1, max: 1_000_000) },
+            queryTime: try n.value("queryTime", default: Distribution.lognormal(median: 20e6, sigma: 0.5)) {
+                try $0.distribution(.duration, .durations(0, limits.delay, finiteMean: true))
+            },
+            queueLimit: try n.optional("queueLimit") { try $0.int(min: 0, max: 100_000_000) },
+            timeout: try n.value("timeout", default: 10 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) },
+            endJitter: try n.value("endJitter", default: Distribution.uniform(min: 10e9, max: 45e9)) {
+                try $0.distribution(.duration, .durations(0, limits.delay))
+            },
+            overlap: try n.value("overlap", default: Distribution.uniform(min: 0, max: 15e9)) {
+                try $0.distribution(.duration, .durations(0, limits.delay))
+            })
+    }
+}

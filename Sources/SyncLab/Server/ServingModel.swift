@@ -1,0 +1,94 @@
+import SyncLabKernel
+
+/// The opt-in serving models of the store-file server: when the timestamp is taken, a fleet
+/// behind a load balancer, workers with a FIFO queue, and outages.
+///
+/// From the seeds and the design: PHP's `REQUEST_TIME` is taken when the request starts; a real
+/// API runs on several servers whose clocks each have their own offset; a release "is basically a
+/// denial of service attack" when requests queue for a bounded number of workers; and a server
+/// can be down. Every default keeps the single exact, infinitely parallel server of v1.1.5.
+
+/// The instant the server reads its clock for the timestamp.
+public enum TimestampInstant: String, Sendable, CaseIterable {
+    /// When the request reaches the server (PHP `REQUEST_TIME`): queueing and service come after.
+    case requestStart = "request-start"
+    /// When the response leaves the server, after any queueing and the service time.
+    case responseSend = "response-send"
+}
+
+/// Several API servers behind a load balancer, each with its own clock offset from true time.
+public struct Fleet: Sendable, Equatable {
+    public enum Balancing: String, Sendable, CaseIterable {
+        /// In arrival order, server 0, 1, …, N−1, 0, …: one counter shared by every player.
+        case roundRobin = "round-robin"
+        /// Each request picks a server uniformly at random (its own draw per request).
+        case random
+    }
+    public var servers: Int
+    /// Distribution of each server's clock minus true time, drawn once per run per server.
+    public var clockOffset: Distribution
+    public var balancing: Balancing
+
+    public init(servers: Int, clockOffset: Distribution = .constant(0), balancing: Balancing = .roundRobin) {
+        self.servers = servers
+        self.clockOffset = clockOffset
+        self.balancing = balancing
+    }
+
+    /// Each server's clock offset for a run, from the run's own purpose stream (no player's
+    /// draws move).
+    public func offsets(seed: UInt64) -> [Nanoseconds] {
+        (0..<servers).map { k in
+            var rng = RandomStream(seed: seed, purpose: StreamPurpose("fleet-clock"), entity: UInt64(k))
+            return Int64(clockOffset.sample(&rng).rounded())
+        }
+    }
+}
+
+/// A window in which no server answers.
+public struct Outage: Sendable, Equatable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// The connection is refused: the client hears of it one round trip after sending.
+        case refused
+        /// Nothing answers: the client notices at its link's time-out.
+        case timeout
+    }
+    /// Start, true time since the epoch (like `population.release.at`).
+    public var at: SimTime
+    public var duration: Nanoseconds
+    public var mode: Mode
+
+    public init(at: SimTime, duration: Nanoseconds, mode: Mode) {
+        self.at = at
+        self.duration = duration
+        self.mode = mode
+    }
+
+    public func covers(_ t: SimTime) -> Bool { t >= at && t.ns < at.ns &+ duration }
+}
+
+extension ServerConfig {
+    /// Whether any serving model is switched on (else the world keeps the v1.1.5 fast path).
+    public var hasServingModel: Bool {
+        timestampAt != .requestStart || fleet != nil || workers != nil || queueLimit != nil || !outages.isEmpty
+    }
+
+    /// Whether players share state through the server (a queue, a round-robin counter, the
+    /// original plan's database), so a run must be one world: shards would each have their own
+    /// copy and give thread-dependent results.
+    public var couplesPlayers: Bool {
+        workers != nil || queueLimit != nil || !outages.isEmpty || fleet?.balancing == .roundRobin || design != nil
+    }
+
+    /// The outage covering true time t, if any.
+    public func outage(at t: SimTime) -> Outage? {
+        outages.first { $0.covers(t) }
+    }
+}
+
+extension StoreServer {
+    /// The timestamp a server whose clock is `offset` ahead of true time gives at true time t.
+    public func timestamp(at t: SimTime, clockOffset offset: Nanoseconds) -> Int64 {
+        floorTo(epochUnix &+ t.ns &+ offset, config.timestampResolution) &- epochUnix
+    }
+}

@@ -1,0 +1,281 @@
+import SyncLabKernel
+
+/// The original plan (`DatabasePlan`) in the world: players ask the API for the whole Store when
+/// it comes on screen and for one position each time that position's item runs out; the API
+/// queries a database of bounded capacity.
+///
+/// A player shows an item from the moment its answer arrives until the countdown the API gave
+/// ("the whole seconds left") runs out on the player's clock, at a UI tick; then the position is
+/// bare until the next answer. Every viewer of a position asks in the same second when its item
+/// ends — the bursts the seeds saw — and an answer given during an item's overlap shows the next
+/// item before its start — the leak.
+///
+/// Events for one (player, position) carry a slot, player × (positions + 1) + position, where
+/// position `positions` is the whole-Store load; requests carry the player's fetch epoch and
+/// countdowns its display epoch, so leaving the Store cancels both.
+struct DatabaseState {
+    let plan: DatabasePlan
+    let positions: Int
+    /// Per position, when each item's row starts answering queries (server time).
+    let rows: [[Int64]]
+    /// Per position and item (≥ 1), the index of the item's start in the schedule's transitions.
+    let transitionIndex: [[Int32]]
+    var pool: WorkerPool
+    /// Query times of requests whose player has gone (see `ServingState.abandonedRNG`).
+    var abandonedRNG: RandomStream
+    // Per slot.
+    var item: [Int32]
+    var expiry: [Int64]
+    var showing: [Bool]
+    var inFlight: [Bool]
+    var witnessed: [Bool]
+    var failures: [Int32]
+    var sentAt: [Int64]
+    var queryAt: [Int64]
+
+    init(plan: DatabasePlan, scenario: Scenario, schedule: StoreSchedule, players: Int) {
+        self.plan = plan
+        positions = scenario.positions
+        rows = plan.rowStarts(schedule, resolution: scenario.scheduleResolution, seed: scenario.seed)
+        var index = schedule.bounds.map { [Int32](repeating: -1, count: $0.count) }
+        for (i, tr) in schedule.transitions.enumerated() { index[Int(tr.position)][Int(tr.item)] = Int32(i) }
+        transitionIndex = index
+        pool = WorkerPool(workers: plan.connections, queueLimit: plan.queueLimit)
+        abandonedRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("abandoned-query"))
+        let slots = players * (positions + 1)
+        precondition(slots < Int(Int32.max), "too many players × positions for the original plan's slots")
+        item = [Int32](repeating: -1, count: slots)
+        expiry = [Int64](repeating: .max, count: slots)
+        showing = [Bool](repeating: false, count: slots)
+        inFlight = showing
+        witnessed = showing
+        failures = [Int32](repeating: 0, count: slots)
+        sentAt = [Int64](repeating: 0, count: slots)
+        queryAt = sentAt
+    }
+
+    /// Each item's overlap (row start before its start), for the report.
+    func overlaps(_ schedule: StoreSchedule) -> [Int64] {
+        var all: [Int64] = []
+        for p in 0..<positions {
+            for k in rows[p].indices.dropFirst() { all.append(schedule.bounds[p][k] - rows[p][k]) }
+        }
+        return all
+    }
+}
+
+extension World {
+    var storeSlot: Int { scenario.positions }
+
+    /// The Store comes on screen: everything is reloaded (bare until the answer arrives).
+    mutating func databaseLoadStore(_ c: Int, _ t: SimTime) {
+        let base = c * (scenario.positions + 1)
+        for s in base...(base + scenario.positions) {
+            database!.showing[s] = false
+            database!.inFlight[s] = false
+            database!.item[s] = -1
+            database!.failures[s] = 0
+            database!.expiry[s] = .max
+        }
+        databaseSend(c, storeSlot, t)
+    }
+
+    /// Player c asks the API for position p (or the whole Store, p = positions).
+    mutating func databaseSend(_ c: Int, _ p: Int, _ t: SimTime) {
+        let slot = c * (scenario.positions + 1) + p
+        guard !database!.inFlight[slot] else { return }
+        database!.inFlight[slot] = true
+        database!.sentAt[slot] = t.ns
+        database!.witnessed[slot] = p < scenario.positions && database!.item[slot] >= 0
+        let link = scenario.links[Int(clients[c].link)]
+        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
+        let uplink = link.uplink.sampleDuration(&clients[c].networkRNG)
+        let lost = clients[c].networkRNG.bernoulli(link.failure)
+        recorder.requestSent(at: t, lost: lost)
+        let epoch = clients[c].fetchEpoch
+        if lost {
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: t + link.timeout)
+        } else {
+            schedule(.databaseArrival, client: slot, epoch: epoch, at: t + upload + uplink)
+        }
+    }
+
+    /// A request reaches the API at t, which queries the database.
+    mutating func databaseArrival(_ slot: Int, _ t: SimTime, epoch: UInt32) {
+        let positions = scenario.positions
+        let c = slot / (positions + 1), p = slot % (positions + 1)
+        let wanted = epoch == clients[c].fetchEpoch
+        let measured = recorder.inWindow(t)
+        let link = scenario.links[Int(clients[c].link)]
+        if let outage = scenario.server.outage(at: t) {
+            if measured {
+                if outage.mode == .refused { recorder.database?.outageRefused += 1 } else { recorder.database?.outageTimedOut += 1 }
+            }
+            guard wanted else { return }
+            let at = outage.mode == .refused ? t + link.downlink.sampleDuration(&clients[c].networkRNG)
+                : SimTime(ns: database!.sentAt[slot]) + link.timeout
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: at)
+            return
+        }
+        let bytes = server.config.file.responseBytes(items: p == positions ? positions : 1)
+        recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
+        if measured {
+            if p == positions { recorder.database?.storeLoads += 1 } else { recorder.database?.positionRequests += 1 }
+        }
+        let plan = database!.plan
+        let query = wanted ? plan.queryTime.sampleDuration(&clients[c].networkRNG)
+            : plan.queryTime.sampleDuration(&database!.abandonedRNG)
+        let admission = database!.pool.admit(at: t, service: query, patience: plan.timeout)
+        let answered: SimTime
+        switch admission {
+        case .queueFull, .gaveUp:
+            if measured {
+                if case .queueFull = admission { recorder.database?.queueFull += 1 } else { recorder.database?.gaveUp += 1 }
+            }
+            guard wanted else { return }
+            // The API answers with an error once it gives up.
+            var at = t
+            if case let .gaveUp(giveUp) = admission { at = giveUp }
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: at + link.downlink.sampleDuration(&clients[c].networkRNG))
+            return
+        case let .served(start, done, queued):
+            if measured {
+                recorder.database?.queries.record(start - t)
+                let longest = max(recorder.database?.maxQueue ?? 0, queued)
+                recorder.database?.maxQueue = longest
+            }
+            guard wanted else { return }
+            database!.queryAt[slot] = server.serverTime(at: start)   // the query reads NOW() when it runs
+            answered = done
+        }
+        clients[c].responseLeftAt = answered
+        let downlink = link.downlink.sampleDuration(&clients[c].networkRNG)
+        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let reply = answered + downlink + LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
+        let sent = SimTime(ns: database!.sentAt[slot])
+        if reply - sent > link.timeout {
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: sent + link.timeout)
+        } else {
+            schedule(.databaseReply, client: slot, epoch: epoch, at: reply)
+        }
+    }
+
+    /// The answer arrives: the position (or every position) shows its item and counts down.
+    mutating func databaseReply(_ slot: Int, _ t: SimTime) {
+        let positions = scenario.positions
+        let c = slot / (positions + 1), p = slot % (positions + 1)
+        database!.inFlight[slot] = false
+        database!.failures[slot] = 0
+        recorder.responseReceived(at: t, roundTrip: t.ns - database!.sentAt[slot])
+        let s = database!.queryAt[slot]
+        // PHP's time(): the API counts the seconds left from whole server seconds.
+        let now = floorTo(scenario.epochUnix &+ s, server.config.timestampResolution) &- scenario.epochUnix
+        let clock = scenario.client.clock
+        let reading = clock.reading(clients[c].device, at: t, context)
+        let measured = recorder.inWindow(t)
+        let base = c * (positions + 1)
+        for q in (p == positions ? 0..<positions : p..<(p + 1)) {
+            let k = DatabasePlan.answer(database!.rows[q], at: s)
+            let chain = server.schedule.bounds[q]
+            let qslot = base + q
+            let previous = Int(database!.item[qslot])
+            database!.item[qslot] = Int32(k)
+            database!.showing[qslot] = true
+            let trueStart = chain[k] &- server.config.clockOffset
+            let index = k >= 1 ? Int(database!.transitionIndex[q][k]) : -1
+            if measured {
+                recorder.database?.shows += 1
+                if trueStart > t.ns {
+                    recorder.database?.earlyShows.record(trueStart - t.ns)
+                    if index >= 0 { recorder.database!.earlyMax[index] = max(recorder.database!.earlyMax[index], trueStart - t.ns) }
+                }
+            }
+            // A change the player saw happen: its item ran out and this answer brought a newer one.
+            if p < positions && database!.witnessed[slot] && k > previous && index >= 0 {
+                recorder.transitionShown(index: index, offset: t.ns &- trueStart)
+            }
+            let remaining = chain[min(k + 1, chain.count - 1)] &- now
+            database!.expiry[qslot] = reading.ns &+ remaining
+            scheduleCountdown(c, qslot, t)
+        }
+    }
+
+    /// The UI tick at which the countdown of a slot has run out.
+    mutating func scheduleCountdown(_ c: Int, _ slot: Int, _ t: SimTime) {
+        let s = clients[c]
+        let target = scenario.client.clock.earliest(s.device, reaching: ClockReading(ns: database!.expiry[slot]), notBefore: t, context)
+        let tick = scenario.client.tick.firstTick(atOrAfter: target, s.tick, s.device, context)
+        schedule(.databaseCountdown, client: slot, epoch: s.displayEpoch, at: tick)
+    }
+
+    /// A countdown may have run out: the item fades and the position asks for its next one.
+    mutating func databaseCountdown(_ slot: Int, _ t: SimTime, epoch: UInt32) {
+        let c = slot / (scenario.positions + 1), p = slot % (scenario.positions + 1)
+        guard epoch == clients[c].displayEpoch, clients[c].phase == .viewing, database!.showing[slot] else { return }
+        let reading = scenario.client.clock.reading(clients[c].device, at: t, context)
+        guard reading.ns >= database!.expiry[slot] else { return }   // re-armed later by a newer answer
+        database!.showing[slot] = false
+        databaseSend(c, p, t)
+    }
+
+    /// No answer, or an error: the retry policy decides when to ask again.
+    mutating func databaseFailed(_ slot: Int, _ t: SimTime) {
+        let c = slot / (scenario.positions + 1)
+        database!.inFlight[slot] = false
+        database!.failures[slot] += 1
+        recorder.requestFailed(at: t)
+        let delay = scenario.client.retry.delay(afterFailures: Int(database!.failures[slot]), &clients[c].designRNG)
+        schedule(.databaseRetry, client: slot, epoch: clients[c].fetchEpoch, at: t + delay)
+    }
+
+    mutating func databaseRetry(_ slot: Int, _ t: SimTime, epoch: UInt32) {
+        let c = slot / (scenario.positions + 1), p = slot % (scenario.positions + 1)
+        guard epoch == clients[c].fetchEpoch, clients[c].phase == .viewing else { return }
+        databaseSend(c, p, t)
+    }
+
+    /// What each viewing player's positions show at true time t: bare, another item than the
+    /// true one (stale), or an item before its start (early, a subset of stale); and the error
+    /// of its countdown (the original plan has no clock sync: the countdown is its server time).
+    mutating func databaseSample(_ t: SimTime) {
+        let positions = scenario.positions
+        let serverNow = server.serverTime(at: t)
+        recorder.beginSample(at: t, viewing: viewing.count)
+        let minute = Int(t.ns / .minute)
+        for c32 in viewing {
+            let c = Int(c32)
+            let base = c * (positions + 1)
+            var bare = 0, stale = 0, early = 0
+            var error: Int64? = nil
+            for q in 0..<positions {
+                guard database!.showing[base + q] else { bare += 1; continue }
+                let truth = server.schedule.item(at: serverNow, position: q)
+                let k = Int(database!.item[base + q])
+                if k != truth { stale += 1 }
+                if k > truth { early += 1 }
+                if error == nil {
+                    // The countdown's error, on the first position showing: the server time the
+                    // player's countdown implies (the item's end minus the time it shows as left)
+                    // minus the server time now. Negative: the player runs behind.
+                    let chain = server.schedule.bounds[q]
+                    let left = database!.expiry[base + q] &- scenario.client.clock.reading(clients[c].device, at: t, context).ns
+                    error = (chain[min(k + 1, chain.count - 1)] &- left) &- serverNow
+                }
+            }
+            if let error {
+                let wake = clients[c].lastDeepWake
+                recorder.sample(displayError: error, estimateError: error, link: Int(clients[c].link),
+                                minutesSinceWake: wake == .min ? nil : Int((t.ns - wake) / .minute),
+                                bare: bare, stale: stale, positions: positions)
+            } else {
+                recorder.samplePositions(bare: bare, stale: stale, positions: positions)
+            }
+            if recorder.measuring, minute < recorder.database?.bareByMinute.count ?? 0 {
+                recorder.database?.bareByMinute[minute] += UInt64(bare)
+                recorder.database?.positionsByMinute[minute] += UInt64(positions)
+                recorder.database?.earlySamples += UInt64(early)
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import SyncLabKernel
+
+/// The store-file server with the opt-in serving models (ServingModel.swift): a fleet behind a
+/// load balancer, each server's own clock, workers with a FIFO queue, outages, and the timestamp
+/// taken at the request's start or when the response leaves.
+///
+/// The queueing delay lands after a `request-start` timestamp and before the response leaves,
+/// so it adds to the seeds' estimate error exactly as a slow server would in the field.
+struct ServingState {
+    var pools: [WorkerPool]
+    /// Each server's clock minus true time (the cron host's `clockOffset` without a fleet).
+    let offsets: [Nanoseconds]
+    var nextServer = 0
+    /// Service times of requests whose player no longer waits for them: they still hold a worker,
+    /// and their draws must not come from (and shift) any player's stream.
+    var abandonedRNG: RandomStream
+
+    init?(_ scenario: Scenario) {
+        let config = scenario.server
+        guard config.hasServingModel, config.design == nil else { return nil }
+        offsets = config.fleet?.offsets(seed: scenario.seed) ?? [config.clockOffset]
+        pools = offsets.map { _ in WorkerPool(workers: config.workers, queueLimit: config.queueLimit) }
+        abandonedRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("abandoned-service"))
+    }
+}
+
+extension World {
+    /// The server for a request of player c: round-robin in arrival order, or a uniform draw from
+    /// a stream keyed by (player, request), so it does not depend on other players.
+    mutating func pickServer(_ c: Int) -> Int {
+        guard let fleet = scenario.server.fleet, fleet.servers > 1 else { return 0 }
+        switch fleet.balancing {
+        case .roundRobin:
+            let k = serving!.nextServer
+            serving!.nextServer = (k + 1) % fleet.servers
+            return k
+        case .random:
+            let request = (UInt64(players.lowerBound + c) << 32) | UInt64(clients[c].fetchEpoch)
+            var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("balancer"), entity: request)
+            return Int(rng.below(UInt64(fleet.servers)))
+        }
+    }
+
+    /// A request reaches the fleet at t (the serving-model counterpart of `serverArrival`).
+    mutating func servingArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
+        let wanted = epoch == clients[c].fetchEpoch
+        let measured = recorder.inWindow(t)
+        let link = scenario.links[Int(clients[c].link)]
+        if let outage = scenario.server.outage(at: t) {
+            switch outage.mode {
+            case .refused:
+                if measured { recorder.serving?.outageRefused += 1 }
+                guard wanted else { return }
+                let back = link.downlink.sampleDuration(&clients[c].networkRNG)
+                schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
+            case .timeout:
+                if measured { recorder.serving?.outageTimedOut += 1 }
+                guard wanted else { return }
+                schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
+            }
+            return
+        }
+        let k = pickServer(c)
+        let file = server.currentFile
+        let bytes = server.files[file].responseBytes
+        // Drawn from the player's stream as on the plain path, so a design without a queue
+        // draws exactly the same values.
+        let service: Nanoseconds
+        if wanted {
+            service = server.config.serviceTime.sampleDuration(&clients[c].networkRNG)
+        } else if scenario.server.workers != nil {
+            service = server.config.serviceTime.sampleDuration(&serving!.abandonedRNG)
+        } else {
+            service = 0   // an unlimited pool: an unwanted request affects nobody
+        }
+        let admission = serving!.pools[k].admit(at: t, service: service)
+        guard case let .served(start, left, queued) = admission else {
+            // Queue full: the server answers at once with an error (HTTP 503).
+            if measured { recorder.serving?.queueFull += 1 }
+            guard wanted else { return }
+            let back = link.downlink.sampleDuration(&clients[c].networkRNG)
+            schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
+            return
+        }
+        recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
+        if measured {
+            recorder.serving?.admitted += 1
+            recorder.serving?.waits.record(start - t)
+            let longest = max(recorder.serving?.maxQueue ?? 0, queued)
+            recorder.serving?.maxQueue = longest
+            recorder.serving?.perServer[k] += 1
+        }
+        guard wanted else { return }
+        let stampAt = scenario.server.timestampAt == .requestStart ? t : left
+        let downlink = link.downlink.sampleDuration(&clients[c].networkRNG)
+        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
+        clients[c].requestTimestamp = server.timestamp(at: stampAt, clockOffset: serving!.offsets[k])
+        clients[c].requestFile = Int32(file)
+        clients[c].responseLeftAt = left
+        clients[c].requestArrivedAt = t
+        clients[c].requestExactStamp = stampAt.ns &+ serving!.offsets[k]
+        clients[c].requestServerOffset = serving!.offsets[k]
+        let done = left + downlink + transfer
+        if done - clients[c].requestSentAt > link.timeout {
+            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
+        } else {
+            schedule(.responseDone, client: c, epoch: epoch, at: done)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// The serving models through the whole world, with constant delays derived by hand: when the
+/// timestamp is taken, a queue for one worker, a fleet's clock offsets, outages, and that a
+/// model coupling players runs as one shard whatever the thread count.
+@Suite struct WorldServingTests {
+    static let uplink: Int64 = 40 * .millisecond
+    static let downlink: Int64 = 60 * .millisecond
+    static let service: Int64 = 300 * .millisecond
+
+    /// Players who all open the Store at 5 s on one constant link, perfect clocks, µs timestamps.
+    static func scenario(players: Int = 1, duration: Nanoseconds, configure: (inout ServerConfig) -> Void = { _ in }) -> Scenario {
+        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: duration, players: players)
+        s.server.serviceTime = .constant(Double(service))
+        s.server.timestampResolution = .microsecond
+        configure(&s.server)
+        return s
+    }
+
+    static func arrival(_ c: ClientState) -> SimTime { c.uploadCompleteAt + uplink }
+
+    static func stamp(_ s: Scenario, _ t: SimTime, offset: Int64 = 0) -> Int64 {
+        floorTo(s.epochUnix + t.ns + offset, .microsecond) - s.epochUnix
+    }
+
+    /// request-start stamps the arrival; response-send stamps arrival + service. The seeds'
+    /// estimate then runs ahead by the uplink, plus the service time when stamped at the send.
+    @Test(arguments: [TimestampInstant.requestStart, .responseSend])
+    func timestampInstant(at instant: TimestampInstant) {
+        let s = Self.scenario(duration: 20 * .second) { $0.timestampAt = instant }
+        var world = World(scenario: s)
+        _ = world.run()
+        let c = world.clients[0]
+        #expect(c.hasSync)
+        let arrival = Self.arrival(c)
+        #expect(c.responseLeftAt == arrival + Self.service)
+        let stampedAt = instant == .requestStart ? arrival : c.responseLeftAt
+        #expect(c.requestTimestamp == Self.stamp(s, stampedAt))
+        // Error of the anchor: timestamp + (download − upload complete) − true download instant.
+        let downloadComplete = c.anchor.reading.ns + c.device.bootTime.ns
+        let error = c.anchor.serverTime - downloadComplete
+        #expect(error == c.requestTimestamp - c.uploadCompleteAt.ns)
+        let truncation = (s.epochUnix + stampedAt.ns) % .microsecond
+        #expect(error == Self.uplink + (instant == .requestStart ? 0 : Self.service) - truncation)
+    }
+
+    /// Two players arrive together at one worker: the second waits one service time, after its
+    /// REQUEST_TIME and before its response leaves. The seeds' estimator counts from upload
+    /// complete to download complete, so it absorbs a wait that follows a request-start stamp
+    /// (both players get the same error); a response-send stamp includes the wait, which then
+    /// counts twice: the second player runs ahead by exactly the wait.
+    @Test(arguments: [TimestampInstant.requestStart, .responseSend])
+    func queueDelayLandsBetweenTimestampAndResponse(at instant: TimestampInstant) {
+        let s = Self.scenario(players: 2, duration: 10 * .second) {
+            $0.workers = 1
+            $0.timestampAt = instant
+        }
+        var world = World(scenario: s)
+        let result = world.run()
+        let a = world.clients[0], b = world.clients[1]
+        let arrival = Self.arrival(a)
+        #expect(Self.arrival(b) == arrival)
+        #expect(a.responseLeftAt == arrival + Self.service)
+        #expect(b.responseLeftAt == arrival + 2 * Self.service)
+        #expect(a.requestTimestamp == Self.stamp(s, instant == .requestStart ? arrival : a.responseLeftAt))
+        #expect(b.requestTimestamp == Self.stamp(s, instant == .requestStart ? arrival : b.responseLeftAt))
+        let errorA = a.anchor.serverTime - (a.anchor.reading.ns + a.device.bootTime.ns)
+        let errorB = b.anchor.serverTime - (b.anchor.reading.ns + b.device.bootTime.ns)
+        #expect(errorB - errorA == (instant == .requestStart ? 0 : Self.service))
+        let f = result.serving
+        #expect(f?.requests == 2 && f?.waitMax == Self.service && f?.maxQueueLength == 1)
+        #expect(f?.waitMean == Double(Self.service) / 2)
+        #expect(f?.singleShard == true)
+        // The budget figures read the same record.
+        #expect((result.figures["queueWaitMs.max"] ?? nil) == 300)
+        #expect((result.figures["queueWaitMs.mean"] ?? nil) == 150)
+        #expect((result.figures["queueLengthMax"] ?? nil) == 1)
+        #expect((result.figures["outageFailures"] ?? nil) == 0)
+        #expect((result.figures["originalPlan.earlyShowShare"] ?? nil) == nil)
+    }
+
+    /// Round-robin over two servers: player 0's request (first in arrival order) goes to server
+    /// 0, player 1's to server 1, and each timestamp carries its server's own clock offset; the
+    /// offsets are drawn from their own stream, so the players' devices do not change.
+    @Test func fleetServersStampWithTheirOwnClocks() {
+        let fleet = Fleet(servers: 2, clockOffset: .uniform(min: -500e6, max: 500e6), balancing: .roundRobin)
+        let s = Self.scenario(players: 2, duration: 10 * .second) { $0.fleet = fleet }
+        let offsets = fleet.offsets(seed: s.seed)
+        var rng = RandomStream(seed: s.seed, purpose: StreamPurpose("fleet-clock"), entity: 1)
+        #expect(offsets[1] == Int64(Distribution.uniform(min: -500e6, max: 500e6).sample(&rng).rounded()))
+        #expect(offsets[0] != offsets[1])
+        let plain = World(scenario: Self.scenario(players: 2, duration: 10 * .second))
+        #expect(plain.clients.map(\.device) == World(scenario: s).clients.map(\.device))
+        var world = World(scenario: s)
+        let result = world.run()
+        for k in 0..<2 {
+            let c = world.clients[k]
+            #expect(c.requestTimestamp == Self.stamp(s, Self.arrival(c), offset: offsets[k]))
+        }
+        #expect(result.serving?.perServer == [1, 1])
+        #expect(result.serving?.serverOffsets == offsets)
+    }
+
+    /// A request arriving in a refused outage fails one round trip after it was sent; in a
+    /// timing-out outage, at the link's time-out. Either way the retry policy (5 s) sends again.
+    @Test(arguments: [Outage.Mode.refused, .timeout])
+    func outagesFailAndTriggerTheRetry(mode: Outage.Mode) {
+        let s = Self.scenario(duration: 60 * .second) {
+            $0.outages = [Outage(at: SimTime(ns: 5 * .second), duration: .second, mode: mode)]
+        }
+        var world = World(scenario: s)
+        let result = world.run()
+        let c = world.clients[0]
+        let firstSent = SimTime(ns: 5 * .second)
+        let failedAt = mode == .refused ? firstSent + 1 + Self.uplink + Self.downlink : firstSent + 30 * .second
+        #expect(c.requestSentAt == failedAt + 5 * .second)   // the retry, which succeeds
+        #expect(c.hasSync)
+        #expect(result.requestsFailed == 1)
+        #expect(result.serving?.outageRefused == (mode == .refused ? 1 : 0))
+        #expect(result.serving?.outageTimedOut == (mode == .timeout ? 1 : 0))
+    }
+
+    /// A fleet of one exact server with unlimited workers is the plain server: same results.
+    @Test func neutralServingModelReproducesThePlainServer() throws {
+        let plain = try DeterminismTests.shipped("v115-pausing.json")
+        var modelled = plain
+        modelled.server.fleet = Fleet(servers: 1)
+        #expect(modelled.server.hasServingModel && modelled.server.couplesPlayers)
+        let a = Simulation.run(plain, threads: 1), b = Simulation.run(modelled, threads: 1)
+        #expect(DeterminismTests.fingerprint(a) == DeterminismTests.fingerprint(b))
+        #expect(a.serving == nil && b.serving?.requests == a.requestsServed)
+    }
+
+    /// A random balancer with unlimited workers couples nobody (each request draws its server from
+    /// a stream keyed by player and request): the run keeps its shards and is identical for any
+    /// thread count, with every request counted on exactly one server.
+    @Test func randomBalancerKeepsShardsAndIsThreadIndependent() throws {
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        s.population.players = 6_000
+        s.duration = 20 * .minute
+        s.warmup = 5 * .minute
+        s.population.release?.at = SimTime(ns: 10 * .minute)
+        s.server.fleet = Fleet(servers: 3, clockOffset: .normal(mean: 0, sd: 50e6), balancing: .random)
+        #expect(!s.server.couplesPlayers)
+        let one = Simulation.run(s, threads: 1)
+        let three = Simulation.run(s, threads: 3)
+        #expect(DeterminismTests.fingerprint(three).dropLast() == DeterminismTests.fingerprint(one).dropLast())
+        #expect(three.serving == one.serving)
+        #expect(one.serving?.singleShard == false)
+        let perServer = one.serving?.perServer ?? []
+        #expect(perServer.count == 3 && perServer.allSatisfy { $0 > 0 })
+        #expect(perServer.reduce(0, +) == one.requestsServed)
+    }
+
+    /// A shared queue couples players: the run is one shard, byte-identical for any thread count.
+    @Test func sharedQueueRunsAsOneShardForAnyThreadCount() throws {
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        s.population.players = 6_000
+        s.duration = 20 * .minute
+        s.warmup = 5 * .minute
+        s.population.release?.at = SimTime(ns: 10 * .minute)
+        s.server.workers = 2
+        s.server.serviceTime = .constant(40e6)
+        let one = Simulation.run(s, threads: 1)
+        #expect(one.serving?.singleShard == true)
+        #expect((one.serving?.maxQueueLength ?? 0) > 1)
+        for threads in [2, 3] {
+            let many = Simulation.run(s, threads: threads)
+            #expect(DeterminismTests.fingerprint(many) == DeterminismTests.fingerprint(one), "\(threads) threads")
+            #expect(many.serving == one.serving)
+        }
+    }
+}
