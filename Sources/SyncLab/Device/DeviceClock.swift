@@ -13,6 +13,12 @@ public protocol DeviceClock: Sendable {
     /// awake and its state does not change from `t` on.
     func earliest(_ device: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                   _ context: ClockContext) -> SimTime
+    /// Resolution of a reading, ns (an interval measured on it is off by less than this).
+    var resolution: Nanoseconds { get }
+}
+
+extension DeviceClock {
+    public var resolution: Nanoseconds { 1 }
 }
 
 /// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingClock` / Linux
@@ -74,6 +80,7 @@ public struct BootTimeUptimeClock: DeviceClock {
 public struct WallClock: DeviceClock {
     public init() {}
     public var name: String { "wall" }
+    public var resolution: Nanoseconds { .microsecond }
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: floorTo(d.wallUnix(at: t, c), .microsecond))
     }

@@ -43,6 +43,8 @@ struct MetricsRecorder {
     var timelineInstants: [UInt64]
     var timelineViewing: [UInt64]
     var currentBucket = 0
+    /// Whether the estimate error lies inside the client's ± bound (`BoundCoverage`).
+    var bounds: BoundCoverage
 
     /// Where each breakdown lives in the error bank.
     struct Slots {
@@ -75,6 +77,7 @@ struct MetricsRecorder {
         timeline = ErrorBank(slots: timelineBuckets * slots.perBucket, subBits: 5)
         timelineInstants = [UInt64](repeating: 0, count: timelineBuckets)
         timelineViewing = timelineInstants
+        bounds = BoundCoverage(links: scenario.links.count)
     }
 
     func inWindow(_ t: SimTime) -> Bool { t.ns >= 0 && t.ns < scenario.duration }
@@ -109,6 +112,7 @@ struct MetricsRecorder {
         positionSamples += o.positionSamples
         bareSamples += o.bareSamples
         staleSamples += o.staleSamples
+        bounds.merge(o.bounds)
     }
 
     mutating func requestSent(at t: SimTime, lost: Bool) {
@@ -197,7 +201,7 @@ struct MetricsRecorder {
                            estimateByClock: (0..<slots.clocks).map { timeline.stats(b * slots.perBucket + 1 + $0) },
                            sampleInstants: timelineInstants[b], viewingSum: timelineViewing[b])
         }
-        return RunResult(
+        var result = RunResult(
             scenario: scenario, transitions: rows, transitionsUnviewed: unviewed,
             requestsPerSecond: requestsPerSecond, requestsServed: requestsServed, bytesServed: bytesServed,
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
@@ -213,6 +217,8 @@ struct MetricsRecorder {
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
             timelineStep: timelineStep, timeline: timelineRows)
+        result.bounds = bounds
+        return result
     }
 }
 

@@ -42,6 +42,8 @@ public struct RunResult: Sendable {
     /// Length of each timeline bucket, and the buckets covering the window in order.
     public let timelineStep: Nanoseconds
     public let timeline: [TimelineBucket]
+    /// How often the truth lay inside the client's claimed ± bound.
+    public internal(set) var bounds = BoundCoverage(links: 0)
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
@@ -75,6 +77,7 @@ extension RunResult {
         // Traffic extrapolated to a 30-day month, and its price under each cost model.
         keys += ["requestsPerMonth", "bytesPerMonth"]
         for model in scenario.costModels { keys.append("costPerMonth.\(model.name)") }
+        keys += boundFigureKeys(for: scenario)
         return keys
     }
 
@@ -122,6 +125,7 @@ extension RunResult {
         f["requestsPerMonth"] = requestsPerMonth
         f["bytesPerMonth"] = bytesPerMonth
         for cost in costEstimates { f["costPerMonth.\(cost.name)"] = cost.monthly }
+        addBoundFigures(&f)
         return f
     }
 

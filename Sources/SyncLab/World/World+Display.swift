@@ -83,6 +83,7 @@ extension World {
             let file = server.files[Int(current ? s.file : s.previousFile)]
             let shown = anchor.serverTime(at: design.clock.reading(s.device, at: lastTick, context))
             let estimate = s.anchor.serverTime(at: design.clock.reading(s.device, at: t, context)) &- serverNow
+            recordBound(c, at: t, estimateError: estimate)
             let base = c * shadowClocks.count
             for k in 0..<World.referenceClockCount {
                 let reading = World.referenceReading(k, s.device, at: t, context)

@@ -31,6 +31,10 @@ public struct World {
     var samplingRNG: RandomStream
     var sampleIndex: Int64 = 0
     var started = false
+    /// The client design's per-client memory (filter window, drift, probes, retry): see
+    /// `DesignMemoryLayout`; empty for designs that keep none.
+    var designLayout = DesignMemoryLayout.none
+    var designMemory: [Int64] = []
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
@@ -75,6 +79,7 @@ public struct World {
         positionMark = [UInt32](repeating: 0, count: scenario.positions)
         recorder = MetricsRecorder(scenario: scenario, schedule: schedule,
                                    shadowClockNames: shadowClocks.map(World.shadowLabel))
+        setUpDesignMemory()
     }
 
     /// The reference clocks every run measures the same syncs with, by label.
