@@ -51,6 +51,7 @@ public enum SummaryJSON {
                 + "\"comparison\": \"\(v.budget.comparison.rawValue)\", \"limit\": \(Format.fixed(v.budget.limit, 6)), "
                 + "\"value\": \(v.value.flatMap { $0.isFinite ? Format.fixed($0, 6) : nil } ?? "null"), \"pass\": \(v.pass) }"
         }
+        if r.scenario.reportBounds { lines.append("  " + BoundCoverageReport.json(r)) }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
