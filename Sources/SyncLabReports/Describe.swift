@@ -51,7 +51,7 @@ enum Describe {
         }
         if let a = r as? AlignedToPublicationRefetch {
             return "at the first publication (\(duration(Double(a.lag))) after a \(duration(Double(a.period))) boundary) "
-                + "at least \(duration(Double(a.after))) after each load, plus \(distribution(a.offset, .duration))"
+                + "at least \(duration(Double(a.after))) after each load, plus uniform 0–\(duration(Double(a.window)))"
         }
         return r.name
     }

@@ -7,9 +7,10 @@ import SyncLabKernel
 /// longest look-ahead for its request; the random `offset` spreads the players who load together
 /// (a release) over the following seconds instead of all hitting the same second. The due
 /// instant is found in estimated server time: the first publication instant (boundary + lag)
-/// at least `after` past the load, plus `offset`, turned into a reading of the measuring clock
-/// through the sync anchor.
-public struct AlignedToPublicationRefetch: RefetchPolicy, ScenarioPlugin {
+/// at least `after` past the load, plus an offset uniform over the whole nanoseconds of
+/// [0, `window`] (one draw from the design stream), turned into a reading of the measuring
+/// clock through the sync anchor.
+public struct AlignedToPublicationRefetch: RefetchPolicy, ScenarioPlugin, Equatable {
     public static let kind = "aligned-to-publication"
     /// The server's publication period (its generation cron, 1 min in the seeds).
     public var period: Nanoseconds
@@ -17,16 +18,16 @@ public struct AlignedToPublicationRefetch: RefetchPolicy, ScenarioPlugin {
     public var lag: Nanoseconds
     /// Shortest time after a load before refetching.
     public var after: Nanoseconds
-    /// Random offset after the publication instant, drawn per refetch from the design stream.
-    public var offset: Distribution
+    /// The random offset after the publication instant is uniform on [0, window].
+    public var window: Nanoseconds
 
     public init(period: Nanoseconds = .minute, lag: Nanoseconds = 10 * .second, after: Nanoseconds = 6 * .minute,
-                offset: Distribution = .uniform(min: 0, max: 30e9)) {
-        precondition(period > 0 && lag >= 0 && after >= 0)
+                window: Nanoseconds = 30 * .second) {
+        precondition(period > 0 && lag >= 0 && after >= 0 && window >= 0)
         self.period = period
         self.lag = lag
         self.after = after
-        self.offset = offset
+        self.window = window
     }
 
     public init(from node: InputNode) throws {
@@ -34,9 +35,7 @@ public struct AlignedToPublicationRefetch: RefetchPolicy, ScenarioPlugin {
         self.init(period: try node.value("period", default: Int64.minute) { try $0.duration(in: Int64.second...limit) },
                   lag: try node.value("lag", default: 10 * Int64.second) { try $0.duration(in: 0...limit) },
                   after: try node.value("after", default: 6 * Int64.minute) { try $0.duration(in: 0...limit) },
-                  offset: try node.value("offset", default: Distribution.uniform(min: 0, max: 30e9)) {
-                      try $0.distribution(.duration, .durations(0, limit))
-                  })
+                  window: try node.value("window", default: 30 * Int64.second) { try $0.duration(in: 0...limit) })
     }
 
     public var name: String { Self.kind }
@@ -48,7 +47,7 @@ public struct AlignedToPublicationRefetch: RefetchPolicy, ScenarioPlugin {
 
     public func refetchDue(after load: LoadContext, _ rng: inout RandomStream) -> ClockReading {
         let publication = publication(atOrAfter: load.serverTimeAtLoad &+ after, epochUnix: load.epochUnix)
-        let due = publication &+ offset.sampleDuration(&rng)
+        let due = publication &+ Int64(rng.below(UInt64(window) + 1))
         return max(load.loadedAt, load.anchor.reading(atServerTime: due))
     }
 }

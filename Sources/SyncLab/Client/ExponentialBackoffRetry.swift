@@ -7,9 +7,9 @@ import SyncLabKernel
 /// - `decorrelated`: delay = min(cap, U(base, 3·previous)), previous = base before the first
 ///   retry of a run of failures; needs the previous delay per client (one word).
 /// - `none`: delay = min(cap, base·2^(failures−1)).
-public struct ExponentialBackoffRetry: RetryPolicy, ScenarioPlugin {
+public struct ExponentialBackoffRetry: RetryPolicy, ScenarioPlugin, Equatable {
     public static let kind = "exponential"
-    public enum Jitter: String, Sendable, CaseIterable { case full, decorrelated, none }
+    public enum Jitter: String, Sendable, CaseIterable, Equatable { case full, decorrelated, none }
     public var base: Nanoseconds
     public var cap: Nanoseconds
     public var jitter: Jitter

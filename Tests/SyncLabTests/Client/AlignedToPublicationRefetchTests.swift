@@ -17,23 +17,20 @@ import SyncLabKernel
     }
 
     /// Load at estimated server time 100 s (reading 1000 s): 6 min later is 460 s; the first
-    /// publication at or after it is 489.629 s; a constant 5 s offset makes 494.629 s, which the
-    /// anchor puts at reading 1000 s + 394.629 s. A constant offset draws nothing.
+    /// publication at or after it is 489.629 s, which the anchor puts
+    /// at reading 1000 s + 389.629 s (window 0: the one draw is always 0).
     @Test func dueByHand() {
-        let p = AlignedToPublicationRefetch(offset: .constant(5e9))
+        let p = AlignedToPublicationRefetch(window: 0)
         let load = LoadContext(loadedAt: ClockReading(ns: 1_000 * .second),
                                anchor: SyncAnchor(serverTime: 100 * .second, reading: ClockReading(ns: 1_000 * .second)),
                                epochUnix: Self.epochUnix)
         var rng = RandomStream(seed: 1, purpose: StreamPurpose("test-aligned-refetch"))
-        let before = rng
-        #expect(p.refetchDue(after: load, &rng) == ClockReading(ns: 1_394_629 * .millisecond))
-        #expect(rng == before)
+        #expect(p.refetchDue(after: load, &rng) == ClockReading(ns: 1_389_629 * .millisecond))
     }
 
-    /// The random offset is the distribution's own draw from the design stream.
-    @Test func offsetIsOneDistributionDraw() {
-        let offset = Distribution.uniform(min: 0, max: 30e9)
-        let p = AlignedToPublicationRefetch(offset: offset)
+    /// The random offset is one unbiased draw over the window's whole nanoseconds.
+    @Test func offsetIsOneUniformDraw() {
+        let p = AlignedToPublicationRefetch(window: 30 * .second)
         var rng = RandomStream(seed: 2, purpose: StreamPurpose("test-aligned-refetch"))
         var mirror = rng
         for i in 0..<200 {
@@ -41,7 +38,7 @@ import SyncLabKernel
             let load = LoadContext(loadedAt: ClockReading(ns: 5 * .second), anchor: anchor, epochUnix: Self.epochUnix)
             let due = p.refetchDue(after: load, &rng)
             let publication = p.publication(atOrAfter: anchor.serverTime + 6 * .minute, epochUnix: Self.epochUnix)
-            #expect(due == anchor.reading(atServerTime: publication + offset.sampleDuration(&mirror)))
+            #expect(due == anchor.reading(atServerTime: publication + Int64(mirror.below(30_000_000_001))))
             let wait = due - load.loadedAt
             #expect(wait >= 6 * .minute && wait < 7 * .minute + 30 * .second)
         }
