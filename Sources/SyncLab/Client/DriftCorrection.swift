@@ -6,12 +6,15 @@ import SyncLabKernel
 /// 6–9 minutes to the next refetch drifts by up to tens of milliseconds, and by far more when a
 /// sync fails for a while. Two syncs at least `minInterval` apart on the clock give the rate of
 /// server time against the clock: rate = ((S₂ − S₁) − (R₂ − R₁)) / (R₂ − R₁), applied to the
-/// anchor (`SyncAnchor.ratePPB`) and clamped to ±`maxPPB`. Whole-second timestamps make a
-/// short baseline useless (±1 s over 1 h is ±280 ppm), hence the minimum interval.
+/// anchor (`SyncAnchor.ratePPB`). Whole-second timestamps make a short baseline useless (±1 s
+/// over 1 h is ±280 ppm), hence the minimum interval, and a rate is only adopted once it is
+/// known better than the drift it corrects.
 ///
 /// Honest bound: if both syncs' bounds held, the true rate lies within
-/// u = (B₁ + B₂)/(R₂ − R₁) of the estimate; with the clamp, the residual drift is at most
-/// min(u + |clamped away|, allowed drift + |rate|), and that is how fast the bound then grows.
+/// u = (B₁ + B₂)/(R₂ − R₁) of the estimate. A rate is adopted when u < the allowed drift
+/// (`maxDriftPpm`); the bound then grows at u instead. Until then the reference sync is kept, so
+/// the baseline lengthens. A rate beyond ±`maxPPB` is no oscillator (a suspending clock paused
+/// in standby, a wall clock moved): it is dropped and the baseline restarts there.
 ///
 /// Memory per client: 5 words (reference server time, reading and bound; rate; its residual).
 public struct DriftCorrection: Sendable, Equatable {
@@ -35,11 +38,19 @@ public struct DriftCorrection: Sendable, Equatable {
         if memory[2] == 0 {
             (memory[0], memory[1], memory[2]) = (s, r, max(b, 1))
         } else if r &- memory[1] >= minInterval {
-            let (rate, residual) = Self.rate(from: (memory[0], memory[1], memory[2]), to: (s, r, b),
-                                             maxPPB: maxPPB, allowedPPB: m.maxDriftPPB)
-            memory[3] = rate
-            memory[4] = residual
-            (memory[0], memory[1], memory[2]) = (s, r, max(b, 1))
+            let (rate, residual, raw) = Self.rate(from: (memory[0], memory[1], memory[2]), to: (s, r, b),
+                                                  maxPPB: maxPPB, allowedPPB: m.maxDriftPPB)
+            if raw != rate {
+                // Beyond any oscillator (a suspending clock paused, the wall clock moved): a step,
+                // not a rate. Start a new baseline here.
+                (memory[0], memory[1], memory[2]) = (s, r, max(b, 1))
+            } else if residual < m.maxDriftPPB {
+                // Known better than the drift it corrects: apply it, and measure the next from here.
+                (memory[3], memory[4]) = (rate, residual)
+                (memory[0], memory[1], memory[2]) = (s, r, max(b, 1))
+            }
+            // Otherwise the baseline is still too short for these syncs' bounds: keep the
+            // reference, so the next sync measures over a longer one.
         }
         // memory[4] == 0 means no rate yet (a learned residual is at least 1 ppb).
         guard memory[4] != 0 else { return estimate }
@@ -49,10 +60,10 @@ public struct DriftCorrection: Sendable, Equatable {
         return corrected
     }
 
-    /// The clamped rate (ppb) between two syncs (server time, reading, bound), and the residual
-    /// drift the bound must allow for after applying it (ppb, ≥ 1).
+    /// The clamped rate (ppb) between two syncs (server time, reading, bound), the residual
+    /// drift the bound must allow for after applying it (ppb, ≥ 1), and the rate before the clamp.
     public static func rate(from a: (Int64, Int64, Int64), to b: (Int64, Int64, Int64), maxPPB: Int64,
-                            allowedPPB: Int64) -> (rate: Int64, residual: Int64) {
+                            allowedPPB: Int64) -> (rate: Int64, residual: Int64, raw: Int64) {
         let dr = b.1 &- a.1
         precondition(dr > 0)
         // Clamp the excess to ±dr first so the 128-bit quotient fits (|rate| ≤ 10⁹ ppb).
@@ -64,6 +75,6 @@ public struct DriftCorrection: Sendable, Equatable {
         let (q, rem) = dr.dividingFullWidth(bounds.multipliedFullWidth(by: 1_000_000_000))
         let u = q &+ (rem > 0 ? 1 : 0)
         let residual = min(u &+ Swift.abs(raw &- rate), allowedPPB &+ Swift.abs(rate))
-        return (rate, max(residual, 1))
+        return (rate, max(residual, 1), raw)
     }
 }
