@@ -25,10 +25,11 @@ enum BoundCoverageReport {
             + "\(Format.fixed(r.scenario.client.maxDriftPPM, 0)) ppm of drift times the sync's age). "
             + "At each error sample: is the truth inside it?\n\n"
         guard r.bounds.samples > 0 else { return md + "No player had a sync at a sample instant, so nothing is measured.\n" }
-        md += "| link | samples | truth inside the bound |\n|---|---|---|\n"
-        md += "| all | \(r.bounds.samples) | \(Format.percent(r.bounds.share, 2)) |\n"
+        md += "| link | samples | truth inside the bound | outside |\n|---|---|---|---|\n"
+        md += "| all | \(r.bounds.samples) | \(Format.percent(r.bounds.share, 3)) | \(r.bounds.samples - r.bounds.inside) |\n"
         for (i, link) in r.scenario.links.enumerated() {
-            md += "| \(link.name) | \(r.bounds.samplesByLink[i]) | \(Format.percent(r.bounds.share(link: i), 2)) |\n"
+            md += "| \(link.name) | \(r.bounds.samplesByLink[i]) | \(Format.percent(r.bounds.share(link: i), 3)) | "
+                + "\(r.bounds.samplesByLink[i] - r.bounds.insideByLink[i]) |\n"
         }
         md += "\nThe bound itself: p50 \(Format.human(r.bounds.width.quantile(0.5))), p99 \(Format.human(r.bounds.width.quantile(0.99))).\n"
         return md
