@@ -219,6 +219,24 @@ import SyncLabKernel
     }
 }
 
+/// Every example fixture runs (shortened) and measures what its report needs.
+@Suite struct ClientFixtureRunTests {
+    static let names = ["cristian", "ntp", "best-of-probes", "drift-correction", "aligned-tick", "display-link",
+                        "aligned-to-publication", "exponential-full", "exponential-decorrelated"]
+
+    @Test(arguments: names)
+    func fixtureRuns(_ name: String) throws {
+        var s = try ScenarioLoader().load(path: ClientOptionsLoaderTests.fixture(name))
+        s.population.players = 150
+        s.duration = 12 * .minute
+        s.population.release = nil
+        let r = Simulation.run(s, threads: 1)
+        #expect(r.gapTransitions.count > 0, "\(name)")
+        #expect(r.bounds.samples > 0 && r.bounds.samples == r.samples, "\(name)")
+        #expect(r.requestsServed > 0, "\(name)")
+    }
+}
+
 /// Every new option together, sharded: byte-identical results for any thread count.
 @Suite struct ClientDesignShardingTests {
     @Test func identicalForAnyThreadCount() throws {
