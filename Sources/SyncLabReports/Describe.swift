@@ -42,6 +42,8 @@ enum Describe {
 
     static func tick(_ t: any TickPolicy) -> String {
         if let timer = t as? TimerTick { return "timer every \(duration(Double(timer.period))) on the \(timer.clock.name) clock, phase set when the Store comes on screen" }
+        if t is AlignedTick { return "one-shot timer at each transition's estimated instant (aligned)" }
+        if let link = t as? DisplayLinkTick { return "display link at \(link.rate) Hz on the continuous clock" }
         return t.name
     }
 
@@ -49,11 +51,29 @@ enum Describe {
         if let u = r as? UniformWindowRefetch {
             return "uniform \(duration(Double(u.minimum)))–\(duration(Double(u.maximum))) after each load"
         }
+        if let a = r as? AlignedToPublicationRefetch {
+            return "at the first publication (\(duration(Double(a.lag))) after a \(duration(Double(a.period))) boundary) "
+                + "at least \(duration(Double(a.after))) after each load, plus uniform 0–\(duration(Double(a.window)))"
+        }
         return r.name
+    }
+
+    /// The client design's options beyond its plug-in names, or nil for none (the seeds' design).
+    static func clientOptions(_ c: ClientDesign) -> String? {
+        var parts: [String] = []
+        if let ntp = c.estimator as? NTPEstimator { parts.append("NTP clock filter over the last \(ntp.window) exchanges (minimum delay)") }
+        if c.probes > 1 { parts.append("best of \(c.probes) back-to-back probes per sync (smallest round trip)") }
+        if let d = c.driftCorrection {
+            parts.append("drift correction from syncs at least \(duration(Double(d.minInterval))) apart, clamped to ±\(Format.compact(Double(d.maxPPB) / 1_000, 1)) ppm")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     static func retry(_ r: any RetryPolicy) -> String {
         if let f = r as? FixedIntervalRetry { return "every \(duration(Double(f.interval))) until data arrives" }
+        if let e = r as? ExponentialBackoffRetry {
+            return "exponential backoff from \(duration(Double(e.base))) capped at \(duration(Double(e.cap))), \(e.jitter.rawValue) jitter"
+        }
         return r.name
     }
 }

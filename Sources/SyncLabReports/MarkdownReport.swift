@@ -64,6 +64,7 @@ public enum MarkdownReport {
         md += "- Client design: measures with the \(Describe.clock(s.client.clock)); estimator `\(s.client.estimator.name)`; "
             + "ticks: \(Describe.tick(s.client.tick)); refetch: \(Describe.refetch(s.client.refetch)); "
             + "retry: \(Describe.retry(s.client.retry)).\n"
+        if let options = Describe.clientOptions(s.client) { md += "- Client options: \(options).\n" }
         let p = s.population
         md += "- Players: visits every \(Describe.distribution(p.visitGap, .duration)), \(Describe.distribution(p.sessionsPerVisit, .number)) Store sessions per visit "
             + "of \(Describe.distribution(p.viewing, .duration)), breaks of \(Describe.distribution(p.breakDuration, .duration)) "
@@ -97,6 +98,8 @@ public enum MarkdownReport {
         md += errorTable(label: "since wake", rows: r.displayByWake.indices.map {
             (CSVTables.wakeLabel($0, count: r.displayByWake.count), r.displayByWake[$0])
         })
+
+        if s.reportBounds { md += BoundCoverageReport.markdown(r) }
 
         md += "\n## Load\n\n"
         let peakSecond = r.requestsPerSecond.indices.max { r.requestsPerSecond[$0] < r.requestsPerSecond[$1] }

@@ -57,6 +57,7 @@ public enum SummaryJSON {
                 + "\"value\": \(v.value.flatMap { $0.isFinite ? Format.fixed($0, 6) : nil } ?? "null"), \"pass\": \(v.pass) }"
         }
         if let events = DeviceEventsReport.summaryLine(r) { lines.append(events) }
+        if r.scenario.reportBounds { lines.append("  " + BoundCoverageReport.json(r)) }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
         lines += ServerSections.summaryLines(r)
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"

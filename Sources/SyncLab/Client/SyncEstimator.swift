@@ -11,13 +11,17 @@ public struct SyncSample: Sendable, Equatable {
     public var uploadComplete: ClockReading
     /// Reading when the last response byte arrived.
     public var downloadComplete: ClockReading
+    /// The server's transmit timestamp (NTP's T3): server time when the response left, at the
+    /// server's timestamp resolution, ns since the epoch. Defaults to the request timestamp.
+    public var serverTransmit: Int64
 
     public init(serverTimestamp: Int64, requestSent: ClockReading, uploadComplete: ClockReading,
-                downloadComplete: ClockReading) {
+                downloadComplete: ClockReading, serverTransmit: Int64? = nil) {
         self.serverTimestamp = serverTimestamp
         self.requestSent = requestSent
         self.uploadComplete = uploadComplete
         self.downloadComplete = downloadComplete
+        self.serverTransmit = serverTransmit ?? serverTimestamp
     }
 
     /// Round trip as the client's clock saw it.
@@ -25,25 +29,57 @@ public struct SyncSample: Sendable, Equatable {
 }
 
 /// A client's belief about server time: at clock reading `reading`, server time was `serverTime`.
+///
+/// `ratePPB` is an optional frequency correction (see `DriftCorrection`): server time advances
+/// (10⁹ + ratePPB) ns per 10⁹ ns of the clock, in exact integer arithmetic; with 0 (no
+/// correction) the arithmetic is exactly the plain `serverTime + (r − reading)`.
 public struct SyncAnchor: Sendable, Equatable {
     public var serverTime: Int64
     public var reading: ClockReading
-    public init(serverTime: Int64, reading: ClockReading) {
+    public var ratePPB: Int64
+    public init(serverTime: Int64, reading: ClockReading, ratePPB: Int64 = 0) {
         self.serverTime = serverTime
         self.reading = reading
+        self.ratePPB = ratePPB
     }
     /// Estimated server time when the clock reads `r` (never incremented, always from the clock).
-    @inlinable public func serverTime(at r: ClockReading) -> Int64 { serverTime &+ (r - reading) }
-    /// The clock reading at which the estimated server time reaches `s`.
+    @inlinable public func serverTime(at r: ClockReading) -> Int64 {
+        let elapsed = r - reading
+        return serverTime &+ elapsed &+ Drift.scaled(elapsed, ppb: ratePPB)
+    }
+    /// The clock reading at which the estimated server time reaches `s` (the smallest reading
+    /// whose estimate is ≥ s).
     @inlinable public func reading(atServerTime s: Int64) -> ClockReading {
-        ClockReading(ns: reading.ns &+ (s &- serverTime))
+        if ratePPB == 0 { return ClockReading(ns: reading.ns &+ (s &- serverTime)) }
+        return ClockReading(ns: reading.ns &+ Drift.inverse(reaching: s &- serverTime, ppb: ratePPB))
     }
 }
 
 /// How a client turns a fetch into a sync anchor: a named plug-in.
+///
+/// `anchor(for:)` is the estimate from one exchange. An estimator with memory across syncs (a
+/// filter window) says how many 64-bit words per client it needs in `memoryWords` and
+/// implements `estimate(for:memory:_:)`; the world keeps those words in one flat array, zeroed at
+/// every app start. `halfWidth(for:_:)` is the honest ± bound of the one-exchange estimate at
+/// its anchor reading (see `SyncUncertainty.swift`).
 public protocol SyncEstimator: Sendable {
     var name: String { get }
     func anchor(for sample: SyncSample) -> SyncAnchor
+    /// ± bound (ns) of `anchor(for: sample)` at the anchor's reading, before it ages.
+    func halfWidth(for sample: SyncSample, _ model: BoundModel) -> Nanoseconds
+    /// Words of per-client memory the estimator keeps (0: stateless).
+    var memoryWords: Int { get }
+    /// The estimate with the client's memory (`memoryWords` words, all 0 after an app start).
+    func estimate(for sample: SyncSample, memory: UnsafeMutableBufferPointer<Int64>, _ model: BoundModel) -> SyncEstimate
+}
+
+extension SyncEstimator {
+    public var memoryWords: Int { 0 }
+    /// No bound known: an app team's estimator that does not say is reported as unbounded.
+    public func halfWidth(for sample: SyncSample, _ model: BoundModel) -> Nanoseconds { .max / 4 }
+    public func estimate(for sample: SyncSample, memory: UnsafeMutableBufferPointer<Int64>, _ model: BoundModel) -> SyncEstimate {
+        SyncEstimate(anchor: anchor(for: sample), bound: halfWidth(for: sample, model), boundGrowthPPB: model.maxDriftPPB)
+    }
 }
 
 /// The seeds' estimator (v1.1.5): server time = timestamp + (download complete − upload
@@ -56,5 +92,11 @@ public struct UploadCompleteEstimator: SyncEstimator {
     public func anchor(for s: SyncSample) -> SyncAnchor {
         SyncAnchor(serverTime: s.serverTimestamp &+ (s.downloadComplete - s.uploadComplete),
                    reading: s.downloadComplete)
+    }
+    /// The error lies in [−ρs − ε, M] with M = download − upload complete (the uplink is part of
+    /// M; the truncation is below ρs): ± max(ρs, M) + clock terms.
+    public func halfWidth(for s: SyncSample, _ m: BoundModel) -> Nanoseconds {
+        let measured = s.downloadComplete - s.uploadComplete
+        return max(m.serverResolution, measured) &+ m.intervalError(measured) &+ m.extrapolationBase
     }
 }

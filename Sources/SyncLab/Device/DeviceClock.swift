@@ -15,10 +15,13 @@ public protocol DeviceClock: Sendable {
                   _ context: ClockContext) -> SimTime
     /// Whether the clock stands still in deep sleep (for attributing error to standby).
     var pausesInDeepSleep: Bool { get }
+    /// Resolution of a reading, ns (an interval measured on it is off by less than this).
+    var resolution: Nanoseconds { get }
 }
 
 extension DeviceClock {
     public var pausesInDeepSleep: Bool { false }
+    public var resolution: Nanoseconds { 1 }
 }
 
 /// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingClock` / Linux
@@ -83,6 +86,7 @@ public struct BootTimeUptimeClock: DeviceClock {
 public struct WallClock: DeviceClock {
     public init() {}
     public var name: String { "wall" }
+    public var resolution: Nanoseconds { .microsecond }
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: floorTo(d.wallUnix(at: t, c), .microsecond))
     }

@@ -60,26 +60,32 @@ public struct AnchorAttribution: Sendable, Equatable {
     /// The anchor's total error at the sync instant.
     public var total: Int64 { timestampResolution &+ timestampPlacement &+ serverOffset &+ pathAndEstimator }
 
-    /// Splits the error of `estimator` on `sample`, evaluated at `reading` (the clock's reading at
-    /// the sync instant, when the reference server time was `truth`), by re-running the estimator
-    /// with the server's stamp replaced step by step:
-    /// `exactStamp` — the stamping server's untruncated clock when it stamped;
-    /// `midStamp` — that server's clock in the middle of the request's residence;
-    /// `referenceMid` — the reference server clock at that middle instant.
+    /// Splits the error of an anchor at `reading` (the clock's reading at the sync instant, when
+    /// the reference server time was `truth`; the anchor gave `actual` there) by re-running the
+    /// estimator's one-exchange form on `sample` with the server's stamps replaced step by step:
+    /// `exactStamp`/`exactTransmit` — the stamping server's untruncated clock when it stamped the
+    /// request and when the response left; `midStamp` — that server's clock in the middle of the
+    /// request's residence (both stamps); `referenceMid` — the reference server clock then.
+    /// What remains — the path, and whatever the estimator's memory (a filter window, a drift
+    /// correction) made of it — is `pathAndEstimator`.
     public static func split(estimator: any SyncEstimator, sample: SyncSample, reading: ClockReading, truth: Int64,
-                             exactStamp: Int64, midStamp: Int64, referenceMid: Int64) -> AnchorAttribution {
-        func estimate(_ stamp: Int64) -> Int64 {
+                             actual: Int64, exactStamp: Int64, exactTransmit: Int64, midStamp: Int64,
+                             referenceMid: Int64) -> AnchorAttribution {
+        func estimate(_ stamp: Int64, _ transmit: Int64) -> Int64 {
             var s = sample
             s.serverTimestamp = stamp
+            s.serverTransmit = transmit
             return estimator.anchor(for: s).serverTime(at: reading)
         }
-        let actual = estimator.anchor(for: sample).serverTime(at: reading)
-        let exact = estimate(exactStamp), mid = estimate(midStamp), reference = estimate(referenceMid)
+        let observed = estimator.anchor(for: sample).serverTime(at: reading)
+        let exact = estimate(exactStamp, exactTransmit)
+        let mid = estimate(midStamp, midStamp)
+        let reference = estimate(referenceMid, referenceMid)
         var a = AnchorAttribution()
-        a.timestampResolution = actual &- exact
+        a.timestampResolution = observed &- exact
         a.timestampPlacement = exact &- mid
         a.serverOffset = mid &- reference
-        a.pathAndEstimator = reference &- truth
+        a.pathAndEstimator = (actual &- truth) &- (observed &- reference)
         return a
     }
 }

@@ -50,6 +50,8 @@ struct MetricsRecorder {
     /// The opt-in server models' records (ServerRecords.swift); nil when the model is off.
     var serving: ServingRecord? = nil
     var database: DatabaseRecord? = nil
+    /// Whether the estimate error lies inside the client's ± bound (`BoundCoverage`).
+    var bounds: BoundCoverage
 
     /// Where each breakdown lives in the error bank.
     struct Slots {
@@ -82,6 +84,7 @@ struct MetricsRecorder {
         timeline = ErrorBank(slots: timelineBuckets * slots.perBucket, subBits: 5)
         timelineInstants = [UInt64](repeating: 0, count: timelineBuckets)
         timelineViewing = timelineInstants
+        bounds = BoundCoverage(links: scenario.links.count)
     }
 
     func inWindow(_ t: SimTime) -> Bool { t.ns >= 0 && t.ns < scenario.duration }
@@ -120,6 +123,7 @@ struct MetricsRecorder {
         deviceEvents.merge(o.deviceEvents)
         if let other = o.serving { serving?.merge(other) }
         if let other = o.database { database?.merge(other) }
+        bounds.merge(o.bounds)
     }
 
     /// What each position of a viewing player shows, without a clock error (the original plan).
@@ -242,6 +246,7 @@ struct MetricsRecorder {
             deviceEvents: deviceEvents)
         result.serving = serving?.figures(scenario)
         result.database = database?.figures(scenario, schedule: schedule)
+        result.bounds = bounds
         return result
     }
 }

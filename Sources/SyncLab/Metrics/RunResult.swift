@@ -49,6 +49,8 @@ public struct RunResult: Sendable {
     /// The opt-in server models' figures (ServerRecords.swift): nil when the model is off.
     public internal(set) var serving: ServingFigures? = nil
     public internal(set) var database: DatabaseFigures? = nil
+    /// How often the truth lay inside the client's claimed ± bound.
+    public internal(set) var bounds = BoundCoverage(links: 0)
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
@@ -89,6 +91,7 @@ extension RunResult {
         keys += wakeRecoveryKeys
         if scenario.devices.events.any { keys += DeviceEventStats.figureKeys }
         keys += serverFigureKeys
+        keys += boundFigureKeys(for: scenario)
         return keys
     }
 
@@ -143,6 +146,7 @@ extension RunResult {
         f.merge(wakeRecoveryFigures) { $1 }
         if scenario.devices.events.any { f.merge(deviceEvents.figures) { _, new in new } }
         for (key, value) in serverFigures { f[key] = value }
+        addBoundFigures(&f)
         return f
     }
 

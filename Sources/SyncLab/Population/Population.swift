@@ -83,13 +83,23 @@ public struct ClientDesign: Sendable {
     public var tick: any TickPolicy
     public var refetch: any RefetchPolicy
     public var retry: any RetryPolicy
+    /// Requests per sync, back to back; the sync uses the one with the smallest round trip.
+    public var probes: Int
+    /// Frequency correction from successive syncs (nil: none).
+    public var driftCorrection: DriftCorrection?
+    /// The oscillator drift the client's ± bound allows for, ppm.
+    public var maxDriftPPM: Double
     public init(clock: any DeviceClock = SuspendingClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
                 tick: any TickPolicy = TimerTick(), refetch: any RefetchPolicy = UniformWindowRefetch(),
-                retry: any RetryPolicy = FixedIntervalRetry()) {
+                retry: any RetryPolicy = FixedIntervalRetry(), probes: Int = 1,
+                driftCorrection: DriftCorrection? = nil, maxDriftPPM: Double = 100) {
         self.clock = clock
         self.estimator = estimator
         self.tick = tick
         self.refetch = refetch
         self.retry = retry
+        self.probes = probes
+        self.driftCorrection = driftCorrection
+        self.maxDriftPPM = maxDriftPPM
     }
 }

@@ -24,10 +24,10 @@ public struct Plugins: @unchecked Sendable {
     public static let builtIn = Plugins(
         clocks: [SuspendingClock.self, ContinuousClock.self, BootTimeUptimeClock.self, WallClock.self,
                  WallUptimeClock.self],
-        estimators: [UploadCompleteEstimator.self],
-        ticks: [TimerTick.self],
-        refetches: [UniformWindowRefetch.self],
-        retries: [FixedIntervalRetry.self])
+        estimators: [UploadCompleteEstimator.self, CristianEstimator.self, NTPEstimator.self],
+        ticks: [TimerTick.self, AlignedTick.self, DisplayLinkTick.self],
+        refetches: [UniformWindowRefetch.self, AlignedToPublicationRefetch.self],
+        retries: [FixedIntervalRetry.self, ExponentialBackoffRetry.self])
 
     public init(clocks: [any (DeviceClock & ScenarioPlugin).Type], estimators: [any (SyncEstimator & ScenarioPlugin).Type],
                 ticks: [any (TickPolicy & ScenarioPlugin).Type], refetches: [any (RefetchPolicy & ScenarioPlugin).Type],

@@ -24,6 +24,8 @@ extension Scenario {
         let releaseViewers = population.release.map { min(Double(population.players), $0.multiplier) } ?? 1
         let viewers = Double(population.players) * viewingShare * min(releaseViewers, 3)
         let shows = viewers * expectedTransitions * 8
-        return players + schedule + shows + 64 * 1024 * 1024
+        // The client design's side memory (NTP filter window, drift, probes, retry): 0 for the seeds'.
+        let design = Double(population.players) * Double(designMemoryBytesPerPlayer)
+        return players + schedule + shows + design + 64 * 1024 * 1024
     }
 }

@@ -248,6 +248,7 @@ public struct ScenarioLoader {
             design.tick = try c.value("tick", default: design.tick) { try $0.plugin("tick policy", from: plugins.ticks) }
             design.refetch = try c.value("refetch", default: design.refetch) { try $0.plugin("refetch policy", from: plugins.refetches) }
             design.retry = try c.value("retry", default: design.retry) { try $0.plugin("retry policy", from: plugins.retries) }
+            try Self.readClientOptions(c, into: &design)
             try c.rejectUnknownKeys()
         }
 
@@ -292,8 +293,10 @@ public struct ScenarioLoader {
         try popNode.rejectUnknownKeys()
 
         var sampleEvery = 5 * Int64.second
+        var reportBounds = false
         if let m = root.child("metrics") {
             sampleEvery = try m.value("sampleEvery", default: sampleEvery) { try $0.duration(in: 100 * Int64.millisecond...Limits.delay) }
+            reportBounds = try m.value("bounds", default: false) { try $0.bool() }
             try m.rejectUnknownKeys()
         }
 
@@ -306,11 +309,13 @@ public struct ScenarioLoader {
         try root.rejectUnknownKeys()
 
         if server.design != nil { try Self.checkPlanSlots(players: population.players, positions: positions, at: popNode) }
-        return Scenario(name: name, description: description, seed: UInt64(seed), epochUnix: epochUnix,
+        var scenario = Scenario(name: name, description: description, seed: UInt64(seed), epochUnix: epochUnix,
                         epochText: epochText, duration: duration, warmup: warmup, positions: positions,
                         shelfLife: shelfLife, scheduleResolution: resolution, server: server, links: links,
                         requestBytes: requestBytes, devices: devices, client: design, population: population,
                         sampleEvery: sampleEvery, budgets: budgets, costModels: costModels)
+        scenario.reportBounds = reportBounds
+        return scenario
     }
 
     /// A scenario with just the links and cost models set, to list the figure keys budgets may name.

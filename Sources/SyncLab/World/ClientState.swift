@@ -59,8 +59,13 @@ struct ClientState {
     var uploadCompleteAt = SimTime.zero
     var requestTimestamp: Int64 = 0
     var requestFile: Int32 = -1
-    /// True instant the response left the server (after any queueing and the service time).
+    /// Probes of this sync round answered so far (`client.probes` > 1).
+    var probesDone: UInt8 = 0
+    /// True instant the response leaves the server (the server's transmit stamp is taken then).
     var responseLeftAt = SimTime.zero
+    /// The ± bound of `anchor` at its reading, and how fast it grows with age (ppb).
+    var syncBound: Int64 = 0
+    var syncBoundGrowthPPB: Int64 = 0
 
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream

@@ -85,6 +85,7 @@ extension World {
             let file = server.files[Int(current ? s.file : s.previousFile)]
             let shown = anchor.serverTime(at: design.clock.reading(s.device, at: lastTick, context))
             let estimate = s.anchor.serverTime(at: design.clock.reading(s.device, at: t, context)) &- serverNow
+            recordBound(c, at: t, estimateError: estimate)
             let base = c * shadowClocks.count
             for k in 0..<World.referenceClockCount {
                 let reading = World.referenceReading(k, s.device, at: t, context)
@@ -92,7 +93,9 @@ extension World {
                 recorder.shadowSample(clock: k, error: error &- serverNow)
             }
             let now = design.clock.reading(s.device, at: t, context)
-            let drift = (now - design.clock.reading(s.device.withoutDrift, at: t, context)) &- s.anchorDriftOffset
+            // Net drift: the clock's own, less what the anchor's rate correction takes back.
+            let correction = s.anchor.serverTime(at: now) &- (s.anchor.serverTime &+ (now - s.anchor.reading))
+            let drift = (now - design.clock.reading(s.device.withoutDrift, at: t, context)) &- s.anchorDriftOffset &+ correction
             let pause = design.clock.pausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
             recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
                                displayError: shown &- serverNow)

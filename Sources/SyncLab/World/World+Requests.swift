@@ -7,9 +7,12 @@ import SyncLabKernel
 /// later, where the timestamp is taken as the request starts. The response leaves after the
 /// service time and completes after the downlink delay plus the file's bytes at the bandwidth.
 extension World {
-    mutating func sendRequest(_ c: Int, _ t: SimTime) {
+    /// Sends a request; `probe` marks the next probe of a best-of-n round (any other send starts
+    /// a new round).
+    mutating func sendRequest(_ c: Int, _ t: SimTime, probe: Bool = false) {
         if database != nil { databaseLoadStore(c, t); return }
         guard !clients[c].fetchInFlight else { return }
+        if !probe { clients[c].probesDone = 0 }
         clients[c].fetchEpoch &+= 1
         clients[c].fetchInFlight = true
         clients[c].needsFetch = false
@@ -48,7 +51,7 @@ extension World {
         clients[c].requestExactStamp = server.serverTime(at: t)
         clients[c].requestServerOffset = server.config.clockOffset
         clients[c].responseLeftAt = t + service
-        let done = t + service + downlink + transfer
+        let done = clients[c].responseLeftAt + downlink + transfer
         if done - clients[c].requestSentAt > link.timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
         } else {
@@ -59,27 +62,38 @@ extension World {
     mutating func responseDone(_ c: Int, _ t: SimTime) {
         let design = scenario.client
         let device = clients[c].device
-        func sample(_ clock: any DeviceClock) -> SyncSample {
-            SyncSample(serverTimestamp: clients[c].requestTimestamp,
-                       requestSent: clock.reading(device, at: clients[c].requestSentAt, context),
-                       uploadComplete: clock.reading(device, at: clients[c].uploadCompleteAt, context),
-                       downloadComplete: clock.reading(device, at: t, context))
-        }
-        let s = sample(design.clock)
+        var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
+        if design.probes > 1 {
+            // Best of n: every probe is a real request; the next leaves as soon as one answers.
+            guard let best = probeRound(c, exchange) else {
+                recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+                sendRequest(c, t, probe: true)
+                return
+            }
+            exchange = best
+        }
+        let s = exchange.sample(design.clock, device, context)
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
         clients[c].previousValid = clients[c].hasSync
-        clients[c].anchor = design.estimator.anchor(for: s)
+        let estimate = syncEstimate(c, s)
+        clients[c].anchor = estimate.anchor
+        clients[c].syncBound = estimate.bound
+        clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
         clients[c].anchorSetAt = t
-        attributeAnchor(c, sample: s, at: t)
+        attributeAnchor(c, exchange, sample: s, at: t)
         clients[c].hasSync = true
+        // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
-        clients[c].refetchDue = s.downloadComplete + design.refetch.delayAfterLoad(&clients[c].designRNG)
+        let load = LoadContext(loadedAt: design.clock.reading(device, at: t, context), anchor: estimate.anchor,
+                               epochUnix: scenario.epochUnix)
+        clients[c].refetchDue = design.refetch.refetchDue(after: load, &clients[c].designRNG)
         let base = c * shadowClocks.count
         for (k, clock) in shadowClocks.enumerated() {
-            shadowAnchors[base + k] = design.estimator.anchor(for: sample(clock))
+            // The reference clocks use the estimator's one-exchange form (no filter memory each).
+            shadowAnchors[base + k] = design.estimator.anchor(for: exchange.sample(clock, device, context))
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
         clients[c].displayEpoch &+= 1
@@ -92,23 +106,24 @@ extension World {
         clients[c].consecutiveFailures += 1
         recorder.requestFailed(at: t)
         clients[c].fetchEpoch &+= 1
-        let delay = scenario.client.retry.delay(afterFailures: Int(clients[c].consecutiveFailures),
-                                                &clients[c].designRNG)
+        clients[c].probesDone = 0
+        let delay = retryDelay(c)
         schedule(.sendRequest, client: c, epoch: clients[c].fetchEpoch, at: t + delay)
     }
 
     /// Splits the new anchor's error at the sync instant t into its sources, and keeps what the
     /// clock part of later samples is measured from.
-    mutating func attributeAnchor(_ c: Int, sample s: SyncSample, at t: SimTime) {
+    mutating func attributeAnchor(_ c: Int, _ e: ProbeExchange, sample s: SyncSample, at t: SimTime) {
         let clock = scenario.client.clock
         let device = clients[c].device
-        let arrived = clients[c].requestArrivedAt
-        let middle = arrived + (clients[c].responseLeftAt - arrived) / 2
+        let now = clock.reading(device, at: t, context)
+        let middle = e.arrivedAt + (e.leftAt - e.arrivedAt) / 2
         clients[c].anchorParts = AnchorAttribution.split(
-            estimator: scenario.client.estimator, sample: s, reading: s.downloadComplete,
-            truth: server.serverTime(at: t), exactStamp: clients[c].requestExactStamp,
-            midStamp: middle.ns &+ clients[c].requestServerOffset, referenceMid: server.serverTime(at: middle))
-        clients[c].anchorDriftOffset = s.downloadComplete - clock.reading(device.withoutDrift, at: t, context)
+            estimator: scenario.client.estimator, sample: s, reading: now, truth: server.serverTime(at: t),
+            actual: clients[c].anchor.serverTime(at: now),
+            exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
+            midStamp: middle.ns &+ e.serverOffset, referenceMid: server.serverTime(at: middle))
+        clients[c].anchorDriftOffset = now - clock.reading(device.withoutDrift, at: t, context)
         clients[c].anchorSlept = device.slept(at: t)
     }
 }

@@ -34,6 +34,10 @@ public struct World {
     /// The opt-in server models: the store file's serving models, or the original plan.
     var serving: ServingState? = nil
     var database: DatabaseState? = nil
+    /// The client design's per-client memory (filter window, drift, probes, retry): see
+    /// `DesignMemoryLayout`; empty for designs that keep none.
+    var designLayout = DesignMemoryLayout.none
+    var designMemory: [Int64] = []
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
@@ -96,6 +100,7 @@ public struct World {
             record.overlaps = state.overlaps(schedule)
             recorder.database = record
         }
+        setUpDesignMemory()
     }
 
     /// The reference clocks every run measures the same syncs with, by label.

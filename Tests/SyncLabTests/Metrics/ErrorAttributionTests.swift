@@ -15,8 +15,8 @@ import SyncLabKernel
         let sample = SyncSample(serverTimestamp: 0, requestSent: ClockReading(ns: 0),
                                 uploadComplete: ClockReading(ns: 1_000), downloadComplete: ClockReading(ns: 109_000))
         let a = AnchorAttribution.split(estimator: UploadCompleteEstimator(), sample: sample,
-                                        reading: ClockReading(ns: 109_000), truth: 109_000,
-                                        exactStamp: 41_000, midStamp: 45_000, referenceMid: 45_000)
+                                        reading: ClockReading(ns: 109_000), truth: 109_000, actual: 108_000,
+                                        exactStamp: 41_000, exactTransmit: 49_000, midStamp: 45_000, referenceMid: 45_000)
         #expect(a.timestampResolution == -41_000)     // the truncated stamp
         #expect(a.timestampPlacement == -4_000)       // stamped 4 µs before mid-residence
         #expect(a.serverOffset == 0)
@@ -31,12 +31,46 @@ import SyncLabKernel
         let sample = SyncSample(serverTimestamp: 3_045_000, requestSent: ClockReading(ns: 0),
                                 uploadComplete: ClockReading(ns: 0), downloadComplete: ClockReading(ns: 90_000))
         let a = AnchorAttribution.split(estimator: UploadCompleteEstimator(), sample: sample,
-                                        reading: ClockReading(ns: 90_000), truth: 90_000,
-                                        exactStamp: 3_045_000, midStamp: 3_045_000, referenceMid: 45_000)
+                                        reading: ClockReading(ns: 90_000), truth: 90_000, actual: 3_135_000,
+                                        exactStamp: 3_045_000, exactTransmit: 3_045_000, midStamp: 3_045_000,
+                                        referenceMid: 45_000)
         #expect(a.timestampResolution == 0)
         #expect(a.timestampPlacement == 0)
         #expect(a.serverOffset == 3_000_000)
         #expect(a.pathAndEstimator == 45_000)
+    }
+
+    /// NTP with exact stamps at arrival (T2) and departure (T3) has no placement error: the
+    /// midpoint stamp gives the same offset. T1 0, T2 41_000, T3 49_000, T4 109_000 (40 µs up,
+    /// 60 µs down): θ = ((41 − 0) + (49 − 109))/2 µs = −9.5 µs → server time at 109 µs = 99.5 µs,
+    /// error −9.5 µs = half the asymmetry; stamps truncated to 0 make it −54.5 µs.
+    @Test func ntpSplitHasNoPlacementPart() {
+        let sample = SyncSample(serverTimestamp: 0, requestSent: ClockReading(ns: 0), uploadComplete: ClockReading(ns: 0),
+                                downloadComplete: ClockReading(ns: 109_000), serverTransmit: 0)
+        let ntp = NTPEstimator(window: 1)
+        let actual = ntp.anchor(for: sample).serverTime(at: ClockReading(ns: 109_000))
+        #expect(actual == 109_000 - 54_500)
+        let a = AnchorAttribution.split(estimator: ntp, sample: sample, reading: ClockReading(ns: 109_000), truth: 109_000,
+                                        actual: actual, exactStamp: 41_000, exactTransmit: 49_000, midStamp: 45_000,
+                                        referenceMid: 45_000)
+        #expect(a.timestampResolution == -45_000)   // both stamps 41 and 49 µs truncated to 0
+        #expect(a.timestampPlacement == 0)
+        #expect(a.serverOffset == 0)
+        #expect(a.pathAndEstimator == -9_500)
+    }
+
+    /// What the estimator's memory adds (a filter keeping an older sample) lands in the
+    /// path-and-estimator part, never in the stamp parts.
+    @Test func estimatorMemoryLandsInPathAndEstimator() {
+        let sample = SyncSample(serverTimestamp: 0, requestSent: ClockReading(ns: 0),
+                                uploadComplete: ClockReading(ns: 1_000), downloadComplete: ClockReading(ns: 109_000))
+        let a = AnchorAttribution.split(estimator: UploadCompleteEstimator(), sample: sample,
+                                        reading: ClockReading(ns: 109_000), truth: 109_000, actual: 108_000 + 7_000,
+                                        exactStamp: 41_000, exactTransmit: 49_000, midStamp: 45_000, referenceMid: 45_000)
+        #expect(a.timestampResolution == -41_000)
+        #expect(a.timestampPlacement == -4_000)
+        #expect(a.pathAndEstimator == 44_000 + 7_000)
+        #expect(a.total == 6_000)
     }
 
     @Test func partsAddUpToTheDisplayedError() {
@@ -86,6 +120,31 @@ import SyncLabKernel
         for part in a.sums { sum.add(part) }
         #expect(sum == a.totalSum)
         #expect(a.dominant != nil)
+    }
+
+    /// The same with the design memory in play: an NTP filter, best-of-3 probes, drift
+    /// correction, a fleet of servers with clock offsets and a continuous clock.
+    @Test func partsAddUpWithFiltersProbesAndAFleet() {
+        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: 2 * .hour, sessions: 4,
+                                         viewing: 3 * .minute, pause: 12 * .minute, players: 40)
+        s.links[0].uplink = .lognormal(median: 40e6, sigma: 0.5)
+        s.devices.driftPPM = .normal(mean: 0, sd: 20)
+        s.server.timestampResolution = .microsecond
+        s.server.fleet = Fleet(servers: 3, clockOffset: .normal(mean: 0, sd: 20e6), balancing: .random)
+        s.client.estimator = NTPEstimator(window: 4)
+        s.client.probes = 3
+        s.client.driftCorrection = DriftCorrection()
+        var world = World(scenario: s)
+        let r = world.run()
+        let a = r.errorAttribution
+        #expect(a.count == r.displayError.count)
+        #expect(a.count > 100)
+        var sum = WideSum()
+        for part in a.sums { sum.add(part) }
+        #expect(sum == a.totalSum)
+        // Servers 20 ms apart show up in the offset part; µs stamps leave almost no truncation.
+        #expect((a.standardDeviation(.serverOffset) ?? 0) > 1e6)
+        #expect(abs(a.mean(.timestampResolution) ?? 1e9) < 1_000)
     }
 
     /// One player who sleeps exactly 8 min between syncs on the suspending clock: the standby

@@ -1,0 +1,67 @@
+import SyncLabKernel
+
+/// A display link (`CADisplayLink`): the UI recomputes on every vsync of the screen.
+///
+/// Vsync k is where the continuous clock (the display's hardware timebase, which does not
+/// restart with the app) reads round(k·10⁹ / rate) ns: exact rational instants, so 60 Hz never
+/// accumulates the rounding of a 16.666667 ms float period. The frame grid is the device's, not
+/// the session's: the Store draws once when it comes on screen (frame 0, at the session start)
+/// and then on every vsync.
+public struct DisplayLinkTick: TickPolicy, ScenarioPlugin {
+    public static let kind = "display-link"
+    /// Refresh rate, frames per second.
+    public var rate: Int64
+    let clock = ContinuousClock()
+
+    public init(rate: Int64 = 60) {
+        precondition(rate >= 1 && rate <= 1_000)
+        self.rate = rate
+    }
+
+    public init(from node: InputNode) throws {
+        self.init(rate: Int64(try node.value("rate", default: 60) { try $0.int(min: 1, max: 1_000) }))
+    }
+
+    public var name: String { Self.kind }
+
+    /// Continuous-clock reading of vsync k (k ≥ 0): round(k·10⁹ / rate), without overflow.
+    @inlinable public func vsyncReading(_ k: Int64) -> Int64 {
+        let a = k / rate, b = k % rate
+        return a &* 1_000_000_000 &+ (b &* 1_000_000_000 &+ rate / 2) / rate
+    }
+
+    /// The index of the first vsync whose reading is ≥ `r` (r ≥ 0).
+    @inlinable public func firstVsync(reaching r: Int64) -> Int64 {
+        var k = (r / 1_000_000_000) &* rate &+ (r % 1_000_000_000) &* rate / 1_000_000_000
+        while k > 0 && vsyncReading(k &- 1) >= r { k &-= 1 }
+        while vsyncReading(k) < r { k &+= 1 }
+        return k
+    }
+
+    public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
+        TickSession(start: start, base: clock.reading(d, at: start, c))
+    }
+
+    func instant(_ k: Int64, _ d: DeviceState, notBefore t: SimTime, _ c: ClockContext) -> SimTime {
+        clock.earliest(d, reaching: ClockReading(ns: vsyncReading(k)), notBefore: t, c)
+    }
+
+    public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
+        if t <= s.start { return s.start }
+        let r = clock.reading(d, at: t, c).ns
+        let k = firstVsync(reaching: r)
+        // If the clock reached vsync k's reading before t (an equal reading), the next one is it.
+        let tick = instant(k, d, notBefore: s.start, c)
+        return tick >= t ? tick : instant(k &+ 1, d, notBefore: s.start, c)
+    }
+
+    public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
+        if t <= s.start { return s.start }
+        let r = clock.reading(d, at: t, c).ns
+        var k = firstVsync(reaching: r)
+        if vsyncReading(k) > r { k -= 1 }
+        guard k >= 0, vsyncReading(k) > s.base.ns else { return s.start }
+        // The earliest instant at or after the start the clock reaches vsync k (it does by t).
+        return instant(k, d, notBefore: s.start, c)
+    }
+}

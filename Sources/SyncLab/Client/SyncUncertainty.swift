@@ -1,0 +1,84 @@
+import SyncLabKernel
+
+/// Honest uncertainty: what a client may claim about its own estimate.
+///
+/// Every estimator gives a ± bound around its estimate of server time, from what the client
+/// knows (its own readings, the server's documented timestamp resolution, its clock's
+/// resolution and the drift it allows for), never from true time. The report then shows how
+/// often the truth falls inside, so a team knows whether a "±100 ms" it shows players is true.
+///
+/// Common terms (ns): ρs = server timestamp resolution, ρc = measuring-clock resolution,
+/// d = allowed drift (ppb). An interval L measured on the clock is off by less than
+/// ρc + ⌈d·L⌉ (`intervalError`); extrapolating from the anchor to now adds ρc + ⌈d·age⌉
+/// (`extrapolationBase` at sync time, the age part as the bound grows). One more nanosecond
+/// covers integer halving. The per-estimator half-widths are documented with each estimator.
+public struct BoundModel: Sendable, Equatable {
+    /// Server timestamp resolution (1 s for `REQUEST_TIME`).
+    public var serverResolution: Nanoseconds
+    /// Resolution of the measuring clock (1 ns, 1 µs or 1 s).
+    public var clockResolution: Nanoseconds
+    /// The largest oscillator drift the client allows for, ppb.
+    public var maxDriftPPB: Int64
+
+    public init(serverResolution: Nanoseconds, clockResolution: Nanoseconds, maxDriftPPB: Int64) {
+        self.serverResolution = serverResolution
+        self.clockResolution = clockResolution
+        self.maxDriftPPB = maxDriftPPB
+    }
+
+    /// How far an interval of `measured` ns on the clock may be from the true interval.
+    @inlinable public func intervalError(_ measured: Nanoseconds) -> Nanoseconds {
+        clockResolution &+ Drift.scaledUp(Swift.abs(measured), ppb: maxDriftPPB)
+    }
+
+    /// The age-independent part of extrapolating from the anchor reading (one clock resolution),
+    /// plus the nanosecond of integer halving.
+    @inlinable public var extrapolationBase: Nanoseconds { clockResolution &+ 1 }
+}
+
+/// An estimator's result: the anchor and its ± bound, which grows with the anchor's age.
+public struct SyncEstimate: Sendable, Equatable {
+    public var anchor: SyncAnchor
+    /// ± bound (ns) at the anchor's reading.
+    public var bound: Nanoseconds
+    /// Growth of the bound per clock nanosecond since the anchor's reading, ppb (the allowed
+    /// drift, or the residual after a frequency correction).
+    public var boundGrowthPPB: Int64
+
+    public init(anchor: SyncAnchor, bound: Nanoseconds, boundGrowthPPB: Int64) {
+        self.anchor = anchor
+        self.bound = bound
+        self.boundGrowthPPB = boundGrowthPPB
+    }
+
+    /// The ± bound when the clock reads `r`.
+    @inlinable public func bound(at r: ClockReading) -> Nanoseconds {
+        SyncEstimate.bound(bound, growthPPB: boundGrowthPPB, age: r - anchor.reading)
+    }
+
+    /// `bound` grown over `age` clock nanoseconds at `growthPPB`, rounded up; saturating.
+    @inlinable public static func bound(_ bound: Nanoseconds, growthPPB: Int64, age: Nanoseconds) -> Nanoseconds {
+        let grown = Drift.scaledUp(Swift.abs(age), ppb: growthPPB)
+        let (sum, overflow) = bound.addingReportingOverflow(grown)
+        return overflow ? .max : sum
+    }
+}
+
+extension Drift {
+    /// ⌈elapsed × ppb / 10⁹⌉ for elapsed ≥ 0 and ppb ≥ 0, exact (see `scaled`).
+    @inlinable public static func scaledUp(_ elapsed: Int64, ppb: Int64) -> Int64 {
+        -scaled(-elapsed, ppb: ppb)
+    }
+
+    /// The smallest e with e + scaled(e, ppb) ≥ target: the inverse of a rate correction
+    /// (|ppb| < 10⁹). Exact, like `DeviceState.undrifted`.
+    @inlinable public static func inverse(reaching target: Int64, ppb: Int64) -> Int64 {
+        let rate = 1_000_000_000 &+ ppb
+        let q = floorDiv(target, rate)
+        let r = target &- q &* rate
+        var e = q &* 1_000_000_000 &+ r &* 1_000_000_000 / rate
+        while e &+ scaled(e, ppb: ppb) < target { e &+= 1 }
+        while (e &- 1) &+ scaled(e &- 1, ppb: ppb) >= target { e &-= 1 }
+        return e
+    }
+}

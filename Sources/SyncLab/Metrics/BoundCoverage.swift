@@ -1,0 +1,69 @@
+import SyncLabKernel
+
+/// How often the truth lies inside the ± bound the client's estimator claims (honest
+/// uncertainty): at every error sample of a player with a sync, whether |estimate error| ≤ the
+/// bound at that instant, overall and per link profile, and the distribution of the bound itself.
+public struct BoundCoverage: Sendable, Equatable {
+    public var samples: UInt64 = 0
+    public var inside: UInt64 = 0
+    /// Per link profile, in scenario order.
+    public var samplesByLink: [UInt64]
+    public var insideByLink: [UInt64]
+    /// The claimed ± bound, ns (6% quantile precision is plenty for a width).
+    public var width = Histogram(subBits: 7)
+
+    public init(links: Int) {
+        samplesByLink = [UInt64](repeating: 0, count: links)
+        insideByLink = samplesByLink
+    }
+
+    public mutating func record(inside isInside: Bool, bound: Nanoseconds, link: Int) {
+        samples += 1
+        samplesByLink[link] += 1
+        width.record(bound)
+        if isInside {
+            inside += 1
+            insideByLink[link] += 1
+        }
+    }
+
+    public mutating func merge(_ o: BoundCoverage) {
+        samples += o.samples
+        inside += o.inside
+        for i in samplesByLink.indices {
+            samplesByLink[i] += o.samplesByLink[i]
+            insideByLink[i] += o.insideByLink[i]
+        }
+        width.merge(o.width)
+    }
+
+    /// Share of samples inside the bound (nil: none).
+    public var share: Double? { samples == 0 ? nil : Double(inside) / Double(samples) }
+    public func share(link: Int) -> Double? {
+        samplesByLink[link] == 0 ? nil : Double(insideByLink[link]) / Double(samplesByLink[link])
+    }
+}
+
+extension MetricsRecorder {
+    mutating func boundSample(inside: Bool, bound: Nanoseconds, link: Int) {
+        guard measuring else { return }
+        bounds.record(inside: inside, bound: bound, link: link)
+    }
+}
+
+extension RunResult {
+    /// Figure keys of the bound coverage (budgets may name them).
+    static func boundFigureKeys(for scenario: Scenario) -> [String] {
+        ["boundCoverageShare", "boundMs.p50", "boundMs.p99"]
+            + scenario.links.map { "boundCoverageShare.byLink.\($0.name)" }
+    }
+
+    func addBoundFigures(_ f: inout [String: Double?]) {
+        f["boundCoverageShare"] = bounds.share
+        f["boundMs.p50"] = bounds.width.quantile(0.5).map(RunResult.ms)
+        f["boundMs.p99"] = bounds.width.quantile(0.99).map(RunResult.ms)
+        for (i, link) in scenario.links.enumerated() {
+            f["boundCoverageShare.byLink.\(link.name)"] = bounds.share(link: i)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import SyncLab
+import SyncLabKernel
+
+/// The honest-uncertainty section: how often the truth lay inside the ± bound the client's
+/// estimator claims. Shown when the scenario asks for it (`metrics.bounds: true`), so reports
+/// of scenarios that do not ask stay as they were.
+enum BoundCoverageReport {
+    /// The `boundCoverage` member of summary.json (no leading indentation, no trailing comma).
+    static func json(_ r: RunResult) -> String {
+        let f = r.figures
+        func num(_ key: String, _ decimals: Int) -> String {
+            guard let v = f[key] ?? nil, v.isFinite else { return "null" }
+            return Format.fixed(v, decimals)
+        }
+        let links = r.scenario.links.map { "\(Format.jsonString($0.name)): \(num("boundCoverageShare.byLink.\($0.name)", 6))" }
+        return "\"boundCoverage\": { \"share\": \(num("boundCoverageShare", 6)), \"samples\": \(r.bounds.samples), "
+            + "\"boundMs\": { \"p50\": \(num("boundMs.p50", 3)), \"p99\": \(num("boundMs.p99", 3)) }, "
+            + "\"byLink\": { \(links.joined(separator: ", ")) } }"
+    }
+
+    static func markdown(_ r: RunResult) -> String {
+        var md = "\n## Honest uncertainty\n\n"
+        md += "The estimator `\(r.scenario.client.estimator.name)` claims a ± bound around its estimate of server time "
+            + "(from the round trip, the server's timestamp resolution, the clock's resolution and "
+            + "\(Format.fixed(r.scenario.client.maxDriftPPM, 0)) ppm of drift times the sync's age). "
+            + "At each error sample: is the truth inside it?\n\n"
+        guard r.bounds.samples > 0 else { return md + "No player had a sync at a sample instant, so nothing is measured.\n" }
+        md += "| link | samples | truth inside the bound | outside |\n|---|---|---|---|\n"
+        md += "| all | \(r.bounds.samples) | \(Format.percent(r.bounds.share, 3)) | \(r.bounds.samples - r.bounds.inside) |\n"
+        for (i, link) in r.scenario.links.enumerated() {
+            md += "| \(link.name) | \(r.bounds.samplesByLink[i]) | \(Format.percent(r.bounds.share(link: i), 3)) | "
+                + "\(r.bounds.samplesByLink[i] - r.bounds.insideByLink[i]) |\n"
+        }
+        md += "\nThe bound itself: p50 \(Format.human(r.bounds.width.quantile(0.5))), p99 \(Format.human(r.bounds.width.quantile(0.99))).\n"
+        return md
+    }
+}
