@@ -63,6 +63,9 @@ enum Describe {
         var parts: [String] = []
         if let ntp = c.estimator as? NTPEstimator { parts.append("NTP clock filter over the last \(ntp.window) exchanges (minimum delay)") }
         if c.probes > 1 { parts.append("best of \(c.probes) back-to-back probes per sync (smallest round trip)") }
+        if c.syncReading == .responseHeaders {
+            parts.append("sync read when the response headers arrive (the server's stamps travel in them), not after the file")
+        }
         if let d = c.driftCorrection {
             parts.append("drift correction from syncs at least \(duration(Double(d.minInterval))) apart, clamped to ±\(Format.compact(Double(d.maxPPB) / 1_000, 1)) ppm")
         }

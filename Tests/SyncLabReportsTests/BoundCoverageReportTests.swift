@@ -4,8 +4,8 @@ import SyncLab
 import SyncLabKernel
 @testable import SyncLabReports
 
-/// The honest-uncertainty section appears only when the scenario asks (`metrics.bounds`), so
-/// reports of scenarios that do not ask are unchanged; when it appears it carries the figures.
+/// The honest-uncertainty section appears unless the scenario turns it off (`metrics.bounds:
+/// false`); when it appears it carries the figures.
 @Suite struct BoundCoverageReportTests {
     static let fixture = #filePath.components(separatedBy: "/Tests/").first! + "/Tests/Fixtures/client/ntp.json"
 

@@ -75,6 +75,18 @@ public struct DeviceConfig: Sendable {
     }
 }
 
+/// When the client takes the sync's last clock reading.
+///
+/// The seeds read the clock when the whole response has arrived, so the file's transfer time
+/// counts as path delay — on a slow link most of the round trip, and all of it on the way down,
+/// which no symmetric estimator can take back. Reading it when the response headers arrive
+/// (URLSession's `didReceive response`), with the server's stamps in those headers, leaves only
+/// the headers' few hundred bytes.
+public enum SyncReadingInstant: String, Sendable, CaseIterable {
+    case downloadComplete = "download-complete"
+    case responseHeaders = "response-headers"
+}
+
 /// The client design under test: every part a named plug-in.
 public struct ClientDesign: Sendable {
     /// The clock the client measures intervals and computes displayed time with.
@@ -89,6 +101,8 @@ public struct ClientDesign: Sendable {
     public var driftCorrection: DriftCorrection?
     /// The oscillator drift the client's ± bound allows for, ppm.
     public var maxDriftPPM: Double
+    /// Which arrival the client reads its clock at for the sync (the seeds: download complete).
+    public var syncReading: SyncReadingInstant = .downloadComplete
     public init(clock: any DeviceClock = SuspendingClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
                 tick: any TickPolicy = TimerTick(), refetch: any RefetchPolicy = UniformWindowRefetch(),
                 retry: any RetryPolicy = FixedIntervalRetry(), probes: Int = 1,

@@ -30,7 +30,7 @@ public struct Scenario: Sendable {
     /// Price models the report bills a month of this run's traffic under (`costs`).
     public var costModels: [CostModel]
     /// Whether summary.json and report.md show the estimators' ± bound coverage (`metrics.bounds`).
-    public var reportBounds = false
+    public var reportBounds = true
 
     public init(name: String, description: String = "", seed: UInt64 = 1,
                 epochUnix: Int64 = 1_328_724_000_371_000_000, epochText: String = "2012-02-08T18:00:00.371Z",

@@ -27,6 +27,14 @@ extension ScenarioLoader {
             try n.rejectUnknownKeys()
             return DriftCorrection(minInterval: minInterval, maxPPB: Int64((maxPPM * 1_000).rounded()))
         } ?? nil
+        design.syncReading = try c.value("syncAt", default: .downloadComplete) { n -> SyncReadingInstant in
+            let text = try n.string()
+            guard let instant = SyncReadingInstant(rawValue: text) else {
+                let names = SyncReadingInstant.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                throw n.error("expected one of \(names); got \(InputNode.describeScalar(n.value))")
+            }
+            return instant
+        }
         design.maxDriftPPM = try c.value("maxDriftPpm", default: 100) { n -> Double in
             let v = try n.double()
             guard v >= 0 && v <= Limits.driftPPM else {

@@ -293,10 +293,10 @@ public struct ScenarioLoader {
         try popNode.rejectUnknownKeys()
 
         var sampleEvery = 5 * Int64.second
-        var reportBounds = false
+        var reportBounds = true
         if let m = root.child("metrics") {
             sampleEvery = try m.value("sampleEvery", default: sampleEvery) { try $0.duration(in: 100 * Int64.millisecond...Limits.delay) }
-            reportBounds = try m.value("bounds", default: false) { try $0.bool() }
+            reportBounds = try m.value("bounds", default: true) { try $0.bool() }
             try m.rejectUnknownKeys()
         }
 

@@ -63,6 +63,8 @@ struct ClientState {
     var probesDone: UInt8 = 0
     /// True instant the response leaves the server (the server's transmit stamp is taken then).
     var responseLeftAt = SimTime.zero
+    /// True instant the response's headers (and the server's stamps in them) arrived.
+    var responseHeadersAt = SimTime.zero
     /// The ± bound of `anchor` at its reading, and how fast it grows with age (ppb).
     var syncBound: Int64 = 0
     var syncBoundGrowthPPB: Int64 = 0

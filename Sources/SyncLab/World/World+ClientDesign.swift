@@ -82,7 +82,8 @@ extension World {
 
     /// The exchange of the request that just completed at t.
     func currentExchange(_ c: Int, doneAt t: SimTime) -> ProbeExchange {
-        ProbeExchange(sentAt: clients[c].requestSentAt, uploadCompleteAt: clients[c].uploadCompleteAt, doneAt: t,
+        let read = scenario.client.syncReading == .responseHeaders ? clients[c].responseHeadersAt : t
+        return ProbeExchange(sentAt: clients[c].requestSentAt, uploadCompleteAt: clients[c].uploadCompleteAt, doneAt: read,
                       timestamp: clients[c].requestTimestamp,
                       transmit: server.timestamp(at: clients[c].responseLeftAt, clockOffset: clients[c].requestServerOffset),
                       arrivedAt: clients[c].requestArrivedAt, leftAt: clients[c].responseLeftAt,

@@ -51,6 +51,8 @@ extension World {
         clients[c].requestExactStamp = server.serverTime(at: t)
         clients[c].requestServerOffset = server.config.clockOffset
         clients[c].responseLeftAt = t + service
+        clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
+            + LinkProfile.transferTime(bytes: min(bytes, server.config.file.headerBytes), bytesPerSecond: bandwidth)
         let done = clients[c].responseLeftAt + downlink + transfer
         if done - clients[c].requestSentAt > link.timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)

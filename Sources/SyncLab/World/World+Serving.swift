@@ -98,6 +98,8 @@ extension World {
         clients[c].requestTimestamp = server.timestamp(at: stampAt, clockOffset: serving!.offsets[k])
         clients[c].requestFile = Int32(file)
         clients[c].responseLeftAt = left
+        clients[c].responseHeadersAt = left + downlink
+            + LinkProfile.transferTime(bytes: min(bytes, server.config.file.headerBytes), bytesPerSecond: bandwidth)
         clients[c].requestArrivedAt = t
         clients[c].requestExactStamp = stampAt.ns &+ serving!.offsets[k]
         clients[c].requestServerOffset = serving!.offsets[k]

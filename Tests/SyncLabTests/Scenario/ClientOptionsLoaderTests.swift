@@ -33,7 +33,7 @@ import SyncLabKernel
     @Test func defaultsAndShorthands() throws {
         let seeds = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
         #expect(seeds.client.probes == 1 && seeds.client.driftCorrection == nil && seeds.client.maxDriftPPM == 100)
-        #expect(!seeds.reportBounds)
+        #expect(seeds.reportBounds)      // shown unless a scenario turns it off
         let on = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"client": {"driftCorrection": true, "estimator": "ntp", "retry": "exponential", "tick": "display-link", "refetch": "aligned-to-publication"}}"#))
         #expect(on.client.driftCorrection == DriftCorrection())
         #expect((on.client.estimator as? NTPEstimator)?.window == 8)
