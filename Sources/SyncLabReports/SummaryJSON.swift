@@ -43,6 +43,10 @@ public enum SummaryJSON {
             "    \(Format.jsonString($0.key)): { \"mean\": \(num("errorSourceMs.\($0.key).mean")), \"sd\": \(num("errorSourceMs.\($0.key).sd")) }"
         }
         lines.append("  \"errorSourceMs\": {\n" + attribution.joined(separator: ",\n") + "\n  }")
+        lines.append("  \"wakeRecoveryMinutes\": { \"displayed\": \(num("wakeRecoveryMinutes.displayed", 0)), "
+            + "\"estimate\": \(num("wakeRecoveryMinutes.estimate", 0)), "
+            + "\"displayedVsNoSleep\": \(num("wakeRecoveryMinutes.displayed.vsNoSleep", 0)), "
+            + "\"estimateVsNoSleep\": \(num("wakeRecoveryMinutes.estimate.vsNoSleep", 0)) }")
         lines.append("  \"dominantErrorSource\": \(r.errorAttribution.dominant.map { Format.jsonString($0.key) } ?? "null")")
         lines.append("  \"requestsPerMonth\": \(num("requestsPerMonth", 0))")
         lines.append("  \"bytesPerMonth\": \(num("bytesPerMonth", 0))")
