@@ -108,6 +108,7 @@ public enum MarkdownReport {
         md += "- \(r.visits) visits (app launches); on average \(Format.fixed(r.sampleInstants == 0 ? 0 : Double(r.viewingSum) / Double(r.sampleInstants), 1)) "
             + "players had the Store on screen, at most \(r.viewingPeak).\n"
 
+        if r.scenario.reportsFetchSyncError { md += fetchSyncErrorSection(r) }
         md += capacityAndCost(r)
 
         md += "\n## Transitions\n\n"
@@ -218,5 +219,18 @@ public enum ReportBundle {
          ("error_by_link.csv", CSVTables.errorByLink(r)),
          ("error_by_wake.csv", CSVTables.errorByWake(r))]
             + ReportCharts.all(r).flatMap { [($0.svgFile, $0.svg), ($0.csvFile, $0.csv)] }
+    }
+}
+
+extension MarkdownReport {
+    /// Per-fetch sync error (only with `metrics.fetchSyncError`).
+    static func fetchSyncErrorSection(_ r: RunResult) -> String {
+        let e = r.fetchSyncError
+        return "\n## Sync error per fetch\n\n"
+            + "At each completed fetch, the fresh estimate minus true server time at the receive instant: "
+            + "\(e.count) fetches, mean |e| \(Format.ms(r.fetchSyncErrorMeanAbs.map { Int64($0.rounded()) })) ms, "
+            + "mean signed \(Format.ms(e.meanSigned.map { Int64($0.rounded()) })) ms, "
+            + "|e| > 250 ms in \(Format.percent(r.fetchSyncErrorOver250msShare)), "
+            + "p50 \(Format.ms(e.quantile(0.5))) ms, p99 \(Format.ms(e.quantile(0.99))) ms.\n"
     }
 }

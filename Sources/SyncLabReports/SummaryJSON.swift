@@ -52,6 +52,20 @@ public enum SummaryJSON {
                 + "\"value\": \(v.value.flatMap { $0.isFinite ? Format.fixed($0, 6) : nil } ?? "null"), \"pass\": \(v.pass) }"
         }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
+        if r.scenario.reportsFetchSyncError { lines.append(fetchSyncError(r)) }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+}
+
+extension SummaryJSON {
+    /// `fetchSyncError` (only with `metrics.fetchSyncError`): per completed fetch, the fresh
+    /// estimate minus true server time at the receive instant.
+    static func fetchSyncError(_ r: RunResult) -> String {
+        let e = r.fetchSyncError
+        func ms(_ v: Double?, _ d: Int = 3) -> String { v.map { Format.fixed($0 / 1e6, d) } ?? "null" }
+        return "  \"fetchSyncError\": { \"fetches\": \(e.count), \"meanAbsMs\": \(ms(r.fetchSyncErrorMeanAbs)), "
+            + "\"meanSignedMs\": \(ms(e.meanSigned)), "
+            + "\"over250msShare\": \(r.fetchSyncErrorOver250msShare.map { Format.fixed($0, 6) } ?? "null"), "
+            + "\"p50Ms\": \(ms(e.quantile(0.5).map(Double.init))), \"p99Ms\": \(ms(e.quantile(0.99).map(Double.init))) }"
     }
 }

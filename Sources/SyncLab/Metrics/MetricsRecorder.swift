@@ -16,6 +16,9 @@ struct MetricsRecorder {
     var requestsFailed: UInt64 = 0
     var responses: UInt64 = 0
     var roundTrip = Histogram()
+    /// Per completed fetch: the fresh estimate minus true server time at the receive instant.
+    var fetchSyncError = ErrorStats()
+    var fetchSyncErrorOver250ms: UInt64 = 0
     var visits: UInt64 = 0
     var releaseOnline = 0
     var releaseJoined = 0
@@ -97,6 +100,8 @@ struct MetricsRecorder {
         requestsFailed += o.requestsFailed
         responses += o.responses
         roundTrip.merge(o.roundTrip)
+        fetchSyncError.merge(o.fetchSyncError)
+        fetchSyncErrorOver250ms += o.fetchSyncErrorOver250ms
         visits += o.visits
         releaseJoined += o.releaseJoined
         for i in shown.indices where !o.shown[i].isEmpty { shown[i].append(contentsOf: o.shown[i]) }
@@ -130,6 +135,13 @@ struct MetricsRecorder {
         guard inWindow(t) else { return }
         responses += 1
         roundTrip.record(rtt)
+    }
+
+    /// A fetch completed at t and its estimate is `error` off the server's true time then.
+    mutating func fetchSynced(at t: SimTime, error: Int64) {
+        guard inWindow(t) else { return }
+        fetchSyncError.record(error)
+        if error > 250 * .millisecond || error < -250 * .millisecond { fetchSyncErrorOver250ms += 1 }
     }
 
     mutating func requestFailed(at t: SimTime) { if inWindow(t) { requestsFailed += 1 } }
@@ -197,7 +209,7 @@ struct MetricsRecorder {
                            estimateByClock: (0..<slots.clocks).map { timeline.stats(b * slots.perBucket + 1 + $0) },
                            sampleInstants: timelineInstants[b], viewingSum: timelineViewing[b])
         }
-        return RunResult(
+        var result = RunResult(
             scenario: scenario, transitions: rows, transitionsUnviewed: unviewed,
             requestsPerSecond: requestsPerSecond, requestsServed: requestsServed, bytesServed: bytesServed,
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
@@ -213,6 +225,9 @@ struct MetricsRecorder {
             positionSamples: positionSamples, bareSamples: bareSamples, staleSamples: staleSamples,
             filesPublished: published.count, meanFileBytes: meanBytes, eventsScheduled: eventsScheduled,
             timelineStep: timelineStep, timeline: timelineRows)
+        result.fetchSyncError = fetchSyncError
+        result.fetchSyncErrorOver250ms = fetchSyncErrorOver250ms
+        return result
     }
 }
 

@@ -42,6 +42,17 @@ public struct RunResult: Sendable {
     /// Length of each timeline bucket, and the buckets covering the window in order.
     public let timelineStep: Nanoseconds
     public let timeline: [TimelineBucket]
+    /// Per completed fetch in the window: estimate − true server time at the receive instant.
+    public internal(set) var fetchSyncError = ErrorStats()
+    /// Completed fetches whose |estimate − truth| exceeded 250 ms (exact, not bucketed).
+    public internal(set) var fetchSyncErrorOver250ms: UInt64 = 0
+
+    /// Mean |fetch sync error| in ns (exact), nil without fetches.
+    public var fetchSyncErrorMeanAbs: Double? { fetchSyncError.magnitude.mean }
+    /// Share of fetches whose |error| exceeded 250 ms, nil without fetches.
+    public var fetchSyncErrorOver250msShare: Double? {
+        fetchSyncError.count == 0 ? nil : Double(fetchSyncErrorOver250ms) / Double(fetchSyncError.count)
+    }
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }

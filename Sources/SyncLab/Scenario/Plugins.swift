@@ -22,7 +22,8 @@ public struct Plugins: @unchecked Sendable {
     public static let builtIn = Plugins(
         clocks: [SuspendingClock.self, ContinuousClock.self, BootTimeUptimeClock.self, WallClock.self],
         estimators: [UploadCompleteEstimator.self],
-        ticks: [TimerTick.self],
+        ticks: [TimerTick.self,
+                ImmediateTick.self],
         refetches: [UniformWindowRefetch.self],
         retries: [FixedIntervalRetry.self])
 

@@ -29,6 +29,9 @@ public struct Scenario: Sendable {
     public var budgets: [Budget]
     /// Price models the report bills a month of this run's traffic under (`costs`).
     public var costModels: [CostModel]
+    /// Whether reports show the per-fetch sync error (`metrics.fetchSyncError`); it is always
+    /// measured, shown only on request so existing reports keep their bytes.
+    public var reportsFetchSyncError = false
 
     public init(name: String, description: String = "", seed: UInt64 = 1,
                 epochUnix: Int64 = 1_328_724_000_371_000_000, epochText: String = "2012-02-08T18:00:00.371Z",

@@ -75,6 +75,7 @@ extension World {
             shadowAnchors[base + k] = design.estimator.anchor(for: sample(clock))
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        recorder.fetchSynced(at: t, error: clients[c].anchor.serverTime(at: s.downloadComplete) &- server.serverTime(at: t))
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t)
     }
