@@ -5,7 +5,7 @@ DEFAULT_SCENARIO := Scenarios/v115-pausing.json
 # Scenarios whose reports are committed under Reports/ and checked by CI.
 REPORTED := v115-pausing v115-uptime
 
-.PHONY: all build run test reports check-reports clean
+.PHONY: all build run test reports check-reports bench clean
 
 all: build
 
@@ -34,6 +34,10 @@ check-reports: build
 	  diff -r -x .synclab-report Reports/$$s $$tmp/$$s > /dev/null || { echo "Reports/$$s is out of date: run 'make reports'"; status=1; }; \
 	done; rm -rf $$tmp; \
 	if [ $$status -eq 0 ]; then echo "reports up to date: $(REPORTED)"; fi; exit $$status
+
+# Benchmarks (not part of `test`): fixed workloads, median of 3, appended to bench/results.csv.
+bench: build
+	Scripts/bench.sh
 
 clean:
 	rm -rf .build

@@ -177,10 +177,13 @@ public enum Simulation {
     /// Threads to use by default: the machine's active cores.
     public static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
+    /// Shards (and threads) a run of `players` uses: shards of fewer than ~2,000 players are not
+    /// worth a thread.
+    public static func shardCount(players: Int, threads: Int) -> Int { max(1, min(threads, players / 2_000)) }
+
     public static func run(_ scenario: Scenario, threads: Int = defaultThreads) -> RunResult {
         let n = scenario.population.players
-        // Shards of fewer than ~2,000 players are not worth a thread.
-        let count = max(1, min(threads, n / 2_000))
+        let count = shardCount(players: n, threads: threads)
         let schedule = World.schedule(for: scenario)
         let shards = (0..<count).map { k in
             ShardBox(World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count), schedule: schedule))

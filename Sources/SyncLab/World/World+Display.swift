@@ -12,7 +12,7 @@ extension World {
     mutating func scheduleDisplay(_ c: Int, _ t: SimTime) {
         let s = clients[c]
         guard s.phase == .viewing, s.hasSync else { return }
-        let clock = scenario.client.clock
+        let clock = designClock
         var target = t
         if s.shownUpTo != .min {
             var reading = Int64.max
@@ -26,13 +26,13 @@ extension World {
             guard reading != .max else { return }
             target = clock.earliest(s.device, reaching: ClockReading(ns: reading), notBefore: t, context)
         }
-        let tick = scenario.client.tick.firstTick(atOrAfter: target, s.tick, s.device, context)
+        let tick = designTick.firstTick(atOrAfter: target, s.tick, s.device, context)
         schedule(.display, client: c, epoch: s.displayEpoch, at: tick)
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
     mutating func display(_ c: Int, _ t: SimTime) {
-        let clock = scenario.client.clock
+        let clock = designClock
         let reading = clock.reading(clients[c].device, at: t, context)
         let shown = clients[c].anchor.serverTime(at: reading)
         let transitions = server.schedule.transitions
@@ -59,10 +59,14 @@ extension World {
 
     /// Samples every viewing player's error, and what each position shows, at true time t.
     mutating func sample(_ t: SimTime) {
-        let design = scenario.client
         let serverNow = server.serverTime(at: t)
         let positions = scenario.positions
         recorder.beginSample(at: t, viewing: viewing.count)
+        // Outside the window nothing is recorded (and nothing else depends on a sample).
+        guard recorder.measuring else { return }
+        let files = server.files
+        // Most players show a time near the truth: their stale search starts from its index.
+        let truthIndex = server.schedule.firstTransition(after: serverNow)
         for c32 in viewing {
             let c = Int(c32)
             let s = clients[c]
@@ -73,23 +77,24 @@ extension World {
                 continue
             }
             // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = design.tick.lastTick(atOrBefore: t, s.tick, s.device, context)
+            let lastTick = designTick.lastTick(atOrBefore: t, s.tick, s.device, context)
             let current = lastTick >= s.anchorSetAt
             guard current || s.previousValid else {
                 recorder.sampleBare(positions: positions)   // data arrived after the last tick
                 continue
             }
             let anchor = current ? s.anchor : s.previousAnchor
-            let file = server.files[Int(current ? s.file : s.previousFile)]
-            let shown = anchor.serverTime(at: design.clock.reading(s.device, at: lastTick, context))
-            let estimate = s.anchor.serverTime(at: design.clock.reading(s.device, at: t, context)) &- serverNow
-            let base = c * shadowClocks.count
+            let file = Int(current ? s.file : s.previousFile)
+            let readingNow = designClock.reading(s.device, at: t, context)
+            let shown = anchor.serverTime(at: lastTick == t ? readingNow : designClock.reading(s.device, at: lastTick, context))
+            let estimate = s.anchor.serverTime(at: readingNow) &- serverNow
+            let base = c &* World.referenceClockCount
             for k in 0..<World.referenceClockCount {
                 let reading = World.referenceReading(k, s.device, at: t, context)
                 let error = shadowAnchors[base + k].serverTime(at: reading)
                 recorder.shadowSample(clock: k, error: error &- serverNow)
             }
-            let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow)
+            let (bare, stale) = positionStates(file: files[file], shown: shown, truth: serverNow, near: truthIndex)
             recorder.sample(displayError: shown &- serverNow, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
                             positions: positions)
         }
@@ -112,13 +117,19 @@ extension World {
     /// Positions bare (the file has nothing for the shown time) and stale (shows another item
     /// than the true one) when the UI shows server time `shown` and the truth is `truth`.
     mutating func positionStates(file: PublishedFile, shown: Int64, truth: Int64) -> (bare: Int, stale: Int) {
+        positionStates(file: file, shown: shown, truth: truth, near: server.schedule.firstTransition(after: truth))
+    }
+
+    /// The same, with `hint` the index of the first transition after `truth` (or any index near
+    /// the answer): the search for the stale interval's first transition starts there.
+    mutating func positionStates(file: PublishedFile, shown: Int64, truth: Int64, near hint: Int) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
         var bare = 0
         for p in 0..<positions where !file.lists(shown, position: p) { bare += 1 }
         let lo = min(shown, truth), hi = max(shown, truth)
         guard lo < hi else { return (bare, 0) }
         let transitions = server.schedule.transitions
-        var i = server.schedule.firstTransition(after: lo)
+        var i = server.schedule.firstTransition(after: lo, near: hint)
         markStamp &+= 1
         if markStamp == 0 {   // wrapped: clear old marks once every 2^32 samples
             for p in positionMark.indices { positionMark[p] = 0 }

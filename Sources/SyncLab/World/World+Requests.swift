@@ -51,28 +51,30 @@ extension World {
     }
 
     mutating func responseDone(_ c: Int, _ t: SimTime) {
-        let design = scenario.client
         let device = clients[c].device
-        func sample(_ clock: any DeviceClock) -> SyncSample {
-            SyncSample(serverTimestamp: clients[c].requestTimestamp,
-                       requestSent: clock.reading(device, at: clients[c].requestSentAt, context),
-                       uploadComplete: clock.reading(device, at: clients[c].uploadCompleteAt, context),
-                       downloadComplete: clock.reading(device, at: t, context))
-        }
-        let s = sample(design.clock)
+        let stamp = clients[c].requestTimestamp
+        let sent = clients[c].requestSentAt, uploaded = clients[c].uploadCompleteAt
+        let s = SyncSample(serverTimestamp: stamp, requestSent: designClock.reading(device, at: sent, context),
+                           uploadComplete: designClock.reading(device, at: uploaded, context),
+                           downloadComplete: designClock.reading(device, at: t, context))
         clients[c].fetchInFlight = false
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
         clients[c].previousValid = clients[c].hasSync
-        clients[c].anchor = design.estimator.anchor(for: s)
+        clients[c].anchor = scenario.client.estimator.anchor(for: s)
         clients[c].anchorSetAt = t
         clients[c].hasSync = true
         clients[c].file = clients[c].requestFile
-        clients[c].refetchDue = s.downloadComplete + design.refetch.delayAfterLoad(&clients[c].designRNG)
-        let base = c * shadowClocks.count
-        for (k, clock) in shadowClocks.enumerated() {
-            shadowAnchors[base + k] = design.estimator.anchor(for: sample(clock))
+        clients[c].refetchDue = s.downloadComplete + scenario.client.refetch.delayAfterLoad(&clients[c].designRNG)
+        // The same sync measured with each reference clock (`shadowClocks` order), called on the
+        // concrete types.
+        let base = c &* World.referenceClockCount
+        for k in 0..<World.referenceClockCount {
+            let shadow = SyncSample(serverTimestamp: stamp, requestSent: World.referenceReading(k, device, at: sent, context),
+                                    uploadComplete: World.referenceReading(k, device, at: uploaded, context),
+                                    downloadComplete: World.referenceReading(k, device, at: t, context))
+            shadowAnchors[base + k] = scenario.client.estimator.anchor(for: shadow)
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
         recorder.fetchSynced(at: t, error: clients[c].anchor.serverTime(at: s.downloadComplete) &- server.serverTime(at: t))

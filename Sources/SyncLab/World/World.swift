@@ -31,6 +31,9 @@ public struct World {
     var samplingRNG: RandomStream
     var sampleIndex: Int64 = 0
     var started = false
+    /// The design's clock and tick policy resolved to the built-in types (see `BuiltInClock`).
+    let designClock: BuiltInClock
+    let designTick: BuiltInTick
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
@@ -46,6 +49,8 @@ public struct World {
         self.scenario = scenario
         self.players = players ?? 0..<scenario.population.players
         context = ClockContext(epochUnix: scenario.epochUnix)
+        designClock = BuiltInClock(scenario.client.clock)
+        designTick = BuiltInTick(scenario.client.tick)
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)

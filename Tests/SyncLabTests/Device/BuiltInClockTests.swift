@@ -1,0 +1,65 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// The resolved built-ins give exactly what the plug-ins give: same readings, same inverses, same
+/// ticks, on seeded random devices, instants and targets (sleeping devices included).
+@Suite struct BuiltInClockTests {
+    static let context = ClockContext(epochUnix: 1_328_724_000_371_000_000)
+    static let clocks: [any DeviceClock] = [SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(resolution: .second),
+                                            BootTimeUptimeClock(resolution: .microsecond), WallClock()]
+
+    static func device(_ rng: inout RandomStream) -> DeviceState {
+        var d = DeviceState(driftPPB: Int64(rng.below(200_001)) - 100_000, wallOffset: Int64(rng.below(2_000_000_001)) - 1_000_000_000,
+                            bootTime: SimTime(ns: -Int64(rng.below(UInt64(7 * 24 * Int64.hour)))), epochUnix: context.epochUnix)
+        if rng.below(2) == 0 {
+            d.fallAsleep(at: SimTime(ns: -Int64(rng.below(UInt64(Int64.hour)))))
+            d.wake(at: SimTime(ns: 0))
+        }
+        return d
+    }
+
+    @Test func resolvesEveryBuiltInToItsOwnCase() {
+        #expect(BuiltInClock(SuspendingClock()).name == "suspending")
+        #expect(BuiltInClock(BootTimeUptimeClock(resolution: .second)).name == BootTimeUptimeClock().name)
+        if case .uptimeMicrosecond = BuiltInClock(BootTimeUptimeClock(resolution: .microsecond)) {} else { Issue.record("1 µs uptime") }
+        if case .timer(let period, .uptimeSecond) = BuiltInTick(TimerTick(period: 250 * .millisecond, clock: BootTimeUptimeClock())) {
+            #expect(period == 250 * .millisecond)
+        } else { Issue.record("timer on uptime") }
+        if case .immediate = BuiltInTick(ImmediateTick()) {} else { Issue.record("immediate") }
+    }
+
+    @Test func readingsAndInversesMatchThePlugins() {
+        var rng = RandomStream(seed: 3, purpose: StreamPurpose("test-builtin-clock"))
+        for _ in 0..<400 {
+            let d = Self.device(&rng)
+            let t = SimTime(ns: Int64(rng.below(UInt64(24 * Int64.hour))))
+            for clock in Self.clocks {
+                let fast = BuiltInClock(clock)
+                let r = clock.reading(d, at: t, Self.context)
+                #expect(fast.reading(d, at: t, Self.context) == r)
+                let target = ClockReading(ns: r.ns + Int64(rng.below(UInt64(10 * Int64.minute))))
+                #expect(fast.earliest(d, reaching: target, notBefore: t, Self.context)
+                        == clock.earliest(d, reaching: target, notBefore: t, Self.context))
+            }
+        }
+    }
+
+    @Test func ticksMatchThePlugins() {
+        var rng = RandomStream(seed: 4, purpose: StreamPurpose("test-builtin-tick"))
+        var ticks: [any TickPolicy] = [ImmediateTick()]
+        for clock in Self.clocks { ticks += [TimerTick(period: .second, clock: clock), TimerTick(period: 333 * .millisecond, clock: clock)] }
+        for _ in 0..<200 {
+            let d = Self.device(&rng)
+            let start = SimTime(ns: Int64(rng.below(UInt64(Int64.hour))))
+            let t = start + Int64(rng.below(UInt64(10 * Int64.minute)))
+            for tick in ticks {
+                let fast = BuiltInTick(tick)
+                let s = tick.session(d, start: start, Self.context)
+                #expect(fast.session(d, start: start, Self.context) == s)
+                #expect(fast.firstTick(atOrAfter: t, s, d, Self.context) == tick.firstTick(atOrAfter: t, s, d, Self.context))
+                #expect(fast.lastTick(atOrBefore: t, s, d, Self.context) == tick.lastTick(atOrBefore: t, s, d, Self.context))
+            }
+        }
+    }
+}
