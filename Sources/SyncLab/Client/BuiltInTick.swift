@@ -1,18 +1,19 @@
 import SyncLabKernel
 
-/// A tick policy resolved once per run to the built-in ones, with any other plug-in kept behind
-/// its protocol (see `BuiltInClock` for why): the timer's clock is resolved too, so a sample's
-/// "last tick" is computed without an existential call. Same instants as the plug-in itself.
+/// The built-in tick policies on built-in clocks as one trivially copyable enum, resolved once
+/// per run (see `BuiltInClock` for why): a sample's "last tick" is computed without an
+/// existential call. Same instants as the plug-in itself; nil for any other plug-in.
 public enum BuiltInTick: TickPolicy {
     case timer(period: Nanoseconds, clock: BuiltInClock)
     case immediate
-    case plugin(any TickPolicy)
 
-    public init(_ tick: any TickPolicy) {
+    public init?(_ tick: any TickPolicy) {
         switch tick {
-        case let timer as TimerTick: self = .timer(period: timer.period, clock: BuiltInClock(timer.clock))
+        case let timer as TimerTick:
+            guard let clock = BuiltInClock(timer.clock) else { return nil }
+            self = .timer(period: timer.period, clock: clock)
         case is ImmediateTick: self = .immediate
-        default: self = .plugin(tick)
+        default: return nil
         }
     }
 
@@ -20,7 +21,6 @@ public enum BuiltInTick: TickPolicy {
         switch self {
         case .timer: return "timer"
         case .immediate: return ImmediateTick().name
-        case .plugin(let tick): return tick.name
         }
     }
 
@@ -29,7 +29,6 @@ public enum BuiltInTick: TickPolicy {
         switch self {
         case .timer(_, let clock): return TimerTick.session(d, start: start, c, clock: clock)
         case .immediate: return ImmediateTick().session(d, start: start, c)
-        case .plugin(let tick): return tick.session(d, start: start, c)
         }
     }
 
@@ -39,7 +38,6 @@ public enum BuiltInTick: TickPolicy {
         switch self {
         case .timer(let period, let clock): return TimerTick.firstTick(atOrAfter: t, s, d, c, period: period, clock: clock)
         case .immediate: return t
-        case .plugin(let tick): return tick.firstTick(atOrAfter: t, s, d, c)
         }
     }
 
@@ -49,7 +47,6 @@ public enum BuiltInTick: TickPolicy {
         switch self {
         case .timer(let period, let clock): return TimerTick.lastTick(atOrBefore: t, s, d, c, period: period, clock: clock)
         case .immediate: return t
-        case .plugin(let tick): return tick.lastTick(atOrBefore: t, s, d, c)
         }
     }
 }

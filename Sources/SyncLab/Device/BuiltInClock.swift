@@ -1,30 +1,28 @@
 import SyncLabKernel
 
-/// A device clock resolved once per run to a closed set of the built-in clocks, with any other
-/// plug-in kept behind its protocol.
+/// The built-in device clocks as one closed, trivially copyable enum, resolved once per run.
 ///
 /// The event loop reads the design's clock several times per event; through `any DeviceClock`
 /// each read copies an existential and calls through a witness table, and that dominated the
 /// profile of refetch-heavy runs. A `switch` over this enum calls the concrete type's own code
 /// (so every reading is the same bits as through the protocol) and inlines it. A clock an app
-/// team adds is `.plugin` and works exactly as before, a little slower.
+/// team adds has no case: `init` returns nil and the world keeps calling it through its protocol.
 public enum BuiltInClock: DeviceClock {
     case suspending
     case continuous
     case uptimeSecond
     case uptimeMicrosecond
     case wall
-    case plugin(any DeviceClock)
 
-    /// The closed case for a built-in clock, `.plugin` for anything else.
-    public init(_ clock: any DeviceClock) {
+    /// The case of a built-in clock; nil for any other plug-in.
+    public init?(_ clock: any DeviceClock) {
         switch clock {
         case is SuspendingClock: self = .suspending
         case is ContinuousClock: self = .continuous
         case let u as BootTimeUptimeClock where u.resolution == .second: self = .uptimeSecond
         case let u as BootTimeUptimeClock where u.resolution == .microsecond: self = .uptimeMicrosecond
         case is WallClock: self = .wall
-        default: self = .plugin(clock)
+        default: return nil
         }
     }
 
@@ -35,7 +33,6 @@ public enum BuiltInClock: DeviceClock {
         case .uptimeSecond: return BootTimeUptimeClock(resolution: .second).name
         case .uptimeMicrosecond: return BootTimeUptimeClock(resolution: .microsecond).name
         case .wall: return WallClock().name
-        case .plugin(let clock): return clock.name
         }
     }
 
@@ -47,7 +44,6 @@ public enum BuiltInClock: DeviceClock {
         case .uptimeSecond: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
         case .uptimeMicrosecond: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
         case .wall: return WallClock().reading(d, at: t, c)
-        case .plugin(let clock): return clock.reading(d, at: t, c)
         }
     }
 
@@ -61,7 +57,6 @@ public enum BuiltInClock: DeviceClock {
         case .uptimeMicrosecond:
             return BootTimeUptimeClock(resolution: .microsecond).earliest(d, reaching: target, notBefore: t, c)
         case .wall: return WallClock().earliest(d, reaching: target, notBefore: t, c)
-        case .plugin(let clock): return clock.earliest(d, reaching: target, notBefore: t, c)
         }
     }
 }

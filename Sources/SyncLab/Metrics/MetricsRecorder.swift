@@ -23,7 +23,7 @@ struct MetricsRecorder {
     var releaseOnline = 0
     var releaseJoined = 0
     /// Show offsets per transition index (only transitions inside the window are kept).
-    var shown: [[Int64]]
+    var shown: ShowRecords
 
     /// Sampled errors, one slot per breakdown row (see `Slots`).
     let errors: ErrorBank
@@ -68,7 +68,7 @@ struct MetricsRecorder {
         firstSecond = floorDiv(scenario.epochUnix, .second)
         let seconds = Int(floorDiv(scenario.epochUnix + scenario.duration - 1, .second) - firstSecond) + 1
         requestsPerSecond = [UInt32](repeating: 0, count: max(seconds, 1))
-        shown = [[Int64]](repeating: [], count: schedule.transitions.count)
+        shown = ShowRecords(transitions: schedule.transitions.count)
         slots = Slots(clocks: shadowClockNames.count, links: scenario.links.count)
         errors = ErrorBank(slots: slots.count)
         // About 300 buckets at most, in whole minutes.
@@ -104,7 +104,7 @@ struct MetricsRecorder {
         fetchSyncErrorOver250ms += o.fetchSyncErrorOver250ms
         visits += o.visits
         releaseJoined += o.releaseJoined
-        for i in shown.indices where !o.shown[i].isEmpty { shown[i].append(contentsOf: o.shown[i]) }
+        shown.merge(o.shown)
         errors.merge(o.errors)
         timeline.merge(o.timeline)
         samples += o.samples
@@ -149,7 +149,7 @@ struct MetricsRecorder {
     mutating func transitionShown(index: Int, offset: Int64) {
         let time = schedule.transitions[index].time
         guard time >= 0 && time < scenario.duration else { return }
-        shown[index].append(offset)
+        shown.append(offset, to: index)
     }
 
     mutating func beginSample(at t: SimTime, viewing: Int) {
@@ -196,8 +196,8 @@ struct MetricsRecorder {
         var rows: [TransitionRow] = []
         var unviewed = 0
         for (i, tr) in schedule.transitions.enumerated() where tr.time >= 0 && tr.time < scenario.duration {
-            if shown[i].isEmpty { unviewed += 1; continue }
-            rows.append(.measure(time: tr.time, position: Int(tr.position), offsets: shown[i],
+            if shown.isEmpty(i) { unviewed += 1; continue }
+            rows.append(.measure(time: tr.time, position: Int(tr.position), offsets: shown.offsets(i),
                                  window: 500 * .millisecond))
         }
         let published = files.filter { $0.publishedAt.ns >= 0 && $0.publishedAt.ns < scenario.duration }

@@ -12,7 +12,6 @@ extension World {
     mutating func scheduleDisplay(_ c: Int, _ t: SimTime) {
         let s = clients[c]
         guard s.phase == .viewing, s.hasSync else { return }
-        let clock = designClock
         var target = t
         if s.shownUpTo != .min {
             var reading = Int64.max
@@ -24,16 +23,15 @@ extension World {
             }
             if !s.fetchInFlight { reading = min(reading, s.refetchDue.ns) }
             guard reading != .max else { return }
-            target = clock.earliest(s.device, reaching: ClockReading(ns: reading), notBefore: t, context)
+            target = clockEarliest(s.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
-        let tick = designTick.firstTick(atOrAfter: target, s.tick, s.device, context)
+        let tick = firstTick(atOrAfter: target, s.tick, s.device)
         schedule(.display, client: c, epoch: s.displayEpoch, at: tick)
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
     mutating func display(_ c: Int, _ t: SimTime) {
-        let clock = designClock
-        let reading = clock.reading(clients[c].device, at: t, context)
+        let reading = clockReading(clients[c].device, at: t)
         let shown = clients[c].anchor.serverTime(at: reading)
         let transitions = server.schedule.transitions
         if clients[c].shownUpTo == .min {
@@ -77,7 +75,7 @@ extension World {
                 continue
             }
             // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = designTick.lastTick(atOrBefore: t, s.tick, s.device, context)
+            let lastTick = self.lastTick(atOrBefore: t, s.tick, s.device)
             let current = lastTick >= s.anchorSetAt
             guard current || s.previousValid else {
                 recorder.sampleBare(positions: positions)   // data arrived after the last tick
@@ -85,8 +83,8 @@ extension World {
             }
             let anchor = current ? s.anchor : s.previousAnchor
             let file = Int(current ? s.file : s.previousFile)
-            let readingNow = designClock.reading(s.device, at: t, context)
-            let shown = anchor.serverTime(at: lastTick == t ? readingNow : designClock.reading(s.device, at: lastTick, context))
+            let readingNow = clockReading(s.device, at: t)
+            let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.device, at: lastTick))
             let estimate = s.anchor.serverTime(at: readingNow) &- serverNow
             let base = c &* World.referenceClockCount
             for k in 0..<World.referenceClockCount {

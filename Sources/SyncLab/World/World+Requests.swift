@@ -54,9 +54,9 @@ extension World {
         let device = clients[c].device
         let stamp = clients[c].requestTimestamp
         let sent = clients[c].requestSentAt, uploaded = clients[c].uploadCompleteAt
-        let s = SyncSample(serverTimestamp: stamp, requestSent: designClock.reading(device, at: sent, context),
-                           uploadComplete: designClock.reading(device, at: uploaded, context),
-                           downloadComplete: designClock.reading(device, at: t, context))
+        let s = SyncSample(serverTimestamp: stamp, requestSent: clockReading(device, at: sent),
+                           uploadComplete: clockReading(device, at: uploaded),
+                           downloadComplete: clockReading(device, at: t))
         clients[c].fetchInFlight = false
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor

@@ -31,9 +31,10 @@ public struct World {
     var samplingRNG: RandomStream
     var sampleIndex: Int64 = 0
     var started = false
-    /// The design's clock and tick policy resolved to the built-in types (see `BuiltInClock`).
-    let designClock: BuiltInClock
-    let designTick: BuiltInTick
+    /// The design's clock and tick policy resolved to the built-in types (see `World+BuiltIns`);
+    /// nil for a plug-in the world calls through its protocol.
+    let designClock: BuiltInClock?
+    let designTick: BuiltInTick?
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
