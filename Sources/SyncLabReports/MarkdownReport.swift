@@ -68,6 +68,12 @@ public enum MarkdownReport {
         md += "- Players: visits every \(Describe.distribution(p.visitGap, .duration)), \(Describe.distribution(p.sessionsPerVisit, .number)) Store sessions per visit "
             + "of \(Describe.distribution(p.viewing, .duration)), breaks of \(Describe.distribution(p.breakDuration, .duration)) "
             + "with the phone locked in \(Format.percent(p.lockShare, 0)) of them; deep sleep \(Describe.distribution(p.sleepDelay, .duration)) after the screen goes off.\n"
+        if s.sampleStride > 1 {
+            let sampled = (s.population.players + s.sampleStride - 1) / s.sampleStride
+            md += "- Errors, bare and stale shares are sampled from a subset: every \(s.sampleStride)th player "
+                + "(\(sampled) of \(s.population.players), `metrics.samplePlayers` \(s.samplePlayers ?? 0)); "
+                + "load, transitions and every other figure count all players.\n"
+        }
         if let release = p.release {
             md += "- Release at \(Units.formatDuration(release.at.ns)): \(r.releaseOnline) players online, "
                 + "\(r.releaseJoined) more came online within \(Units.formatDuration(release.window)) (target \(Format.fixed(release.multiplier, 0))x).\n"

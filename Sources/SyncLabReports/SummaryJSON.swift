@@ -53,6 +53,11 @@ public enum SummaryJSON {
         }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
         if r.scenario.reportsFetchSyncError { lines.append(fetchSyncError(r)) }
+        if r.scenario.sampleStride > 1 {
+            // Only when errors come from a subset: which share of the players they describe.
+            let s = r.scenario
+            lines.append("  \"errorSampledPlayers\": { \"every\": \(s.sampleStride), \"players\": \((s.population.players + s.sampleStride - 1) / s.sampleStride) }")
+        }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 }

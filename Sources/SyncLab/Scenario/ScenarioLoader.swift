@@ -306,9 +306,11 @@ public struct ScenarioLoader {
 
         var sampleEvery = 5 * Int64.second
         var fetchSyncError = false
+        var samplePlayers: Int? = nil
         if let m = root.child("metrics") {
             sampleEvery = try m.value("sampleEvery", default: sampleEvery) { try $0.duration(in: 100 * Int64.millisecond...Limits.delay) }
             fetchSyncError = try m.value("fetchSyncError", default: false) { try $0.bool() }
+            samplePlayers = try m.optional("samplePlayers") { try $0.int(min: 1, max: Limits.players) }
             try m.rejectUnknownKeys()
         }
 
@@ -326,6 +328,7 @@ public struct ScenarioLoader {
                         requestBytes: requestBytes, devices: devices, client: design, population: population,
                         sampleEvery: sampleEvery, budgets: budgets, costModels: costModels)
         scenario.reportsFetchSyncError = fetchSyncError
+        scenario.samplePlayers = samplePlayers
         return scenario
     }
 

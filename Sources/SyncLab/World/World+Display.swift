@@ -65,8 +65,11 @@ extension World {
         let files = server.files
         // Most players show a time near the truth: their stale search starts from its index.
         let truthIndex = server.schedule.firstTransition(after: serverNow)
+        let stride = scenario.sampleStride, first = players.lowerBound
         for c32 in viewing {
             let c = Int(c32)
+            // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
+            if stride > 1 && (first &+ c) % stride != 0 { continue }
             let s = clients[c]
             let link = Int(s.link)
             let minutesSinceWake: Int? = s.lastDeepWake == .min ? nil : Int((t.ns - s.lastDeepWake) / .minute)
