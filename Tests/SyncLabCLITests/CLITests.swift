@@ -156,7 +156,7 @@ import SyncLab
         #expect(r.status == 2)
         #expect(r.err.hasPrefix("synclab run: \(scenario) with --clients 20000000 --duration 30d: this scenario would need about "),
                 "stderr was: \(r.err)")
-        #expect(r.err.contains("(20000000 players × 640 B = 11.9 GiB; "))
+        #expect(r.err.contains("(20000000 players × 512 B = 9.5 GiB; "))
         #expect(r.err.hasSuffix("; the limit is 16 GiB; use fewer players, a shorter duration or fewer positions\n"))
         #expect(r.out.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: dir + "/r"))
