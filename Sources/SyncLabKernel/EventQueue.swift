@@ -129,7 +129,8 @@ public struct EventQueue<Payload> {
 }
 
 /// The storage of `EventQueue`: a pool of nodes, singly linked per bucket, plus the sorted
-/// current bucket. Only `EventQueue` writes to it.
+/// current bucket. Only `EventQueue` writes to it. A bucket's list is in no particular order
+/// (new nodes go in front, one random access per insert): `load` sorts it.
 @usableFromInline final class CalendarRing<Payload> {
     @usableFromInline typealias Entry = BinaryHeapQueue<Payload>.Entry
     @usableFromInline let buckets: Int
@@ -139,7 +140,6 @@ public struct EventQueue<Payload> {
     @exclusivity(unchecked) @usableFromInline var used = 0
     @exclusivity(unchecked) @usableFromInline var freeHead: Int32 = -1
     @usableFromInline let heads: UnsafeMutablePointer<Int32>
-    @usableFromInline let tails: UnsafeMutablePointer<Int32>
     @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
     /// The bucket being drained, sorted descending (next event last).
     @exclusivity(unchecked) @usableFromInline var current: UnsafeMutablePointer<Entry>
@@ -153,8 +153,6 @@ public struct EventQueue<Payload> {
         links = .allocate(capacity: capacity)
         heads = .allocate(capacity: buckets)
         heads.initialize(repeating: -1, count: buckets)
-        tails = .allocate(capacity: buckets)
-        tails.initialize(repeating: -1, count: buckets)
         occupied = .allocate(capacity: buckets / 64)
         occupied.initialize(repeating: 0, count: buckets / 64)
         current = .allocate(capacity: currentCapacity)
@@ -166,7 +164,7 @@ public struct EventQueue<Payload> {
             while n >= 0 { (nodes + Int(n)).deinitialize(count: 1); n = links[Int(n)] }
         }
         current.deinitialize(count: currentCount)
-        nodes.deallocate(); links.deallocate(); heads.deallocate(); tails.deallocate()
+        nodes.deallocate(); links.deallocate(); heads.deallocate()
         occupied.deallocate(); current.deallocate()
     }
 
@@ -214,9 +212,8 @@ public struct EventQueue<Payload> {
     @inlinable func append(_ entry: Entry, to bucket: Int) {
         let n = allocateNode()
         (nodes + n).initialize(to: entry)
-        links[n] = -1
-        if tails[bucket] >= 0 { links[Int(tails[bucket])] = Int32(n) } else { heads[bucket] = Int32(n) }
-        tails[bucket] = Int32(n)
+        links[n] = heads[bucket]
+        heads[bucket] = Int32(n)
         occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
     }
 
@@ -233,7 +230,6 @@ public struct EventQueue<Payload> {
             moved &+= 1
         }
         heads[b] = -1
-        tails[b] = -1
         occupied[b >> 6] &= ~(1 << UInt64(b & 63))
         if moved > 1 {
             var all = UnsafeMutableBufferPointer(start: current, count: currentCount)
