@@ -66,7 +66,15 @@ extension World {
         // Most players show a time near the truth: their stale search starts from its index.
         let truthIndex = server.schedule.firstTransition(after: serverNow)
         let stride = scenario.sampleStride, first = players.lowerBound
-        for c32 in viewing {
+        // Addresses for prefetch hints only (nothing is read or written through them, and the
+        // arrays do not change size during a sample).
+        let clientBase = clients.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let anchorBase = shadowAnchors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let viewingCount = viewing.count
+        for (i, c32) in viewing.enumerated() {
+            if i &+ World.sampleLookahead < viewingCount, let clientBase, let anchorBase {
+                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase)
+            }
             let c = Int(c32)
             // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
             if stride > 1 && (first &+ c) % stride != 0 { continue }
