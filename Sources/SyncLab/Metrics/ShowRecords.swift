@@ -37,11 +37,13 @@ final class ShowPool: @unchecked Sendable {
     static let values = 15
     static let chunkSlots = 16
     static let pageShift = 13                     // 8,192 chunks (1 MiB) per page
-    private var pages: [UnsafeMutablePointer<Int64>] = []
-    private var chunks = 0
-    private var tail: [Int32]
-    private var head: [Int32]
-    private var counts: [Int32]
+    // One writer (the recorder that owns the pool): no dynamic exclusivity checks, which cost
+    // more than the appends themselves.
+    @exclusivity(unchecked) private var pages: [UnsafeMutablePointer<Int64>] = []
+    @exclusivity(unchecked) private var chunks = 0
+    @exclusivity(unchecked) private var tail: [Int32]
+    @exclusivity(unchecked) private var head: [Int32]
+    @exclusivity(unchecked) private var counts: [Int32]
 
     init(transitions: Int) {
         tail = [Int32](repeating: -1, count: transitions)
