@@ -193,13 +193,7 @@ struct MetricsRecorder {
     }
 
     func finish(eventsScheduled: UInt64, files: [PublishedFile]) -> RunResult {
-        var rows: [TransitionRow] = []
-        var unviewed = 0
-        for (i, tr) in schedule.transitions.enumerated() where tr.time >= 0 && tr.time < scenario.duration {
-            if shown.isEmpty(i) { unviewed += 1; continue }
-            rows.append(.measure(time: tr.time, position: Int(tr.position), offsets: shown.offsets(i),
-                                 window: 500 * .millisecond))
-        }
+        let (rows, unviewed) = shown.rows(schedule.transitions, duration: scenario.duration, window: 500 * .millisecond)
         let published = files.filter { $0.publishedAt.ns >= 0 && $0.publishedAt.ns < scenario.duration }
         let meanBytes = published.isEmpty ? files.last.map { Double($0.responseBytes) } ?? 0
             : Double(published.map(\.responseBytes).reduce(0, +)) / Double(published.count)

@@ -1,3 +1,4 @@
+import Dispatch
 import SyncLabKernel
 
 /// The show offsets of every transition (one per player who showed it), the largest record a run
@@ -26,6 +27,29 @@ struct ShowRecords {
         all.reserveCapacity(pools.reduce(0) { $0 + $1.count(transition) })
         for pool in pools { pool.collect(transition, into: &all) }
         return all
+    }
+
+    /// One row per transition inside [0, duration) that someone showed, in transition order, and
+    /// the number nobody showed. Rows are measured on all cores (a day of a million players sorts
+    /// about 90 million offsets); each row depends only on its own offsets, so the result is the
+    /// same for any number of threads.
+    func rows(_ transitions: [StoreSchedule.Transition], duration: Int64, window: Int64) -> (rows: [TransitionRow], unviewed: Int) {
+        let inWindow = transitions.indices.filter { transitions[$0].time >= 0 && transitions[$0].time < duration }
+        let shownIndices = inWindow.filter { !isEmpty($0) }
+        let measured = UnsafeMutableBufferPointer<TransitionRow>.allocate(capacity: shownIndices.count)
+        defer { measured.deallocate() }
+        let blocks = Swift.min(64, Swift.max(1, shownIndices.count / 64))
+        nonisolated(unsafe) let out = measured
+        DispatchQueue.concurrentPerform(iterations: blocks) { b in
+            for k in stride(from: b, to: shownIndices.count, by: blocks) {
+                let i = shownIndices[k], tr = transitions[i]
+                (out.baseAddress! + k).initialize(to: .measure(time: tr.time, position: Int(tr.position),
+                                                              offsets: offsets(i), window: window))
+            }
+        }
+        let rows = Array(measured)
+        measured.baseAddress?.deinitialize(count: shownIndices.count)
+        return (rows, inWindow.count - shownIndices.count)
     }
 
     /// Bytes held (for the memory estimate).

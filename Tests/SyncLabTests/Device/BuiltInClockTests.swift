@@ -73,4 +73,21 @@ import SyncLabKernel
             }
         }
     }
+
+    /// The world's shadow syncs call the reference clocks by index (`World.referenceReading`): the
+    /// same clocks, in the same order, as its `shadowClocks` and their labels.
+    @Test func referenceReadingsAreTheShadowClocks() throws {
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        s.population.players = 1
+        let world = World(scenario: s)
+        #expect(world.shadowClocks.count == World.referenceClockCount)
+        var rng = RandomStream(seed: 5, purpose: StreamPurpose("test-reference-readings"))
+        for _ in 0..<200 {
+            let d = Self.device(&rng)
+            let t = SimTime(ns: Int64(rng.below(UInt64(24 * Int64.hour))))
+            for (k, clock) in world.shadowClocks.enumerated() {
+                #expect(World.referenceReading(k, d, at: t, Self.context) == clock.reading(d, at: t, Self.context))
+            }
+        }
+    }
 }
