@@ -9,8 +9,9 @@
 /// (visits hours out) wait in a binary heap and move into the ring as the window slides over
 /// them. Wide buckets keep the ring's heads (256 KiB) in cache: at 1 ms × 2^20 buckets every
 /// insert missed it, and a bucket holds only a dozen events even at a million players. An
-/// occupancy bitmap skips empty buckets. Order is exactly the (time, scheduling sequence) order of `BinaryHeapQueue` — equal times come out in the order
-/// they were scheduled — so swapping one queue for the other never changes a run.
+/// occupancy bitmap skips empty buckets. Order is exactly the (time, scheduling sequence) order
+/// of `BinaryHeapQueue` — equal times come out in the order they were scheduled — so swapping one
+/// queue for the other never changes a run.
 ///
 /// Storage is one pool of nodes linked per bucket, owned by a buffer object and copied on write,
 /// so the queue is an ordinary value with one uniqueness check per operation.
