@@ -129,7 +129,8 @@ struct RunCommand {
             + "within 500 ms: \(Format.percent(f["transitionsWithin500msShare"] ?? nil)) of \(result.gapTransitions.count) transitions\n")
         cli.out("peak requests/s: \(v("peakRequestsPerSecond", 0)); budgets: \(result.budgetVerdicts.filter(\.pass).count)/\(result.budgetVerdicts.count) hold\n")
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
-        cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events\n")
+        cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
+            + "\(Simulation.shardCount(scenario, threads: threads)) threads\n")
         return 0
     }
 }

@@ -2,20 +2,24 @@
 /// queues: a fast O(1) priority queue implementation for the simulation event set problem",
 /// CACM 31(10), 1988), in the bounded-window form.
 ///
-/// Events within the next `bucketCount × bucketWidth` (about 69 s) go into a ring of ~1 ms
-/// buckets, unsorted; a bucket is sorted only when the clock reaches it. Events further ahead
-/// (refetches minutes out, visits hours out) wait in a binary heap and move into the ring as the
-/// window slides over them. An occupancy bitmap skips empty buckets. Order is exactly the
-/// (time, scheduling sequence) order of `BinaryHeapQueue` — equal times come out in the order
-/// they were scheduled — so swapping one queue for the other never changes a run.
+/// Events within the next `bucketCount × bucketWidth` (about 18 min) go into a ring of ~17 ms
+/// buckets, unsorted; a bucket is sorted only when the clock reaches it. The window is sized for
+/// the minutes-ahead pattern: refetches 6–9 min out land in the ring directly (a 69 s window sent
+/// them through the heap, which cost a quarter of a refetch-heavy run). Events further ahead
+/// (visits hours out) wait in a binary heap and move into the ring as the window slides over
+/// them. Wide buckets keep the ring's heads (256 KiB) in cache: at 1 ms × 2^20 buckets every
+/// insert missed it, and a bucket holds only a dozen events even at a million players. An
+/// occupancy bitmap skips empty buckets. Order is exactly the (time, scheduling sequence) order
+/// of `BinaryHeapQueue` — equal times come out in the order they were scheduled — so swapping one
+/// queue for the other never changes a run.
 ///
 /// Storage is one pool of nodes linked per bucket, owned by a buffer object and copied on write,
 /// so the queue is an ordinary value with one uniqueness check per operation.
 public struct EventQueue<Payload> {
     @usableFromInline typealias Entry = BinaryHeapQueue<Payload>.Entry
 
-    @usableFromInline static var widthShift: Int64 { 20 }          // 2^20 ns ≈ 1.05 ms
-    @usableFromInline static var bucketCount: Int { 1 << 16 }      // 65,536 buckets ≈ 68.7 s
+    @usableFromInline static var widthShift: Int64 { 24 }          // 2^24 ns ≈ 16.8 ms
+    @usableFromInline static var bucketCount: Int { 1 << 16 }      // 65,536 buckets ≈ 18.3 min
 
     @usableFromInline var ring: CalendarRing<Payload>
     /// Ring index of the current bucket, and the time its span starts (a multiple of the width).
@@ -127,7 +131,8 @@ public struct EventQueue<Payload> {
 }
 
 /// The storage of `EventQueue`: a pool of nodes, singly linked per bucket, plus the sorted
-/// current bucket. Only `EventQueue` writes to it.
+/// current bucket. Only `EventQueue` writes to it. A bucket's list is in no particular order
+/// (new nodes go in front, one random access per insert): `load` sorts it.
 @usableFromInline final class CalendarRing<Payload> {
     @usableFromInline typealias Entry = BinaryHeapQueue<Payload>.Entry
     @usableFromInline let buckets: Int
@@ -137,7 +142,6 @@ public struct EventQueue<Payload> {
     @exclusivity(unchecked) @usableFromInline var used = 0
     @exclusivity(unchecked) @usableFromInline var freeHead: Int32 = -1
     @usableFromInline let heads: UnsafeMutablePointer<Int32>
-    @usableFromInline let tails: UnsafeMutablePointer<Int32>
     @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
     /// The bucket being drained, sorted descending (next event last).
     @exclusivity(unchecked) @usableFromInline var current: UnsafeMutablePointer<Entry>
@@ -151,8 +155,6 @@ public struct EventQueue<Payload> {
         links = .allocate(capacity: capacity)
         heads = .allocate(capacity: buckets)
         heads.initialize(repeating: -1, count: buckets)
-        tails = .allocate(capacity: buckets)
-        tails.initialize(repeating: -1, count: buckets)
         occupied = .allocate(capacity: buckets / 64)
         occupied.initialize(repeating: 0, count: buckets / 64)
         current = .allocate(capacity: currentCapacity)
@@ -164,7 +166,7 @@ public struct EventQueue<Payload> {
             while n >= 0 { (nodes + Int(n)).deinitialize(count: 1); n = links[Int(n)] }
         }
         current.deinitialize(count: currentCount)
-        nodes.deallocate(); links.deallocate(); heads.deallocate(); tails.deallocate()
+        nodes.deallocate(); links.deallocate(); heads.deallocate()
         occupied.deallocate(); current.deallocate()
     }
 
@@ -212,9 +214,8 @@ public struct EventQueue<Payload> {
     @inlinable func append(_ entry: Entry, to bucket: Int) {
         let n = allocateNode()
         (nodes + n).initialize(to: entry)
-        links[n] = -1
-        if tails[bucket] >= 0 { links[Int(tails[bucket])] = Int32(n) } else { heads[bucket] = Int32(n) }
-        tails[bucket] = Int32(n)
+        links[n] = heads[bucket]
+        heads[bucket] = Int32(n)
         occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
     }
 
@@ -231,7 +232,6 @@ public struct EventQueue<Payload> {
             moved &+= 1
         }
         heads[b] = -1
-        tails[b] = -1
         occupied[b >> 6] &= ~(1 << UInt64(b & 63))
         if moved > 1 {
             var all = UnsafeMutableBufferPointer(start: current, count: currentCount)

@@ -35,7 +35,7 @@ public final class HistogramBank: @unchecked Sendable {
     }
 
     /// Records a non-negative value (negative values count as 0) in slot `slot`.
-    @inlinable public func record(_ slot: Int, _ value: Int64) {
+    @inlinable @inline(__always) public func record(_ slot: Int, _ value: Int64) {
         let v = value < 0 ? 0 : value
         let base = storage + slot &* stride
         base[Histogram.bucketIndex(UInt64(v), subBits: subBits)] &+= 1

@@ -69,6 +69,12 @@ public enum MarkdownReport {
         md += "- Players: visits every \(Describe.distribution(p.visitGap, .duration)), \(Describe.distribution(p.sessionsPerVisit, .number)) Store sessions per visit "
             + "of \(Describe.distribution(p.viewing, .duration)), breaks of \(Describe.distribution(p.breakDuration, .duration)) "
             + "with the phone locked in \(Format.percent(p.lockShare, 0)) of them; deep sleep \(Describe.distribution(p.sleepDelay, .duration)) after the screen goes off.\n"
+        if s.sampleStride > 1 {
+            let sampled = (s.population.players + s.sampleStride - 1) / s.sampleStride
+            md += "- Errors, bare and stale shares are sampled from a subset: every \(s.sampleStride)th player "
+                + "(\(sampled) of \(s.population.players), `metrics.samplePlayers` \(s.samplePlayers ?? 0)); "
+                + "load, transitions and every other figure count all players.\n"
+        }
         if let release = p.release {
             md += "- Release at \(Units.formatDuration(release.at.ns)): \(r.releaseOnline) players online, "
                 + "\(r.releaseJoined) more came online within \(Units.formatDuration(release.window)) (target \(Format.fixed(release.multiplier, 0))x).\n"
@@ -114,6 +120,7 @@ public enum MarkdownReport {
             + "players had the Store on screen, at most \(r.viewingPeak).\n"
 
         md += ServerSections.markdown(r)
+        if r.scenario.reportsFetchSyncError { md += fetchSyncErrorSection(r) }
         md += capacityAndCost(r)
         md += DeviceEventsReport.markdown(r)
 
@@ -253,5 +260,18 @@ public enum ReportBundle {
          ("error_by_wake.csv", CSVTables.errorByWake(r)),
          ("error_attribution.csv", CSVTables.errorAttribution(r))]
             + ReportCharts.all(r).flatMap { [($0.svgFile, $0.svg), ($0.csvFile, $0.csv)] }
+    }
+}
+
+extension MarkdownReport {
+    /// Per-fetch sync error (only with `metrics.fetchSyncError`).
+    static func fetchSyncErrorSection(_ r: RunResult) -> String {
+        let e = r.fetchSyncError
+        return "\n## Sync error per fetch\n\n"
+            + "At each completed fetch, the fresh estimate minus true server time at the receive instant: "
+            + "\(e.count) fetches, mean |e| \(Format.ms(r.fetchSyncErrorMeanAbs.map { Int64($0.rounded()) })) ms, "
+            + "mean signed \(Format.ms(e.meanSigned.map { Int64($0.rounded()) })) ms, "
+            + "|e| > 250 ms in \(Format.percent(r.fetchSyncErrorOver250msShare)), "
+            + "p50 \(Format.ms(e.quantile(0.5))) ms, p99 \(Format.ms(e.quantile(0.99))) ms.\n"
     }
 }

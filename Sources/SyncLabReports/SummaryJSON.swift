@@ -64,6 +64,25 @@ public enum SummaryJSON {
         if r.scenario.reportBounds { lines.append("  " + BoundCoverageReport.json(r)) }
         lines.append("  \"budgets\": [" + (budgets.isEmpty ? "]" : "\n" + budgets.joined(separator: ",\n") + "\n  ]"))
         lines += ServerSections.summaryLines(r)
+        if r.scenario.reportsFetchSyncError { lines.append(fetchSyncError(r)) }
+        if r.scenario.sampleStride > 1 {
+            // Only when errors come from a subset: which share of the players they describe.
+            let s = r.scenario
+            lines.append("  \"errorSampledPlayers\": { \"every\": \(s.sampleStride), \"players\": \((s.population.players + s.sampleStride - 1) / s.sampleStride) }")
+        }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+}
+
+extension SummaryJSON {
+    /// `fetchSyncError` (only with `metrics.fetchSyncError`): per completed fetch, the fresh
+    /// estimate minus true server time at the receive instant.
+    static func fetchSyncError(_ r: RunResult) -> String {
+        let e = r.fetchSyncError
+        func ms(_ v: Double?, _ d: Int = 3) -> String { v.map { Format.fixed($0 / 1e6, d) } ?? "null" }
+        return "  \"fetchSyncError\": { \"fetches\": \(e.count), \"meanAbsMs\": \(ms(r.fetchSyncErrorMeanAbs)), "
+            + "\"meanSignedMs\": \(ms(e.meanSigned)), "
+            + "\"over250msShare\": \(r.fetchSyncErrorOver250msShare.map { Format.fixed($0, 6) } ?? "null"), "
+            + "\"p50Ms\": \(ms(e.quantile(0.5).map(Double.init))), \"p99Ms\": \(ms(e.quantile(0.99).map(Double.init))) }"
     }
 }

@@ -42,29 +42,52 @@ public struct TimerTick: TickPolicy {
     public var name: String { "timer" }
 
     public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
-        TickSession(start: start, base: clock.reading(d, at: start, c))
-    }
-
-    /// Instant of tick k: inverted from the session start, where the device has been awake since.
-    func instant(_ k: Int64, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
-        clock.earliest(d, reaching: s.base + k &* period, notBefore: s.start, c)
+        TimerTick.session(d, start: start, c, clock: clock)
     }
 
     public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState,
                           _ c: ClockContext) -> SimTime {
-        var k = max(0, ceilDiv(clock.reading(d, at: t, c) - s.base, period))
-        var tick = instant(k, s, d, c)
-        // A coarse clock may have reached that reading before t: then the next tick is the one.
-        if tick < t {
-            k += 1
-            tick = instant(k, s, d, c)
-        }
-        return tick
+        TimerTick.firstTick(atOrAfter: t, s, d, c, period: period, clock: clock)
     }
 
     public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
                          _ c: ClockContext) -> SimTime {
+        TimerTick.lastTick(atOrBefore: t, s, d, c, period: period, clock: clock)
+    }
+}
+
+/// The timer's arithmetic, generic over its clock so the world's hot paths can call it on a
+/// concrete clock (`BuiltInTick`) and the plug-in on its existential: one definition, same ticks.
+extension TimerTick {
+    @inline(__always)
+    static func session<C: DeviceClock>(_ d: DeviceState, start: SimTime, _ c: ClockContext, clock: C) -> TickSession {
+        TickSession(start: start, base: clock.reading(d, at: start, c))
+    }
+
+    /// Instant of tick k: inverted from the session start, where the device has been awake since.
+    @inline(__always)
+    static func instant<C: DeviceClock>(_ k: Int64, _ s: TickSession, _ d: DeviceState, _ c: ClockContext,
+                                        period: Nanoseconds, clock: C) -> SimTime {
+        clock.earliest(d, reaching: s.base + k &* period, notBefore: s.start, c)
+    }
+
+    @inline(__always)
+    static func firstTick<C: DeviceClock>(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState,
+                                          _ c: ClockContext, period: Nanoseconds, clock: C) -> SimTime {
+        var k = max(0, ceilDiv(clock.reading(d, at: t, c) - s.base, period))
+        var tick = instant(k, s, d, c, period: period, clock: clock)
+        // A coarse clock may have reached that reading before t: then the next tick is the one.
+        if tick < t {
+            k += 1
+            tick = instant(k, s, d, c, period: period, clock: clock)
+        }
+        return tick
+    }
+
+    @inline(__always)
+    static func lastTick<C: DeviceClock>(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
+                                         _ c: ClockContext, period: Nanoseconds, clock: C) -> SimTime {
         let k = max(0, floorDiv(clock.reading(d, at: t, c) - s.base, period))
-        return min(t, instant(k, s, d, c))
+        return min(t, instant(k, s, d, c, period: period, clock: clock))
     }
 }

@@ -16,11 +16,14 @@ struct MetricsRecorder {
     var requestsFailed: UInt64 = 0
     var responses: UInt64 = 0
     var roundTrip = Histogram()
+    /// Per completed fetch: the fresh estimate minus true server time at the receive instant.
+    var fetchSyncError = ErrorStats()
+    var fetchSyncErrorOver250ms: UInt64 = 0
     var visits: UInt64 = 0
     var releaseOnline = 0
     var releaseJoined = 0
     /// Show offsets per transition index (only transitions inside the window are kept).
-    var shown: [[Int64]]
+    var shown: ShowRecords
 
     /// Sampled errors, one slot per breakdown row (see `Slots`).
     let errors: ErrorBank
@@ -74,7 +77,7 @@ struct MetricsRecorder {
         firstSecond = floorDiv(scenario.epochUnix, .second)
         let seconds = Int(floorDiv(scenario.epochUnix + scenario.duration - 1, .second) - firstSecond) + 1
         requestsPerSecond = [UInt32](repeating: 0, count: max(seconds, 1))
-        shown = [[Int64]](repeating: [], count: schedule.transitions.count)
+        shown = ShowRecords(transitions: schedule.transitions.count)
         slots = Slots(clocks: shadowClockNames.count, links: scenario.links.count)
         errors = ErrorBank(slots: slots.count)
         // About 300 buckets at most, in whole minutes.
@@ -107,9 +110,11 @@ struct MetricsRecorder {
         requestsFailed += o.requestsFailed
         responses += o.responses
         roundTrip.merge(o.roundTrip)
+        fetchSyncError.merge(o.fetchSyncError)
+        fetchSyncErrorOver250ms += o.fetchSyncErrorOver250ms
         visits += o.visits
         releaseJoined += o.releaseJoined
-        for i in shown.indices where !o.shown[i].isEmpty { shown[i].append(contentsOf: o.shown[i]) }
+        shown.merge(o.shown)
         errors.merge(o.errors)
         timeline.merge(o.timeline)
         samples += o.samples
@@ -155,12 +160,19 @@ struct MetricsRecorder {
         roundTrip.record(rtt)
     }
 
+    /// A fetch completed at t and its estimate is `error` off the server's true time then.
+    mutating func fetchSynced(at t: SimTime, error: Int64) {
+        guard inWindow(t) else { return }
+        fetchSyncError.record(error)
+        if error > 250 * .millisecond || error < -250 * .millisecond { fetchSyncErrorOver250ms += 1 }
+    }
+
     mutating func requestFailed(at t: SimTime) { if inWindow(t) { requestsFailed += 1 } }
 
     mutating func transitionShown(index: Int, offset: Int64) {
         let time = schedule.transitions[index].time
         guard time >= 0 && time < scenario.duration else { return }
-        shown[index].append(offset)
+        shown.append(offset, to: index)
     }
 
     mutating func beginSample(at t: SimTime, viewing: Int) {
@@ -211,13 +223,7 @@ struct MetricsRecorder {
     }
 
     func finish(eventsScheduled: UInt64, files: [PublishedFile]) -> RunResult {
-        var rows: [TransitionRow] = []
-        var unviewed = 0
-        for (i, tr) in schedule.transitions.enumerated() where tr.time >= 0 && tr.time < scenario.duration {
-            if shown[i].isEmpty { unviewed += 1; continue }
-            rows.append(.measure(time: tr.time, position: Int(tr.position), offsets: shown[i],
-                                 window: 500 * .millisecond))
-        }
+        let (rows, unviewed) = shown.rows(schedule.transitions, duration: scenario.duration, window: 500 * .millisecond)
         let published = files.filter { $0.publishedAt.ns >= 0 && $0.publishedAt.ns < scenario.duration }
         let meanBytes = published.isEmpty ? files.last.map { Double($0.responseBytes) } ?? 0
             : Double(published.map(\.responseBytes).reduce(0, +)) / Double(published.count)
@@ -247,6 +253,8 @@ struct MetricsRecorder {
         result.serving = serving?.figures(scenario)
         result.database = database?.figures(scenario, schedule: schedule)
         result.bounds = bounds
+        result.fetchSyncError = fetchSyncError
+        result.fetchSyncErrorOver250ms = fetchSyncErrorOver250ms
         return result
     }
 }

@@ -51,6 +51,17 @@ public struct RunResult: Sendable {
     public internal(set) var database: DatabaseFigures? = nil
     /// How often the truth lay inside the client's claimed ± bound.
     public internal(set) var bounds = BoundCoverage(links: 0)
+    /// Per completed fetch in the window: estimate − true server time at the receive instant.
+    public internal(set) var fetchSyncError = ErrorStats()
+    /// Completed fetches whose |estimate − truth| exceeded 250 ms (exact, not bucketed).
+    public internal(set) var fetchSyncErrorOver250ms: UInt64 = 0
+
+    /// Mean |fetch sync error| in ns (exact), nil without fetches.
+    public var fetchSyncErrorMeanAbs: Double? { fetchSyncError.magnitude.mean }
+    /// Share of fetches whose |error| exceeded 250 ms, nil without fetches.
+    public var fetchSyncErrorOver250msShare: Double? {
+        fetchSyncError.count == 0 ? nil : Double(fetchSyncErrorOver250ms) / Double(fetchSyncError.count)
+    }
 
     /// Transitions at least two players showed: the ones a gap between players is defined for.
     public var gapTransitions: [TransitionRow] { transitions.filter { $0.viewers >= 2 } }
@@ -192,12 +203,20 @@ public enum Simulation {
     /// Threads to use by default: the machine's active cores.
     public static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
+    /// Shards (and threads) a run of `players` uses: shards of fewer than ~2,000 players are not
+    /// worth a thread.
+    public static func shardCount(players: Int, threads: Int) -> Int { max(1, min(threads, players / 2_000)) }
+
+    /// Shards a run of `scenario` uses: one when a model couples players (a shared queue, a
+    /// round-robin balancer, the original plan's database), since shards would each have their
+    /// own server.
+    public static func shardCount(_ scenario: Scenario, threads: Int) -> Int {
+        scenario.server.couplesPlayers ? 1 : shardCount(players: scenario.population.players, threads: threads)
+    }
+
     public static func run(_ scenario: Scenario, threads: Int = defaultThreads, progress: ProgressHandler? = nil) -> RunResult {
         let n = scenario.population.players
-        // Shards of fewer than ~2,000 players are not worth a thread.
-        // A model that couples players (a shared queue, a round-robin balancer, the original
-        // plan's database) runs as one world: shards would each have their own server.
-        let count = scenario.server.couplesPlayers ? 1 : max(1, min(threads, n / 2_000))
+        let count = shardCount(scenario, threads: threads)
         let schedule = World.schedule(for: scenario)
         let shards = (0..<count).map { k in
             ShardBox(World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count), schedule: schedule))

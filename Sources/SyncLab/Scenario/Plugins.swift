@@ -25,7 +25,7 @@ public struct Plugins: @unchecked Sendable {
         clocks: [SuspendingClock.self, ContinuousClock.self, BootTimeUptimeClock.self, WallClock.self,
                  WallUptimeClock.self],
         estimators: [UploadCompleteEstimator.self, CristianEstimator.self, NTPEstimator.self],
-        ticks: [TimerTick.self, AlignedTick.self, DisplayLinkTick.self],
+        ticks: [TimerTick.self, AlignedTick.self, DisplayLinkTick.self, ImmediateTick.self],
         refetches: [UniformWindowRefetch.self, AlignedToPublicationRefetch.self],
         retries: [FixedIntervalRetry.self, ExponentialBackoffRetry.self])
 

@@ -31,6 +31,17 @@ public struct Scenario: Sendable {
     public var costModels: [CostModel]
     /// Whether summary.json and report.md show the estimators' ± bound coverage (`metrics.bounds`).
     public var reportBounds = true
+    /// Whether reports show the per-fetch sync error (`metrics.fetchSyncError`); it is always
+    /// measured, shown only on request so existing reports keep their bytes.
+    public var reportsFetchSyncError = false
+    /// At most this many players' errors are sampled (`metrics.samplePlayers`): every k-th player
+    /// by index, k = ⌈players / samplePlayers⌉; nil samples every player. Reports say so.
+    public var samplePlayers: Int? = nil
+    /// Every how many players one has its errors sampled (1: all).
+    public var sampleStride: Int {
+        guard let cap = samplePlayers, cap < population.players else { return 1 }
+        return (population.players + cap - 1) / cap
+    }
 
     public init(name: String, description: String = "", seed: UInt64 = 1,
                 epochUnix: Int64 = 1_328_724_000_371_000_000, epochText: String = "2012-02-08T18:00:00.371Z",

@@ -168,12 +168,13 @@ public struct ScenarioLoader {
         }
         let resolution = try storeNode.value("resolution", default: Int64.second) { try $0.duration(in: 1...Int64.hour) }
         let file = try storeNode.value("file", default: StoreFileFormat()) { n in
-            let f = StoreFileFormat(
+            var f = StoreFileFormat(
                 overheadBytes: try n.value("overheadBytes", default: 120) { try $0.int(min: 0, max: 100_000_000) },
                 bytesPerItem: try n.value("bytesPerItem", default: 150) { try $0.int(min: 1, max: 1_000_000) },
                 encrypted: try n.value("encrypted", default: true) { try $0.bool() },
                 base64: try n.value("base64", default: true) { try $0.bool() },
                 headerBytes: try n.value("headerBytes", default: 300) { try $0.int(min: 0, max: 1_000_000) })
+            f.fixedBytes = try n.optional("fixedBytes") { try $0.int(min: 0, max: 100_000_000) }
             try n.rejectUnknownKeys()
             return f
         }
@@ -204,7 +205,7 @@ public struct ScenarioLoader {
 
         // Network.
         let networkNode = try root.required("network")
-        let requestBytes = try networkNode.value("requestBytes", default: 400) { try $0.int(min: 1, max: 100_000_000) }
+        let requestBytes = try networkNode.value("requestBytes", default: 400) { try $0.int(min: 0, max: 100_000_000) }
         let profilesNode = try networkNode.required("profiles")
         let profileNodes = try profilesNode.elements()
         guard !profileNodes.isEmpty else { throw profilesNode.error("needs at least one link profile; got an empty array") }
@@ -294,9 +295,13 @@ public struct ScenarioLoader {
 
         var sampleEvery = 5 * Int64.second
         var reportBounds = true
+        var fetchSyncError = false
+        var samplePlayers: Int? = nil
         if let m = root.child("metrics") {
             sampleEvery = try m.value("sampleEvery", default: sampleEvery) { try $0.duration(in: 100 * Int64.millisecond...Limits.delay) }
             reportBounds = try m.value("bounds", default: true) { try $0.bool() }
+            fetchSyncError = try m.value("fetchSyncError", default: false) { try $0.bool() }
+            samplePlayers = try m.optional("samplePlayers") { try $0.int(min: 1, max: Limits.players) }
             try m.rejectUnknownKeys()
         }
 
@@ -315,6 +320,8 @@ public struct ScenarioLoader {
                         requestBytes: requestBytes, devices: devices, client: design, population: population,
                         sampleEvery: sampleEvery, budgets: budgets, costModels: costModels)
         scenario.reportBounds = reportBounds
+        scenario.reportsFetchSyncError = fetchSyncError
+        scenario.samplePlayers = samplePlayers
         return scenario
     }
 

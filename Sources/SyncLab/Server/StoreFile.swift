@@ -12,6 +12,9 @@ public struct StoreFileFormat: Sendable, Equatable {
     public var base64: Bool
     /// HTTP response headers and the like, sent with every response.
     public var headerBytes: Int
+    /// Every response has exactly this many bytes, whatever the items (a reference workload's
+    /// fixed payload); nil: the size follows from the items as above.
+    public var fixedBytes: Int? = nil
 
     public init(overheadBytes: Int = 120, bytesPerItem: Int = 150, encrypted: Bool = true,
                 base64: Bool = true, headerBytes: Int = 300) {
@@ -24,6 +27,7 @@ public struct StoreFileFormat: Sendable, Equatable {
 
     /// Bytes on the wire for a file listing `items` items.
     public func responseBytes(items: Int) -> Int {
+        if let fixedBytes { return fixedBytes }
         var n = overheadBytes + bytesPerItem * items
         if encrypted { n = (n / 16 + 1) * 16 }          // PKCS#7 adds 1…16 bytes
         if base64 { n = 4 * ((n + 2) / 3) }

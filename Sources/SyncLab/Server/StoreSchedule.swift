@@ -79,6 +79,35 @@ public struct StoreSchedule: Sendable {
         return lo
     }
 
+    /// The same index, searched outward from `hint` (galloping, then binary): O(log distance),
+    /// for callers that know an index near the answer.
+    public func firstTransition(after s: Int64, near hint: Int) -> Int {
+        let n = transitions.count
+        var lo: Int, hi: Int   // the answer lies in [lo, hi]
+        let h = Swift.min(Swift.max(hint, 0), n)
+        if h < n && transitions[h].time <= s {
+            // The answer is after h: gallop up.
+            lo = h + 1
+            var step = 1
+            hi = h + step
+            while hi < n && transitions[hi].time <= s { lo = hi + 1; step &<<= 1; hi = h + step }
+            hi = Swift.min(hi, n)
+        } else {
+            // The answer is h or before: gallop down.
+            hi = h
+            var step = 1
+            lo = h - step
+            while lo >= 0 && transitions[lo].time > s { hi = lo; step &<<= 1; lo = h - step }
+            lo = Swift.max(lo + 1, 0)
+            if lo > hi { lo = hi }
+        }
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if transitions[mid].time <= s { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     /// Index, in its position's chain, of the item showing at server time `s`.
     public func item(at s: Int64, position p: Int) -> Int {
         let chain = bounds[p]

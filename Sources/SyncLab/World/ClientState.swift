@@ -98,3 +98,15 @@ struct WorldEvent {
     var kind: Kind
     var epoch: UInt32
 }
+
+/// A reference clock's sync for the error-by-clock breakdown: the one-exchange anchor, which
+/// never carries a rate, in 16 bytes (five per player).
+struct ShadowAnchor {
+    var serverTime: Int64
+    var reading: Int64
+    init(_ a: SyncAnchor) {
+        serverTime = a.serverTime
+        reading = a.reading.ns
+    }
+    @inline(__always) func serverTime(at r: ClockReading) -> Int64 { serverTime &+ (r.ns &- reading) }
+}

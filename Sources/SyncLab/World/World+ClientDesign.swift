@@ -155,9 +155,8 @@ extension World {
     }
 
     /// Records whether the estimate error at a sample lies inside the client's ± bound.
-    mutating func recordBound(_ c: Int, at t: SimTime, estimateError: Int64) {
+    mutating func recordBound(_ c: Int, reading: ClockReading, estimateError: Int64) {
         let s = clients[c]
-        let reading = scenario.client.clock.reading(s.device, at: t, context)
         let bound = SyncEstimate.bound(s.syncBound, growthPPB: s.syncBoundGrowthPPB, age: reading - s.anchor.reading)
         recorder.boundSample(inside: estimateError.magnitude <= UInt64(bound), bound: bound, link: Int(s.link))
     }

@@ -12,7 +12,6 @@ extension World {
     mutating func scheduleDisplay(_ c: Int, _ t: SimTime) {
         let s = clients[c]
         guard s.phase == .viewing, s.hasSync else { return }
-        let clock = scenario.client.clock
         var target = t
         if s.shownUpTo != .min {
             var reading = Int64.max
@@ -24,16 +23,15 @@ extension World {
             }
             if !s.fetchInFlight { reading = min(reading, s.refetchDue.ns) }
             guard reading != .max else { return }
-            target = clock.earliest(s.device, reaching: ClockReading(ns: reading), notBefore: t, context)
+            target = clockEarliest(s.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
-        let tick = scenario.client.tick.firstTick(atOrAfter: target, s.tick, s.device, context)
+        let tick = firstTick(atOrAfter: target, s.tick, s.device)
         schedule(.display, client: c, epoch: s.displayEpoch, at: tick)
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
     mutating func display(_ c: Int, _ t: SimTime) {
-        let clock = scenario.client.clock
-        let reading = clock.reading(clients[c].device, at: t, context)
+        let reading = clockReading(clients[c].device, at: t)
         let shown = clients[c].anchor.serverTime(at: reading)
         let transitions = server.schedule.transitions
         if clients[c].shownUpTo == .min {
@@ -61,12 +59,27 @@ extension World {
     /// Samples every viewing player's error, and what each position shows, at true time t.
     mutating func sample(_ t: SimTime) {
         if database != nil { databaseSample(t); return }
-        let design = scenario.client
         let serverNow = server.serverTime(at: t)
         let positions = scenario.positions
         recorder.beginSample(at: t, viewing: viewing.count)
-        for c32 in viewing {
+        // Outside the window nothing is recorded (and nothing else depends on a sample).
+        guard recorder.measuring else { return }
+        let files = server.files
+        // Most players show a time near the truth: their stale search starts from its index.
+        let truthIndex = server.schedule.firstTransition(after: serverNow)
+        let stride = scenario.sampleStride, first = players.lowerBound
+        // Addresses for prefetch hints only (nothing is read or written through them, and the
+        // arrays do not change size during a sample).
+        let clientBase = clients.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let anchorBase = shadowAnchors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let viewingCount = viewing.count
+        for (i, c32) in viewing.enumerated() {
+            if i &+ World.sampleLookahead < viewingCount, let clientBase, let anchorBase {
+                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase)
+            }
             let c = Int(c32)
+            // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
+            if stride > 1 && (first &+ c) % stride != 0 { continue }
             let s = clients[c]
             let link = Int(s.link)
             let minutesSinceWake: Int? = s.lastDeepWake == .min ? nil : Int((t.ns - s.lastDeepWake) / .minute)
@@ -75,31 +88,31 @@ extension World {
                 continue
             }
             // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = design.tick.lastTick(atOrBefore: t, s.tick, s.device, context)
+            let lastTick = self.lastTick(atOrBefore: t, s.tick, s.device)
             let current = lastTick >= s.anchorSetAt
             guard current || s.previousValid else {
                 recorder.sampleBare(positions: positions)   // data arrived after the last tick
                 continue
             }
             let anchor = current ? s.anchor : s.previousAnchor
-            let file = server.files[Int(current ? s.file : s.previousFile)]
-            let shown = anchor.serverTime(at: design.clock.reading(s.device, at: lastTick, context))
-            let estimate = s.anchor.serverTime(at: design.clock.reading(s.device, at: t, context)) &- serverNow
-            recordBound(c, at: t, estimateError: estimate)
-            let base = c * shadowClocks.count
+            let file = Int(current ? s.file : s.previousFile)
+            let readingNow = clockReading(s.device, at: t)
+            let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.device, at: lastTick))
+            let estimate = s.anchor.serverTime(at: readingNow) &- serverNow
+            recordBound(c, reading: readingNow, estimateError: estimate)
+            let base = c &* World.referenceClockCount
             for k in 0..<World.referenceClockCount {
                 let reading = World.referenceReading(k, s.device, at: t, context)
                 let error = shadowAnchors[base + k].serverTime(at: reading)
                 recorder.shadowSample(clock: k, error: error &- serverNow)
             }
-            let now = design.clock.reading(s.device, at: t, context)
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
-            let correction = s.anchor.serverTime(at: now) &- (s.anchor.serverTime &+ (now - s.anchor.reading))
-            let drift = (now - design.clock.reading(s.device.withoutDrift, at: t, context)) &- s.anchorDriftOffset &+ correction
-            let pause = design.clock.pausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
+            let correction = s.anchor.serverTime(at: readingNow) &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
+            let drift = (readingNow - clockReading(s.device.withoutDrift, at: t)) &- s.anchorDriftOffset &+ correction
+            let pause = scenario.client.clock.pausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
             recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
                                displayError: shown &- serverNow)
-            let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow)
+            let (bare, stale) = positionStates(file: files[file], shown: shown, truth: serverNow, near: truthIndex)
             recorder.sample(displayError: shown &- serverNow, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
                             positions: positions)
             if s.tampered { recorder.tamperSample(headStart: shown &- serverNow) }
@@ -123,13 +136,19 @@ extension World {
     /// Positions bare (the file has nothing for the shown time) and stale (shows another item
     /// than the true one) when the UI shows server time `shown` and the truth is `truth`.
     mutating func positionStates(file: PublishedFile, shown: Int64, truth: Int64) -> (bare: Int, stale: Int) {
+        positionStates(file: file, shown: shown, truth: truth, near: server.schedule.firstTransition(after: truth))
+    }
+
+    /// The same, with `hint` the index of the first transition after `truth` (or any index near
+    /// the answer): the search for the stale interval's first transition starts there.
+    mutating func positionStates(file: PublishedFile, shown: Int64, truth: Int64, near hint: Int) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
         var bare = 0
         for p in 0..<positions where !file.lists(shown, position: p) { bare += 1 }
         let lo = min(shown, truth), hi = max(shown, truth)
         guard lo < hi else { return (bare, 0) }
         let transitions = server.schedule.transitions
-        var i = server.schedule.firstTransition(after: lo)
+        var i = server.schedule.firstTransition(after: lo, near: hint)
         markStamp &+= 1
         if markStamp == 0 {   // wrapped: clear old marks once every 2^32 samples
             for p in positionMark.indices { positionMark[p] = 0 }

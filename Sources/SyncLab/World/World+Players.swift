@@ -28,14 +28,14 @@ extension World {
         clients[c].screenOn = true
         clients[c].powerEpoch &+= 1                  // a pending deep sleep no longer applies
         clients[c].displayEpoch &+= 1
-        clients[c].tick = scenario.client.tick.session(clients[c].device, start: t, context)
+        clients[c].tick = tickSession(clients[c].device, start: t)
         clients[c].shownUpTo = .min                  // the first tick (now) refreshes the UI
         viewingSlot[c] = Int32(viewing.count)
         viewing.append(Int32(c))
         let length = scenario.population.viewing.sampleDuration(&clients[c].behaviourRNG)
         schedule(.viewEnd, client: c, epoch: clients[c].behaviourEpoch, at: t + max(length, .second))
         let due = clients[c].hasSync &&
-            scenario.client.clock.reading(clients[c].device, at: t, context) >= clients[c].refetchDue
+            clockReading(clients[c].device, at: t) >= clients[c].refetchDue
         if clients[c].needsFetch || !clients[c].hasSync || due { sendRequest(c, t) }
         scheduleDisplay(c, t)
     }

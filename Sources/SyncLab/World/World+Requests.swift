@@ -62,8 +62,8 @@ extension World {
     }
 
     mutating func responseDone(_ c: Int, _ t: SimTime) {
-        let design = scenario.client
         let device = clients[c].device
+        let design = scenario.client
         var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
         if design.probes > 1 {
@@ -75,7 +75,9 @@ extension World {
             }
             exchange = best
         }
-        let s = exchange.sample(design.clock, device, context)
+        let s = SyncSample(serverTimestamp: exchange.timestamp, requestSent: clockReading(device, at: exchange.sentAt),
+                           uploadComplete: clockReading(device, at: exchange.uploadCompleteAt),
+                           downloadComplete: clockReading(device, at: exchange.doneAt), serverTransmit: exchange.transmit)
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
@@ -89,15 +91,22 @@ extension World {
         clients[c].hasSync = true
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
-        let load = LoadContext(loadedAt: design.clock.reading(device, at: t, context), anchor: estimate.anchor,
+        let load = LoadContext(loadedAt: clockReading(device, at: t), anchor: estimate.anchor,
                                epochUnix: scenario.epochUnix)
         clients[c].refetchDue = design.refetch.refetchDue(after: load, &clients[c].designRNG)
-        let base = c * shadowClocks.count
-        for (k, clock) in shadowClocks.enumerated() {
-            // The reference clocks use the estimator's one-exchange form (no filter memory each).
-            shadowAnchors[base + k] = design.estimator.anchor(for: exchange.sample(clock, device, context))
+        // The same sync measured with each reference clock (`shadowClocks` order), called on the
+        // concrete types; they use the estimator's one-exchange form (no filter memory each).
+        let base = c &* World.referenceClockCount
+        for k in 0..<World.referenceClockCount {
+            let shadow = SyncSample(serverTimestamp: exchange.timestamp,
+                                    requestSent: World.referenceReading(k, device, at: exchange.sentAt, context),
+                                    uploadComplete: World.referenceReading(k, device, at: exchange.uploadCompleteAt, context),
+                                    downloadComplete: World.referenceReading(k, device, at: exchange.doneAt, context),
+                                    serverTransmit: exchange.transmit)
+            shadowAnchors[base + k] = ShadowAnchor(design.estimator.anchor(for: shadow))
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        recorder.fetchSynced(at: t, error: clients[c].anchor.serverTime(at: clockReading(device, at: t)) &- server.serverTime(at: t))
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t)
     }
@@ -116,16 +125,15 @@ extension World {
     /// Splits the new anchor's error at the sync instant t into its sources, and keeps what the
     /// clock part of later samples is measured from.
     mutating func attributeAnchor(_ c: Int, _ e: ProbeExchange, sample s: SyncSample, at t: SimTime) {
-        let clock = scenario.client.clock
         let device = clients[c].device
-        let now = clock.reading(device, at: t, context)
+        let now = clockReading(device, at: t)
         let middle = e.arrivedAt + (e.leftAt - e.arrivedAt) / 2
         clients[c].anchorParts = AnchorAttribution.split(
             estimator: scenario.client.estimator, sample: s, reading: now, truth: server.serverTime(at: t),
             actual: clients[c].anchor.serverTime(at: now),
             exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
             midStamp: middle.ns &+ e.serverOffset, referenceMid: server.serverTime(at: middle))
-        clients[c].anchorDriftOffset = now - clock.reading(device.withoutDrift, at: t, context)
+        clients[c].anchorDriftOffset = now - clockReading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)
     }
 }

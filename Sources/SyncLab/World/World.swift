@@ -21,7 +21,7 @@ public struct World {
     var viewingSlot: [Int32]
     /// The same sync computed with each reference clock, for the error-by-clock breakdown.
     let shadowClocks: [any DeviceClock]
-    var shadowAnchors: [SyncAnchor]
+    var shadowAnchors: [ShadowAnchor]
     var recorder: MetricsRecorder
     /// Scratch marks for counting distinct stale positions without allocating.
     var positionMark: [UInt32]
@@ -38,6 +38,10 @@ public struct World {
     /// `DesignMemoryLayout`; empty for designs that keep none.
     var designLayout = DesignMemoryLayout.none
     var designMemory: [Int64] = []
+    /// The design's clock and tick policy resolved to the built-in types (see `World+BuiltIns`);
+    /// nil for a plug-in the world calls through its protocol.
+    let designClock: BuiltInClock?
+    let designTick: BuiltInTick?
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
@@ -59,6 +63,8 @@ public struct World {
         self.scenario = scenario
         self.players = players ?? 0..<scenario.population.players
         context = ClockContext(epochUnix: scenario.epochUnix)
+        designClock = BuiltInClock(scenario.client.clock)
+        designTick = BuiltInTick(scenario.client.tick)
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)
@@ -83,7 +89,7 @@ public struct World {
             clients.append(ClientState(device: device, link: UInt8(link), seed: scenario.seed, index: UInt64(i)))
         }
         viewingSlot = [Int32](repeating: -1, count: n)
-        shadowAnchors = [SyncAnchor](repeating: SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)),
+        shadowAnchors = [ShadowAnchor](repeating: ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))),
                                      count: n * shadowClocks.count)
         positionMark = [UInt32](repeating: 0, count: scenario.positions)
         recorder = MetricsRecorder(scenario: scenario, schedule: schedule,

@@ -103,6 +103,18 @@ private func uniformIn(_ lo: Int64, _ hi: Int64, _ rng: inout RandomStream) -> I
         }
     }
 
+    /// Targets beyond 2⁵² ns (52 days) take the integer first guess; the answer is the same
+    /// boundary either side of it.
+    @Test(arguments: [Int64(20_000), -20_000, 1, -1])
+    func undriftedIsExactBeyondTheFloatingPointGuess(ppb: Int64) {
+        let d = DeviceState(driftPPB: ppb, wallOffset: 0, bootTime: .zero, epochUnix: Self.epoch)
+        for target: Int64 in [(1 << 52) - 1, 1 << 52, (1 << 52) + 1, 3 << 52, -(1 << 52) - 5, 1 << 60] {
+            let e = d.undrifted(reaching: target)
+            #expect(d.drifted(e) >= target, "ppb \(ppb) target \(target)")
+            #expect(d.drifted(e - 1) < target, "ppb \(ppb) target \(target)")
+        }
+    }
+
     @Test func driftedIsMonotoneAndUndriftedRoundTrips() {
         var rng = stateStream(2)
         for _ in 0..<500 {

@@ -26,7 +26,7 @@ import SyncLabKernel
         ("unknown key in a plug-in", #"{"client": {"clock": {"kind": "uptime", "resolutoin": "1s"}}}"#,
          "bad.json: client.clock: unknown key 'resolutoin'; did you mean 'resolution'?"),
         ("unknown key, nothing close", #"{"metrics": {"colour": "red"}}"#,
-         "bad.json: metrics: unknown key 'colour'; allowed keys are 'sampleEvery', 'bounds'"),
+         "bad.json: metrics: unknown key 'colour'; allowed keys are 'sampleEvery', 'bounds', 'fetchSyncError', 'samplePlayers'"),
         ("wrong type", #"{"duration": 5}"#,
          "bad.json: duration: expected a duration with a unit, like \"250ms\"; got 5 (a number)"),
         ("wrong type", #"{"store": {"positions": "12"}}"#,

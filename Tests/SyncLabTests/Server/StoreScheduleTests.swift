@@ -143,6 +143,24 @@ private let seedsShelfLife = Distribution.uniform(min: 45e9, max: 240e9)
         }
     }
 
+    /// The galloping search from a hint finds the same index as the plain binary search, from
+    /// any hint (before, at, after the answer, or out of range).
+    @Test func firstTransitionNearAHintAgreesWithTheBinarySearch() {
+        var rng = RandomStream(seed: 6, purpose: StreamPurpose("test-store-schedule-hint"))
+        let s = StoreSchedule(positions: 5, shelfLife: seedsShelfLife, resolution: .second, start: .zero,
+                              end: at(.hour), epochUnix: Self.epoch, seed: 7)
+        let n = s.transitions.count
+        var queries: [Int64] = [.min / 2, 0, 2 * .hour]
+        for tr in s.transitions.prefix(40) { queries += [tr.time - 1, tr.time, tr.time + 1] }
+        for _ in 0..<300 { queries.append(uniformIn(-5 * .minute, .hour + 10 * .minute, &rng)) }
+        for q in queries {
+            let expected = s.firstTransition(after: q)
+            var hints = [-5, 0, 1, n - 1, n, n + 3, expected, expected - 1, expected + 1]
+            for _ in 0..<8 { hints.append(Int(rng.below(UInt64(n + 1)))) }
+            for h in hints { #expect(s.firstTransition(after: q, near: h) == expected, "query \(q) hint \(h)") }
+        }
+    }
+
     @Test func chainsDependOnlyOnSeedAndPosition() {
         let a = StoreSchedule(positions: 3, shelfLife: seedsShelfLife, resolution: .second, start: .zero,
                               end: at(.hour), epochUnix: Self.epoch, seed: 21)

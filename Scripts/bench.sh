@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `make bench`: fixed workloads, each run BENCH_RUNS times (default 3), the median reported.
+#
+# Timings go to stdout and to bench/results.csv (one row per workload and label), never into a
+# report: every run writes its report to a temporary folder that is deleted. Peak memory is the
+# process's maximum resident set (/usr/bin/time -v), wall time the in-process simulation time
+# from `synclab run`'s stderr line (the process's own wall time is in the CSV too).
+#
+#   BENCH_LABEL=before make bench                 # label the rows (default: the git commit)
+#   BENCH_RUNS=1 BENCH_WORKLOADS="r1-100k v115-10k" make bench
+#
+# Not part of `make test` or CI: it measures the machine as much as the code. The 1-minute load
+# average before each workload is recorded so a busy machine shows in the results.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SYNCLAB=${SYNCLAB:-.build/release/synclab}
+RUNS=${BENCH_RUNS:-3}
+LABEL=${BENCH_LABEL:-$(git rev-parse --short HEAD 2>/dev/null || echo unlabelled)}
+WORKLOADS=${BENCH_WORKLOADS:-"r1-100k v115-10k v115-100k v115-1m v115-1m-sampled"}
+CSV=bench/results.csv
+TIME=/usr/bin/time
+
+# name -> players, simulated hours, arguments to `synclab run`
+workload() {
+    case "$1" in
+        r1-100k)   echo "100000 24 Scenarios/r1.json" ;;
+        r1-1m)     echo "1000000 24 Scenarios/r1.json --clients 1000000" ;;
+        v115-10k)  echo "10000 24 Scenarios/v115-pausing.json --clients 10000 --duration 24h" ;;
+        v115-100k) echo "100000 24 Scenarios/v115-pausing.json --clients 100000 --duration 24h" ;;
+        v115-1m)   echo "1000000 24 Scenarios/v115-pausing.json --clients 1000000 --duration 24h" ;;
+        # The same with errors sampled from 100,000 of the players (the report says so).
+        v115-1m-sampled) echo "1000000 24 bench/v115-sampled.json --clients 1000000 --duration 24h" ;;
+        *) echo "unknown workload '$1'" >&2; exit 2 ;;
+    esac
+}
+
+[ -x "$SYNCLAB" ] || { echo "bench: $SYNCLAB not built; run 'make build'" >&2; exit 2; }
+[ -x "$TIME" ] || { echo "bench: needs GNU time at $TIME" >&2; exit 2; }
+mkdir -p bench
+[ -f "$CSV" ] || echo "label,date_utc,workload,players,simulated_hours,runs,sim_wall_s,process_wall_s,fetches,events,fetches_per_s,events_per_s,peak_rss_mib,threads,load1,cost_us_per_player_hour" > "$CSV"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rows=()
+for w in $WORKLOADS; do
+    read -r players hours args <<<"$(workload "$w")"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    : > "$tmp/runs"
+    for i in $(seq 1 "$RUNS"); do
+        # shellcheck disable=SC2086
+        "$TIME" -v "$SYNCLAB" run $args --out "$tmp/report" > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+        line=$(grep '^simulated in' "$tmp/err")
+        sim=$(echo "$line" | awk '{ print $3 }')
+        events=$(echo "$line" | awk '{ print $6 }')
+        fetches=$(echo "$line" | awk '{ print $8 }')
+        threads=$(echo "$line" | awk '{ print $10 }')
+        rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tmp/err")
+        wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$tmp/err")
+        echo "$sim $wall $rss $events $fetches $threads" >> "$tmp/runs"
+        rm -rf "$tmp/report"
+        echo "  $w run $i: ${sim} s simulated, ${wall} s process, $((rss / 1024)) MiB peak" >&2
+    done
+    sim=$(awk '{ print $1 }' "$tmp/runs" | median)
+    wall=$(awk '{ print $2 }' "$tmp/runs" | median)
+    rss=$(awk '{ print $3 }' "$tmp/runs" | median)
+    read -r _ _ _ events fetches threads < <(tail -1 "$tmp/runs")
+    row=$(awk -v l="$LABEL" -v d="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v w="$w" -v p="$players" -v h="$hours" -v r="$RUNS" \
+              -v s="$sim" -v pw="$wall" -v f="$fetches" -v e="$events" -v m="$rss" -v t="$threads" -v ld="$load" 'BEGIN {
+        printf "%s,%s,%s,%d,%d,%d,%.2f,%.2f,%d,%d,%.0f,%.0f,%.0f,%d,%s,%.3f\n", l, d, w, p, h, r, s, pw, f, e,
+               f / s, e / s, m / 1024, t, ld, s * 1e6 / (p * h) }')
+    echo "$row" >> "$CSV"
+    rows+=("$row")
+done
+
+echo
+echo "bench ($LABEL, median of $RUNS; written to $CSV)"
+printf '%-10s %9s %9s %9s %12s %12s %9s %7s %6s\n' workload players "wall s" "proc s" "fetches/s" "events/s" "peak MiB" threads load
+for row in "${rows[@]}"; do
+    IFS=, read -r _ _ w p _ _ s pw _ _ fs es m t ld _ <<<"$row"
+    printf '%-10s %9s %9s %9s %12s %12s %9s %7s %6s\n' "$w" "$p" "$s" "$pw" "$fs" "$es" "$m" "$t" "$ld"
+done
+echo
+echo "scaling (v1.1.5 with the release spike; cost = simulated wall time per player-hour)"
+printf '%-10s %9s %9s %16s\n' workload players "wall s" "µs/player·h"
+for row in "${rows[@]}"; do
+    IFS=, read -r _ _ w p _ _ s _ _ _ _ _ _ _ _ c <<<"$row"
+    case "$w" in v115-*) printf '%-10s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
+done

@@ -1,0 +1,26 @@
+import SyncLabKernel
+
+/// A UI that recomputes at every instant: every instant is a tick.
+///
+/// Not a real app's timer: a reference for comparing with other simulators (the reference fleet
+/// R1), where a refetch fires exactly when it falls due and a transition shows the instant the
+/// displayed time reaches it, so no tick phase adds to any figure.
+public struct ImmediateTick: TickPolicy {
+    public init() {}
+    public var name: String { "immediate" }
+
+    public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
+        TickSession(start: start, base: ClockReading(ns: 0))
+    }
+
+    public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState,
+                          _ c: ClockContext) -> SimTime { t }
+
+    public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
+                         _ c: ClockContext) -> SimTime { t }
+}
+
+extension ImmediateTick: ScenarioPlugin {
+    public static let kind = "immediate"
+    public init(from node: InputNode) throws { self.init() }
+}

@@ -1,0 +1,40 @@
+import SyncLabKernel
+
+/// The design's clock and tick policy as the hot paths call them: on the concrete built-in types
+/// when the scenario uses those (`BuiltInClock`, `BuiltInTick`), through the plug-in's protocol
+/// otherwise. Either way the same instants and readings.
+///
+/// They are `mutating` although they change nothing: every caller is a mutating handler, and a
+/// non-mutating call from one made the compiler copy the whole world (retaining each of its
+/// arrays) per call, which cost more than the existential calls they replace.
+extension World {
+    @inline(__always)
+    mutating func clockReading(_ d: DeviceState, at t: SimTime) -> ClockReading {
+        if let clock = designClock { return clock.reading(d, at: t, context) }
+        return scenario.client.clock.reading(d, at: t, context)
+    }
+
+    @inline(__always)
+    mutating func clockEarliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime) -> SimTime {
+        if let clock = designClock { return clock.earliest(d, reaching: target, notBefore: t, context) }
+        return scenario.client.clock.earliest(d, reaching: target, notBefore: t, context)
+    }
+
+    @inline(__always)
+    mutating func tickSession(_ d: DeviceState, start: SimTime) -> TickSession {
+        if let tick = designTick { return tick.session(d, start: start, context) }
+        return scenario.client.tick.session(d, start: start, context)
+    }
+
+    @inline(__always)
+    mutating func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState) -> SimTime {
+        if let tick = designTick { return tick.firstTick(atOrAfter: t, s, d, context) }
+        return scenario.client.tick.firstTick(atOrAfter: t, s, d, context)
+    }
+
+    @inline(__always)
+    mutating func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState) -> SimTime {
+        if let tick = designTick { return tick.lastTick(atOrBefore: t, s, d, context) }
+        return scenario.client.tick.lastTick(atOrBefore: t, s, d, context)
+    }
+}
