@@ -219,7 +219,8 @@ public enum Simulation {
         let count = shardCount(scenario, threads: threads)
         let schedule = World.schedule(for: scenario)
         let shards = (0..<count).map { k in
-            ShardBox(World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count), schedule: schedule))
+            ShardBox(World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count),
+                           schedule: k == 0 ? schedule : schedule.ownCopy()))
         }
         func each(_ body: @escaping @Sendable (ShardBox) -> Void) {
             if shards.count == 1 { body(shards[0]); return }

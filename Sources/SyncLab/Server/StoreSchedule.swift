@@ -69,6 +69,16 @@ public struct StoreSchedule: Sendable {
         self.transitions = transitions
     }
 
+    /// The same schedule in buffers of its own. Shards running on different cores each read the
+    /// schedule millions of times; sharing one buffer makes every retain of it write the same
+    /// cache line from both cores, which stalls both.
+    public func ownCopy() -> StoreSchedule {
+        var copy = self
+        copy.bounds = bounds.map { $0.map { $0 } }
+        copy.transitions = transitions.map { $0 }
+        return copy
+    }
+
     /// Index of the first transition strictly after server time `s`.
     public func firstTransition(after s: Int64) -> Int {
         var lo = 0, hi = transitions.count

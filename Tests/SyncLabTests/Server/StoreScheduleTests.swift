@@ -179,4 +179,17 @@ private let seedsShelfLife = Distribution.uniform(min: 45e9, max: 240e9)
                                    end: at(2 * .hour), epochUnix: Self.epoch, seed: 21)
         for p in 0..<3 { #expect(Array(longer.bounds[p].prefix(a.bounds[p].count)) == a.bounds[p]) }
     }
+
+    /// A shard's own copy has the same items in buffers not shared with the original.
+    @Test func ownCopyIsEqualButUnshared() {
+        let s = StoreSchedule(positions: 3, shelfLife: .uniform(min: 45e9, max: 240e9), resolution: .second, start: .zero,
+                              end: SimTime(ns: 2 * .hour), epochUnix: 1_328_724_000_371_000_000, seed: 7)
+        let copy = s.ownCopy()
+        #expect(copy.bounds == s.bounds)
+        #expect(copy.transitions.map(\.time) == s.transitions.map(\.time))
+        #expect(copy.transitions.map(\.position) == s.transitions.map(\.position))
+        let a = s.transitions.withUnsafeBufferPointer { $0.baseAddress }
+        let b = copy.transitions.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(a != b)
+    }
 }
