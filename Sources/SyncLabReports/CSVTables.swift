@@ -60,12 +60,12 @@ public enum CSVTables {
     /// The displayed error's sources: mean, standard deviation and |part| quantiles (ms).
     public static func errorAttribution(_ r: RunResult) -> String {
         let a = r.errorAttribution
-        var out = "source,samples,mean_ms,sd_ms,abs_p50_ms,abs_p99_ms,dominant\n"
+        var out = "source,samples,mean_ms,sd_ms,rms_ms,min_ms,max_ms,dominant\n"
         let dominant = a.dominant
         for s in ErrorSource.allCases {
             out += "\(s.key),\(a.count),\(Format.optional(a.mean(s).map { $0 / 1e6 }, 3)),"
-                + "\(Format.optional(a.standardDeviation(s).map { $0 / 1e6 }, 3)),"
-                + "\(Format.ms(a.magnitudes[s.rawValue].quantile(0.5))),\(Format.ms(a.magnitudes[s.rawValue].quantile(0.99))),"
+                + "\(Format.optional(a.standardDeviation(s).map { $0 / 1e6 }, 3)),\(Format.optional(a.rms(s).map { $0 / 1e6 }, 3)),"
+                + "\(a.count == 0 ? "" : Format.ms(a.minimum[s.rawValue])),\(a.count == 0 ? "" : Format.ms(a.maximum[s.rawValue])),"
                 + "\(s == dominant)\n"
         }
         return out

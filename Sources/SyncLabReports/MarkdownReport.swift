@@ -224,14 +224,14 @@ public enum MarkdownReport {
             + "imperfection is taken away, in table order); the parts add up to the displayed error exactly. "
             + "The mean is the bias every player shares; the standard deviation is what spreads players apart, "
             + "which is what widens the transition gap.\n\n"
-        md += "| source | what it is | mean | sd | \\|part\\| p99 |\n|---|---|---|---|---|\n"
+        md += "| source | what it is | mean | sd | rms | largest \\|part\\| |\n|---|---|---|---|---|---|\n"
         func ns(_ x: Double?) -> String { Format.human(x.map { Int64($0.rounded()) }) }
         for source in ErrorSource.allCases {
             md += "| \(source == dominant ? "**\(source.key)**" : source.key) | \(source.meaning) | \(ns(a.mean(source))) | "
-                + "\(ns(a.standardDeviation(source))) | \(Format.human(a.magnitudes[source.rawValue].quantile(0.99))) |\n"
+                + "\(ns(a.standardDeviation(source))) | \(ns(a.rms(source))) | \(Format.human(a.largest(source))) |\n"
         }
         let total = a.totalSum.value / Double(a.count)
-        md += "| total | displayed error | \(ns(total)) | | |\n\n"
+        md += "| total | displayed error | \(ns(total)) | | | |\n\n"
         md += "Dominant source of the spread: **\(dominant.key)** (sd \(ns(a.standardDeviation(dominant)))), over \(a.count) samples. "
             + "Table: `error_attribution.csv`.\n"
         return md

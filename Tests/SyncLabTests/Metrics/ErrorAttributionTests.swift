@@ -159,14 +159,15 @@ import SyncLabKernel
         let r = world.run()
         let a = r.errorAttribution
         #expect(a.count > 0)
-        // Samples before the sleep have no pause, those after it −8 min: the largest |part| is 8 min.
-        let largest = a.magnitudes[ErrorSource.standbyPause.rawValue].quantile(1) ?? -1
+        // Samples before the sleep have no pause, those after it exactly −8 min.
+        let slot = ErrorSource.standbyPause.rawValue
         if suspending {
-            #expect(Double(largest) >= Double(8 * Nanoseconds.minute) * 0.99)
-            #expect(largest <= 8 * .minute + 8 * .minute / 100)        // histogram bucket width
+            #expect(a.minimum[slot] == -8 * .minute)
+            #expect(a.maximum[slot] == 0)
+            #expect(a.largest(.standbyPause) == 8 * .minute)
             #expect(a.mean(.standbyPause)! < 0)
         } else {
-            #expect(largest == 0)
+            #expect(a.minimum[slot] == 0 && a.maximum[slot] == 0)
         }
         #expect(a.mean(.clockDrift) == 0)
         #expect(a.mean(.serverOffset) == 0)
