@@ -33,13 +33,6 @@ public struct WallUptimeClock: DeviceClock {
 extension WallUptimeClock: ScenarioPlugin {
     public static let kind = "uptime-wall"
     public init(from node: InputNode) throws {
-        let resolution = try node.value("resolution", default: Int64.second) { n -> Int64 in
-            let r = try n.positiveDuration()
-            guard r == .second || r == .microsecond else {
-                throw n.error("must be \"1s\" (time()) or \"1us\" (gettimeofday); got \(InputNode.describeScalar(n.value))")
-            }
-            return r
-        }
-        self.init(resolution: resolution)
+        self.init(resolution: try BootTimeUptimeClock.resolution(from: node))
     }
 }

@@ -80,14 +80,18 @@ extension WallClock: ScenarioPlugin {
 extension BootTimeUptimeClock: ScenarioPlugin {
     public static let kind = "uptime"
     public init(from node: InputNode) throws {
-        let resolution = try node.value("resolution", default: Int64.second) { n -> Int64 in
+        self.init(resolution: try BootTimeUptimeClock.resolution(from: node))
+    }
+
+    /// An uptime clock's `resolution`: 1 s (`time()`) or 1 µs (`gettimeofday`), nothing else.
+    static func resolution(from node: InputNode) throws -> Nanoseconds {
+        try node.value("resolution", default: Int64.second) { n -> Int64 in
             let r = try n.positiveDuration()
             guard r == .second || r == .microsecond else {
                 throw n.error("must be \"1s\" (time()) or \"1us\" (gettimeofday); got \(InputNode.describeScalar(n.value))")
             }
             return r
         }
-        self.init(resolution: resolution)
     }
 }
 extension UploadCompleteEstimator: ScenarioPlugin {

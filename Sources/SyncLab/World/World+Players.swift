@@ -42,14 +42,7 @@ extension World {
 
     /// The Store leaves the screen: timers are invalidated and a request in flight is dropped.
     mutating func viewEnd(_ c: Int, _ t: SimTime) {
-        let slot = Int(viewingSlot[c])
-        let last = viewing.removeLast()
-        if Int(last) != c {
-            viewing[slot] = last
-            viewingSlot[Int(last)] = Int32(slot)
-        }
-        viewingSlot[c] = -1
-        clients[c].displayEpoch &+= 1
+        leaveStoreScreen(c)
         if clients[c].fetchInFlight {
             clients[c].fetchInFlight = false
             clients[c].needsFetch = true
