@@ -9,7 +9,8 @@ import SyncLabKernel
 ///   on idealised samples): the server's timestamp resolution (the stamp without truncation),
 ///   its placement (the stamp taken in the middle of the server's residence instead of where it
 ///   was taken), the stamping server's clock offset from the reference, and what is left — the
-///   path and the estimator (asymmetric delays, the one-way delay an estimator ignores);
+///   path and the estimator (asymmetric delays, the one-way delay an estimator ignores, and how
+///   coarsely the measuring clock read the exchange itself);
 /// - since the sync (the measuring clock's elapsed time against true elapsed time): drift,
 ///   deep-sleep pause, and resolution (plus any step of a wall-based clock);
 /// - on screen: the UI tick (the value shown was computed at the last tick, not now).
@@ -39,7 +40,7 @@ public enum ErrorSource: Int, CaseIterable, Sendable {
         case .timestampResolution: "server timestamp truncated to its resolution"
         case .timestampPlacement: "server timestamp taken at request start (or send), not mid-residence"
         case .serverOffset: "stamping server's clock minus the reference server clock"
-        case .pathAndEstimator: "network asymmetry and the delays the estimator assumes away"
+        case .pathAndEstimator: "network asymmetry, delays the estimator assumes away, the clock's rounding of the exchange"
         case .clockDrift: "measuring clock's rate error times the time since the sync"
         case .standbyPause: "time the measuring clock stood still in deep sleep since the sync"
         case .clockResolution: "measuring clock's resolution (and any step of a wall-based clock)"
