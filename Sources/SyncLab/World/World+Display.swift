@@ -73,6 +73,7 @@ extension World {
         let clientBase = clients.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let anchorBase = shadowAnchors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let viewingCount = viewing.count
+        let pausing = scenario.client.clock.pausesInDeepSleep
         for (i, c32) in viewing.enumerated() {
             if i &+ World.sampleLookahead < viewingCount, let clientBase, let anchorBase {
                 World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase)
@@ -98,7 +99,9 @@ extension World {
             let file = Int(current ? s.file : s.previousFile)
             let readingNow = clockReading(s.device, at: t)
             let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.device, at: lastTick))
-            let estimate = s.anchor.serverTime(at: readingNow) &- serverNow
+            let estimated = s.anchor.serverTime(at: readingNow)
+            let estimate = estimated &- serverNow
+            let displayError = shown &- serverNow
             recordBound(c, reading: readingNow, estimateError: estimate)
             let base = c &* World.referenceClockCount
             for k in 0..<World.referenceClockCount {
@@ -107,15 +110,15 @@ extension World {
                 recorder.shadowSample(clock: k, error: error &- serverNow)
             }
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
-            let correction = s.anchor.serverTime(at: readingNow) &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
+            let correction = estimated &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
             let drift = (readingNow - clockReading(s.device.withoutDrift, at: t)) &- s.anchorDriftOffset &+ correction
-            let pause = scenario.client.clock.pausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
+            let pause = pausing ? s.anchorSlept &- s.device.slept(at: t) : 0
             recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
-                               displayError: shown &- serverNow)
+                               displayError: displayError)
             let (bare, stale) = positionStates(file: files[file], shown: shown, truth: serverNow, near: truthIndex)
-            recorder.sample(displayError: shown &- serverNow, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
+            recorder.sample(displayError: displayError, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
                             positions: positions)
-            if s.tampered { recorder.tamperSample(headStart: shown &- serverNow) }
+            if s.tampered { recorder.tamperSample(headStart: displayError) }
         }
     }
 

@@ -87,11 +87,12 @@ extension World {
         clients[c].syncBound = estimate.bound
         clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
         clients[c].anchorSetAt = t
-        attributeAnchor(c, exchange, sample: s, at: t)
+        let now = clockReading(device, at: t)
+        attributeAnchor(c, exchange, sample: s, at: t, reading: now)
         clients[c].hasSync = true
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
-        let load = LoadContext(loadedAt: clockReading(device, at: t), anchor: estimate.anchor,
+        let load = LoadContext(loadedAt: now, anchor: estimate.anchor,
                                epochUnix: scenario.epochUnix)
         clients[c].refetchDue = design.refetch.refetchDue(after: load, &clients[c].designRNG)
         // The same sync measured with each reference clock (`shadowClocks` order), called on the
@@ -106,7 +107,8 @@ extension World {
             shadowAnchors[base + k] = ShadowAnchor(design.estimator.anchor(for: shadow))
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
-        recorder.fetchSynced(at: t, error: clients[c].anchor.serverTime(at: clockReading(device, at: t)) &- server.serverTime(at: t))
+        // The anchor's error at the sync instant: what its attribution just split.
+        recorder.fetchSynced(at: t, error: clients[c].anchorParts.total)
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t)
     }
@@ -122,11 +124,11 @@ extension World {
         schedule(.sendRequest, client: c, epoch: clients[c].fetchEpoch, at: t + delay)
     }
 
-    /// Splits the new anchor's error at the sync instant t into its sources, and keeps what the
-    /// clock part of later samples is measured from.
-    mutating func attributeAnchor(_ c: Int, _ e: ProbeExchange, sample s: SyncSample, at t: SimTime) {
+    /// Splits the new anchor's error at the sync instant t (the clock then reading `now`) into its
+    /// sources, and keeps what the clock part of later samples is measured from.
+    mutating func attributeAnchor(_ c: Int, _ e: ProbeExchange, sample s: SyncSample, at t: SimTime,
+                                  reading now: ClockReading) {
         let device = clients[c].device
-        let now = clockReading(device, at: t)
         let middle = e.arrivedAt + (e.leftAt - e.arrivedAt) / 2
         clients[c].anchorParts = AnchorAttribution.split(
             estimator: scenario.client.estimator, sample: s, reading: now, truth: server.serverTime(at: t),
