@@ -19,20 +19,19 @@ public enum DeterministicMath {
         var e = Int(x.exponent)
         var m = Double(sign: .plus, exponent: 0, significand: x.significand)   // in [1, 2)
         if m > 1.414_213_562_373_095_048_8 { m *= 0.5; e += 1 }
-        // log m = 2·atanh(f), f = (m−1)/(m+1), |f| ≤ 0.1716; the odd series converges fast.
+        // log m = 2·atanh(f) = 2f·(1 + f²/3 + f⁴/5 + …), f = (m−1)/(m+1), |f| ≤ 0.1716: the
+        // terms after f²⁰/21 are below 2⁻⁶⁰ of the sum. Horner form, reciprocals as constants.
         let f = (m - 1) / (m + 1)
         let f2 = f * f
-        var term = f
-        var sum = 0.0
-        var k = 1.0
-        for _ in 0..<14 {
-            sum += term / k
-            term *= f2
-            k += 2
-        }
+        var s = atanhCoefficients[9]
+        for i in stride(from: 8, through: 0, by: -1) { s = s * f2 + atanhCoefficients[i] }
+        let twoF = 2 * f
         let ed = Double(e)
-        return ed * ln2Hi + (2 * sum + ed * ln2Lo)
+        return ed * ln2Hi + (twoF * (f2 * s) + ed * ln2Lo + twoF)
     }
+
+    /// 1/3, 1/5, …, 1/21: the odd series of atanh after its first term.
+    static let atanhCoefficients: [Double] = (1...10).map { 1 / Double(2 * $0 + 1) }
 
     /// ln(1 + x) for x > −1, accurate also when |x| is tiny (where 1 + x would round away x).
     public static func log1p(_ x: Double) -> Double {
@@ -49,18 +48,40 @@ public enum DeterministicMath {
         if x.isNaN { return x }
         if x > 709.782_712_893_384 { return .infinity }
         if x < -745.133_219_101_941_1 { return 0 }
-        // x = k·ln2 + r with |r| ≤ ln2/2; e^x = 2^k · e^r.
-        let kd = (x / ln2).rounded(.toNearestOrEven)
-        let r = (x - kd * ln2Hi) - kd * ln2Lo
-        // Taylor series of e^r to degree 18: error below 1e-17 for |r| ≤ 0.347.
-        var term = 1.0
-        var sum = 1.0
-        for n in 1...18 {
-            term = term * r / Double(n)
-            sum += term
-        }
-        return scale(sum, Int(kd))
+        // x = (64m + j)·ln2/64 + r with |r| ≤ ln2/128: e^x = 2^m · 2^(j/64) · e^r. The table holds
+        // 2^(j/64) correctly rounded; ln2/64 is split so that k·hi is exact for every k here.
+        let kd = (x * sixtyFourOverLn2).rounded(.toNearestOrEven)
+        let r = (x - kd * ln2Hi64) - kd * ln2Lo64
+        // e^r − 1 to degree 6: the next term is below 3e-20 for |r| ≤ 0.0055.
+        let p = r + r * r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720)))))
+        let k = Int(kd)
+        let t = twoToTheJOver64[k & 63]
+        return scale(t + t * p, k >> 6)
     }
+
+    static let sixtyFourOverLn2 = 0x1.71547652b82fep+6
+    static let ln2Hi64 = ln2Hi / 64   // exact: a power-of-two scaling
+    static let ln2Lo64 = ln2Lo / 64
+
+    /// 2^(j/64) for j = 0…63, correctly rounded (from 60-digit decimal arithmetic).
+    static let twoToTheJOver64: [Double] = [
+        0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0, 0x1.0874518759bc8p+0,
+        0x1.0b5586cf9890fp+0, 0x1.0e3ec32d3d1a2p+0, 0x1.11301d0125b51p+0, 0x1.1429aaea92de0p+0,
+        0x1.172b83c7d517bp+0, 0x1.1a35beb6fcb75p+0, 0x1.1d4873168b9aap+0, 0x1.2063b88628cd6p+0,
+        0x1.2387a6e756238p+0, 0x1.26b4565e27cddp+0, 0x1.29e9df51fdee1p+0, 0x1.2d285a6e4030bp+0,
+        0x1.306fe0a31b715p+0, 0x1.33c08b26416ffp+0, 0x1.371a7373aa9cbp+0, 0x1.3a7db34e59ff7p+0,
+        0x1.3dea64c123422p+0, 0x1.4160a21f72e2ap+0, 0x1.44e086061892dp+0, 0x1.486a2b5c13cd0p+0,
+        0x1.4bfdad5362a27p+0, 0x1.4f9b2769d2ca7p+0, 0x1.5342b569d4f82p+0, 0x1.56f4736b527dap+0,
+        0x1.5ab07dd485429p+0, 0x1.5e76f15ad2148p+0, 0x1.6247eb03a5585p+0, 0x1.6623882552225p+0,
+        0x1.6a09e667f3bcdp+0, 0x1.6dfb23c651a2fp+0, 0x1.71f75e8ec5f74p+0, 0x1.75feb564267c9p+0,
+        0x1.7a11473eb0187p+0, 0x1.7e2f336cf4e62p+0, 0x1.82589994cce13p+0, 0x1.868d99b4492edp+0,
+        0x1.8ace5422aa0dbp+0, 0x1.8f1ae99157736p+0, 0x1.93737b0cdc5e5p+0, 0x1.97d829fde4e50p+0,
+        0x1.9c49182a3f090p+0, 0x1.a0c667b5de565p+0, 0x1.a5503b23e255dp+0, 0x1.a9e6b5579fdbfp+0,
+        0x1.ae89f995ad3adp+0, 0x1.b33a2b84f15fbp+0, 0x1.b7f76f2fb5e47p+0, 0x1.bcc1e904bc1d2p+0,
+        0x1.c199bdd85529cp+0, 0x1.c67f12e57d14bp+0, 0x1.cb720dcef9069p+0, 0x1.d072d4a07897cp+0,
+        0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,
+        0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
+    ]
 
     /// y · 2^k, exact unless the result is subnormal or overflows.
     static func scale(_ y: Double, _ k: Int) -> Double {

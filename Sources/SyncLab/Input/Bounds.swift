@@ -120,9 +120,9 @@ public struct Bounds: Sendable {
 }
 
 extension Distribution {
-    /// The largest |Z| the kernel's polar method can return: its smallest accepted s = u² + v² is
-    /// 2⁻¹⁰⁴ (u, v are multiples of 2⁻⁵²), and |Z| ≤ √(−2 ln s) = √(208 ln 2) ≈ 12.007.
-    static let extremeNormalDeviate = 12.01
+    /// The largest |Z| the kernel's ziggurat can return: a tail deviate r − ln(U)/r with r ≈ 3.4426
+    /// and −ln U ≤ 53 ln 2 (U has 53 random bits), so |Z| ≤ 3.4426 + 36.737/3.4426 ≈ 14.114.
+    static let extremeNormalDeviate = 14.12
     /// The largest −ln U for the kernel's U in (0, 1] (53 random bits): 53 ln 2 ≈ 36.74.
     static let extremeNegativeLogUnit = 36.74
 
