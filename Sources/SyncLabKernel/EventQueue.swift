@@ -40,6 +40,15 @@ public struct EventQueue<Payload> {
     public var isEmpty: Bool { count == 0 }
     /// Events scheduled so far (a throughput figure for benchmarks).
     public var scheduledCount: UInt64 { nextSequence }
+    /// Buckets loaded so far: when it changes, a new batch of events is next (the caller may
+    /// start loading their state, see `forEachInCurrentBucket`).
+    @usableFromInline var loads: UInt64 = 0
+    public var bucketsLoaded: UInt64 { loads }
+
+    /// Calls `body` with each event waiting in the bucket being drained, in no promised order.
+    @inlinable public func forEachInCurrentBucket(_ body: (Payload) -> Void) {
+        for i in 0..<ring.currentCount { body(ring.current[i].payload) }
+    }
 
     @inlinable var width: Int64 { 1 << EventQueue.widthShift }
 
@@ -121,6 +130,7 @@ public struct EventQueue<Payload> {
                 place(far.removeFirst())
             }
             nearCount &-= ring.load(cursor)
+            loads &+= 1
             if ring.currentCount == 0 && nearCount == 0 && !far.isEmpty && bucketOffset(far.peekTime!) == nil {
                 // A time the window cannot reach without overflowing: serve it from the heap.
                 ring.pushCurrentRaw(far.removeFirst())
@@ -221,7 +231,14 @@ public struct EventQueue<Payload> {
 
     /// Moves bucket `b` into the current, sorted; returns how many events it held.
     @inlinable func load(_ b: Int) -> Int {
+        // The nodes lie anywhere in the pool: walk the (small, cached) links first and start
+        // loading every node, so their cache misses overlap instead of following one another.
         var n = heads[b]
+        while n >= 0 {
+            prefetchCacheLine(UnsafeRawPointer(nodes + Int(n)))
+            n = links[Int(n)]
+        }
+        n = heads[b]
         var moved = 0
         while n >= 0 {
             pushCurrentRaw((nodes + Int(n)).move())

@@ -69,7 +69,7 @@ public struct AnchorAttribution: Sendable, Equatable {
     /// request's residence (both stamps); `referenceMid` — the reference server clock then.
     /// What remains — the path, and whatever the estimator's memory (a filter window, a drift
     /// correction) made of it — is `pathAndEstimator`.
-    public static func split(estimator: any SyncEstimator, sample: SyncSample, reading: ClockReading, truth: Int64,
+    public static func split(estimator: some SyncEstimator, sample: SyncSample, reading: ClockReading, truth: Int64,
                              actual: Int64, exactStamp: Int64, exactTransmit: Int64, midStamp: Int64,
                              referenceMid: Int64) -> AnchorAttribution {
         func estimate(_ stamp: Int64, _ transmit: Int64) -> Int64 {

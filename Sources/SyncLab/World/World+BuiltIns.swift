@@ -1,8 +1,9 @@
 import SyncLabKernel
 
-/// The design's clock and tick policy as the hot paths call them: on the concrete built-in types
-/// when the scenario uses those (`BuiltInClock`, `BuiltInTick`), through the plug-in's protocol
-/// otherwise. Either way the same instants and readings.
+/// The design's clock, tick policy and estimator as the hot paths call them: on the concrete
+/// built-in types when the scenario uses those (`BuiltInClock`, `BuiltInTick`,
+/// `BuiltInEstimator`), through the plug-in's protocol otherwise. Either way the same instants,
+/// readings and anchors.
 ///
 /// They are `mutating` although they change nothing: every caller is a mutating handler, and a
 /// non-mutating call from one made the compiler copy the whole world (retaining each of its
@@ -18,6 +19,13 @@ extension World {
     mutating func clockEarliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime) -> SimTime {
         if let clock = designClock { return clock.earliest(d, reaching: target, notBefore: t, context) }
         return scenario.client.clock.earliest(d, reaching: target, notBefore: t, context)
+    }
+
+    /// The estimator's one-exchange anchor (no filter memory).
+    @inline(__always)
+    mutating func oneExchangeAnchor(_ s: SyncSample) -> SyncAnchor {
+        if let estimator = designEstimator { return estimator.anchor(for: s) }
+        return scenario.client.estimator.anchor(for: s)
     }
 
     @inline(__always)

@@ -130,7 +130,9 @@ extension World {
         let layout = designLayout
         let words = layout.estimatorWords + layout.driftWords
         guard words > 0 else {
-            return design.estimator.estimate(for: s, memory: UnsafeMutableBufferPointer(start: nil, count: 0), model)
+            let none = UnsafeMutableBufferPointer<Int64>(start: nil, count: 0)
+            if let estimator = designEstimator { return estimator.estimate(for: s, memory: none, model) }
+            return design.estimator.estimate(for: s, memory: none, model)
         }
         let fresh = !clients[c].hasSync
         return withDesignMemory(c, 0, words) { m in

@@ -24,10 +24,15 @@ extension World {
         let lost = clients[c].networkRNG.bernoulli(link.failure)
         clients[c].uploadCompleteAt = t + upload
         recorder.requestSent(at: t, lost: lost)
+        let arrival = t + upload + uplink
         if lost {
             schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + link.timeout)
+        } else if serving == nil && arrival < fileStableUntil && arrival < end {
+            // Nothing the plain server reads can change before the request arrives (its file is
+            // published, its stamp a function of time): answer it now and save an event.
+            serverArrival(c, arrival, epoch: clients[c].fetchEpoch)
         } else {
-            schedule(.serverArrival, client: c, epoch: clients[c].fetchEpoch, at: t + upload + uplink)
+            schedule(.serverArrival, client: c, epoch: clients[c].fetchEpoch, at: arrival)
         }
     }
 
@@ -104,7 +109,7 @@ extension World {
                                     uploadComplete: World.referenceReading(k, device, at: exchange.uploadCompleteAt, context),
                                     downloadComplete: World.referenceReading(k, device, at: exchange.doneAt, context),
                                     serverTransmit: exchange.transmit)
-            shadowAnchors[base + k] = ShadowAnchor(design.estimator.anchor(for: shadow))
+            shadowAnchors[base + k] = ShadowAnchor(oneExchangeAnchor(shadow))
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
         // The anchor's error at the sync instant: what its attribution just split.
@@ -130,11 +135,20 @@ extension World {
                                   reading now: ClockReading) {
         let device = clients[c].device
         let middle = e.arrivedAt + (e.leftAt - e.arrivedAt) / 2
-        clients[c].anchorParts = AnchorAttribution.split(
-            estimator: scenario.client.estimator, sample: s, reading: now, truth: server.serverTime(at: t),
-            actual: clients[c].anchor.serverTime(at: now),
-            exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
-            midStamp: middle.ns &+ e.serverOffset, referenceMid: server.serverTime(at: middle))
+        // Locals only: a closure over `self` here would copy the world.
+        let truth = server.serverTime(at: t), actual = clients[c].anchor.serverTime(at: now)
+        let referenceMid = server.serverTime(at: middle)
+        func split(_ estimator: some SyncEstimator) -> AnchorAttribution {
+            AnchorAttribution.split(
+                estimator: estimator, sample: s, reading: now, truth: truth, actual: actual,
+                exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
+                midStamp: middle.ns &+ e.serverOffset, referenceMid: referenceMid)
+        }
+        if let estimator = designEstimator {
+            clients[c].anchorParts = split(estimator)
+        } else {
+            clients[c].anchorParts = split(scenario.client.estimator)
+        }
         clients[c].anchorDriftOffset = now - clockReading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)
     }

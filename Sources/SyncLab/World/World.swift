@@ -34,14 +34,21 @@ public struct World {
     /// The opt-in server models: the store file's serving models, or the original plan.
     var serving: ServingState? = nil
     var database: DatabaseState? = nil
+    /// Before this instant the plain server's answer cannot change (no publish can land earlier):
+    /// a request arriving before it is answered when sent, without an arrival event. Publishes
+    /// pending, and the next cron run (a publish lands no earlier than its cron run).
+    var fileStableUntil = SimTime.zero
+    var pendingPublishes = 0
+    var nextCronAt = SimTime.zero
     /// The client design's per-client memory (filter window, drift, probes, retry): see
     /// `DesignMemoryLayout`; empty for designs that keep none.
     var designLayout = DesignMemoryLayout.none
     var designMemory: [Int64] = []
-    /// The design's clock and tick policy resolved to the built-in types (see `World+BuiltIns`);
+    /// The design's clock, tick policy and estimator resolved to the built-in types (see `World+BuiltIns`);
     /// nil for a plug-in the world calls through its protocol.
     let designClock: BuiltInClock?
     let designTick: BuiltInTick?
+    let designEstimator: BuiltInEstimator?
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
@@ -65,6 +72,7 @@ public struct World {
         context = ClockContext(epochUnix: scenario.epochUnix)
         designClock = BuiltInClock(scenario.client.clock)
         designTick = BuiltInTick(scenario.client.tick)
+        designEstimator = BuiltInEstimator(scenario.client.estimator)
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)
@@ -146,7 +154,13 @@ public struct World {
             started = true
             bootstrap()
         }
+        var loaded = queue.bucketsLoaded
         while let (t, e) = queue.pop(before: min(limit, end)) {
+            if queue.bucketsLoaded != loaded {
+                // A new bucket: start loading the state of every player it holds events for.
+                loaded = queue.bucketsLoaded
+                prefetchPlayers(ofCurrentBucket: ())
+            }
             handle(e, at: t)
         }
     }
@@ -172,7 +186,9 @@ public struct World {
         // The server has been running: generate and publish once at the start.
         server.generate(at: start)
         server.publish(at: start)
-        schedule(.cron, client: -1, at: server.nextCronRun(after: start))
+        nextCronAt = server.nextCronRun(after: start)
+        fileStableUntil = nextCronAt
+        schedule(.cron, client: -1, at: nextCronAt)
         scheduleNextSample()
         for c in clients.indices {
             clients[c].device.fallAsleep(at: start)
@@ -198,10 +214,17 @@ public struct World {
             if e.epoch == clients[c].displayEpoch && clients[c].phase == .viewing { display(c, t) }
         case .cron:
             server.generate(at: t)
-            schedule(.publish, client: -1, at: t + server.publishDelay())
-            schedule(.cron, client: -1, at: server.nextCronRun(after: t))
+            let publishAt = t + server.publishDelay()
+            schedule(.publish, client: -1, at: publishAt)
+            nextCronAt = server.nextCronRun(after: t)
+            schedule(.cron, client: -1, at: nextCronAt)
+            fileStableUntil = pendingPublishes == 0 ? publishAt : min(fileStableUntil, publishAt)
+            pendingPublishes += 1
         case .publish:
             server.publish(at: t)
+            // With another publish still pending its time is not kept: answer at arrival until then.
+            pendingPublishes -= 1
+            fileStableUntil = pendingPublishes == 0 ? nextCronAt : t
         case .sample:
             sample(t)
             scheduleNextSample()
