@@ -50,6 +50,22 @@ public struct EventQueue<Payload> {
         for i in 0..<ring.currentCount { body(ring.current[i].payload) }
     }
 
+    /// Calls `body` with each event in the bucket `k` ≥ 1 widths after the current one (events
+    /// that far ahead still in the heap are not visited), in no promised order.
+    @inlinable public func forEachInBucket(ahead k: Int, _ body: (Payload) -> Void) {
+        let b = (cursor &+ k) & (EventQueue.bucketCount &- 1)
+        var n = ring.heads[b]
+        while n >= 0 {
+            body(ring.nodes[Int(n)].payload)
+            n = ring.links[Int(n)]
+        }
+    }
+
+    /// Starts loading the events of the bucket `k` ≥ 1 widths after the current one.
+    @inlinable public func prefetchBucket(ahead k: Int) {
+        ring.prefetchNodes(of: (cursor &+ k) & (EventQueue.bucketCount &- 1))
+    }
+
     @inlinable var width: Int64 { 1 << EventQueue.widthShift }
 
     /// Buckets from the window start to time `t`, or nil if `t` lies beyond the window (or the
@@ -231,14 +247,8 @@ public struct EventQueue<Payload> {
 
     /// Moves bucket `b` into the current, sorted; returns how many events it held.
     @inlinable func load(_ b: Int) -> Int {
-        // The nodes lie anywhere in the pool: walk the (small, cached) links first and start
-        // loading every node, so their cache misses overlap instead of following one another.
+        prefetchNodes(of: b)
         var n = heads[b]
-        while n >= 0 {
-            prefetchCacheLine(UnsafeRawPointer(nodes + Int(n)))
-            n = links[Int(n)]
-        }
-        n = heads[b]
         var moved = 0
         while n >= 0 {
             pushCurrentRaw((nodes + Int(n)).move())
@@ -255,6 +265,16 @@ public struct EventQueue<Payload> {
             all.sort { $1.precedes($0) }
         }
         return moved
+    }
+
+    /// The nodes lie anywhere in the pool: walk the (small, cached) links and start loading every
+    /// node of bucket `b`, so their cache misses overlap instead of following one another.
+    @inlinable func prefetchNodes(of b: Int) {
+        var n = heads[b]
+        while n >= 0 {
+            prefetchCacheLine(UnsafeRawPointer(nodes + Int(n)))
+            n = links[Int(n)]
+        }
     }
 
     @inlinable func pushCurrentRaw(_ entry: Entry) {

@@ -125,16 +125,16 @@ extension World {
     /// The design's estimate for sample `s`, with its filter memory and drift correction. The
     /// memory is cleared at the first sync after an app start (it lived in the killed process).
     mutating func syncEstimate(_ c: Int, _ s: SyncSample) -> SyncEstimate {
-        let design = scenario.client
-        let model = scenario.boundModel
+        let model = boundModel
         let layout = designLayout
         let words = layout.estimatorWords + layout.driftWords
         guard words > 0 else {
             let none = UnsafeMutableBufferPointer<Int64>(start: nil, count: 0)
             if let estimator = designEstimator { return estimator.estimate(for: s, memory: none, model) }
-            return design.estimator.estimate(for: s, memory: none, model)
+            return scenario.client.estimator.estimate(for: s, memory: none, model)
         }
         let fresh = !clients[c].hasSync
+        let design = scenario.client
         return withDesignMemory(c, 0, words) { m in
             if fresh { m.update(repeating: 0) }
             var e = design.estimator.estimate(for: s, memory: UnsafeMutableBufferPointer(rebasing: m[0..<layout.estimatorWords]), model)

@@ -5,24 +5,26 @@ extension World {
     /// does not fit in any cache, and each sampled player otherwise costs several misses in turn.
     static let sampleLookahead = 8
 
-    /// Starts loading the state of the players with events in the queue's current bucket: the
-    /// event loop visits players in no locality order, so each event otherwise begins with
-    /// several cache misses in turn.
-    mutating func prefetchPlayers(ofCurrentBucket: Void) {
+    /// A software pipeline over the event queue, run when a new bucket is loaded: the event loop
+    /// visits players in no locality order, so each event would otherwise begin with several
+    /// cache misses in turn. It starts loading the state of the players with events in this
+    /// bucket and the next, and the events of the one after (read when it is the next).
+    mutating func prefetchAhead() {
         let count = clients.count
         clients.withUnsafeBufferPointer { all in
-            guard let base = all.baseAddress else { return }
-            queue.forEachInCurrentBucket { e in
-                let c = Int(e.client)
-                guard c >= 0 && c < count else { return }   // server events and database slots
-                let p = UnsafeRawPointer(base + c)
-                var line = 0
-                while line < MemoryLayout<ClientState>.stride {
-                    prefetchCacheLine(p + line)
-                    line &+= 64
+            shadowAnchors.withUnsafeBufferPointer { anchors in
+                guard let base = all.baseAddress, let anchorBase = anchors.baseAddress else { return }
+                let players = UnsafeRawPointer(base), shadows = UnsafeRawPointer(anchorBase)
+                func player(_ e: WorldEvent) {
+                    let c = Int(e.client)
+                    guard c >= 0 && c < count else { return }   // server events and database slots
+                    World.prefetchPlayer(c, clients: players, anchors: shadows)
                 }
+                queue.forEachInCurrentBucket(player)
+                queue.forEachInBucket(ahead: 1, player)
             }
         }
+        queue.prefetchBucket(ahead: 2)
     }
 
     /// Starts loading player `c`'s state and sync anchors (about eight cache lines).

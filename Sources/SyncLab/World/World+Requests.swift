@@ -68,10 +68,9 @@ extension World {
 
     mutating func responseDone(_ c: Int, _ t: SimTime) {
         let device = clients[c].device
-        let design = scenario.client
         var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
-        if design.probes > 1 {
+        if scenario.client.probes > 1 {
             // Best of n: every probe is a real request; the next leaves as soon as one answers.
             guard let best = probeRound(c, exchange) else {
                 recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
@@ -99,7 +98,11 @@ extension World {
         clients[c].file = clients[c].requestFile
         let load = LoadContext(loadedAt: now, anchor: estimate.anchor,
                                epochUnix: scenario.epochUnix)
-        clients[c].refetchDue = design.refetch.refetchDue(after: load, &clients[c].designRNG)
+        if let refetch = designRefetch {
+            clients[c].refetchDue = refetch.refetchDue(after: load, &clients[c].designRNG)
+        } else {
+            clients[c].refetchDue = scenario.client.refetch.refetchDue(after: load, &clients[c].designRNG)
+        }
         // The same sync measured with each reference clock (`shadowClocks` order), called on the
         // concrete types; they use the estimator's one-exchange form (no filter memory each).
         let base = c &* World.referenceClockCount

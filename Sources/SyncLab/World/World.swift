@@ -49,6 +49,10 @@ public struct World {
     let designClock: BuiltInClock?
     let designTick: BuiltInTick?
     let designEstimator: BuiltInEstimator?
+    /// The seeds' refetch policy on its concrete type (nil for any other plug-in).
+    let designRefetch: UniformWindowRefetch?
+    /// What the design's ± bounds assume (resolved once: it reads the clock's resolution).
+    let boundModel: BoundModel
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
@@ -73,6 +77,8 @@ public struct World {
         designClock = BuiltInClock(scenario.client.clock)
         designTick = BuiltInTick(scenario.client.tick)
         designEstimator = BuiltInEstimator(scenario.client.estimator)
+        designRefetch = scenario.client.refetch as? UniformWindowRefetch
+        boundModel = scenario.boundModel
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)
@@ -157,9 +163,8 @@ public struct World {
         var loaded = queue.bucketsLoaded
         while let (t, e) = queue.pop(before: min(limit, end)) {
             if queue.bucketsLoaded != loaded {
-                // A new bucket: start loading the state of every player it holds events for.
                 loaded = queue.bucketsLoaded
-                prefetchPlayers(ofCurrentBucket: ())
+                prefetchAhead()
             }
             handle(e, at: t)
         }
