@@ -45,9 +45,9 @@ public struct EventQueue<Payload> {
     @usableFromInline var loads: UInt64 = 0
     public var bucketsLoaded: UInt64 { loads }
 
-    /// Calls `body` with each event waiting in the bucket being drained, in no promised order.
-    @inlinable public func forEachInCurrentBucket(_ body: (Payload) -> Void) {
-        for i in 0..<ring.currentCount { body(ring.current[i].payload) }
+    /// The event `k` places after the next one to pop, if the bucket being drained holds it.
+    @inlinable public func upcoming(_ k: Int) -> Payload? {
+        k < ring.currentCount ? ring.current[ring.currentCount &- 1 &- k].payload : nil
     }
 
     /// Calls `body` with each event in the bucket `k` ≥ 1 widths after the current one (events

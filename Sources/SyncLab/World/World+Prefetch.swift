@@ -5,10 +5,15 @@ extension World {
     /// does not fit in any cache, and each sampled player otherwise costs several misses in turn.
     static let sampleLookahead = 8
 
+    /// Players whose state one bucket load starts loading, at most: a million players' buckets
+    /// hold hundreds of events, and starting them all at once only evicts what is in use.
+    static let bucketPrefetchLimit = 16
+
     /// A software pipeline over the event queue, run when a new bucket is loaded: the event loop
     /// visits players in no locality order, so each event would otherwise begin with several
-    /// cache misses in turn. It starts loading the state of the players with events in this
-    /// bucket and the next, and the events of the one after (read when it is the next).
+    /// cache misses in turn. It starts loading the state of the first players with events in
+    /// this bucket — and in the next one if this one holds few — and the events of the one
+    /// after (read when it is the next).
     mutating func prefetchAhead() {
         let count = clients.count
         clients.withUnsafeBufferPointer { all in
@@ -20,8 +25,12 @@ extension World {
                     guard c >= 0 && c < count else { return }   // server events and database slots
                     World.prefetchPlayer(c, clients: players, anchors: shadows)
                 }
-                queue.forEachInCurrentBucket(player)
-                queue.forEachInBucket(ahead: 1, player)
+                var k = 0
+                while k < World.bucketPrefetchLimit, let e = queue.upcoming(k) {
+                    player(e)
+                    k += 1
+                }
+                if k < 4 { queue.forEachInBucket(ahead: 1, player) }
             }
         }
         queue.prefetchBucket(ahead: 2)
