@@ -80,7 +80,7 @@ import SyncLabReports
     /// draws at the 10000-day ceiling, ±1 day offsets, ±10% drift, 1 s crons, 1 ms ticks,
     /// whole-day timestamps, enormous files on 1 B/s links. Each loads, runs and renders.
     static let edges: [String] = [
-        #"{"network": {"profiles": [{"name": "w", "share": 1, "uplink": {"kind": "lognormal", "median": "15ms", "sigma": 2.06}, "downlink": {"kind": "pareto", "scale": "8ms", "shape": 1.45}, "bandwidth": {"kind": "lognormal", "median": "1B/s", "sigma": 5}, "failure": 0.5, "timeout": "1ms"}]}}"#,
+        #"{"network": {"profiles": [{"name": "w", "share": 1, "uplink": {"kind": "lognormal", "median": "15ms", "sigma": 1.75}, "downlink": {"kind": "pareto", "scale": "8ms", "shape": 1.45}, "bandwidth": {"kind": "lognormal", "median": "1B/s", "sigma": 5}, "failure": 0.5, "timeout": "1ms"}]}}"#,
         #"{"server": {"cron": {"period": "1s", "jitter": "1d", "horizon": "1d"}, "publish": {"lag": "1d", "duration": "1d"}, "timestampResolution": "1d", "serviceTime": "1d", "clockOffset": "-1d"}}"#,
         #"{"server": {"cron": {"period": "1s", "horizon": "1s"}, "clockOffset": "1d", "timestampResolution": "1ns", "serviceTime": {"kind": "exponential", "mean": "1d"}}}"#,
         #"{"devices": {"driftPpm": {"kind": "uniform", "min": -100000, "max": 100000}, "wallClockOffset": {"kind": "normal", "mean": "1d", "sd": "1d"}, "uptimeAtStart": "365d"}, "client": {"clock": "wall"}}"#,

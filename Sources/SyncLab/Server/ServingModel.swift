@@ -73,6 +73,14 @@ extension ServerConfig {
         timestampAt != .requestStart || fleet != nil || workers != nil || queueLimit != nil || !outages.isEmpty
     }
 
+    /// Whether the server's answer to a request depends only on when it arrives and on the
+    /// player's own draws — no queue, no round-robin counter, no database — so the world may
+    /// work it out when the request is sent (outages are a function of time).
+    public var answersEachRequestAlone: Bool {
+        workers == nil && queueLimit == nil && design == nil
+            && !(fleet.map { $0.balancing == .roundRobin && $0.servers > 1 } ?? false)
+    }
+
     /// Whether players share state through the server (a queue, a round-robin counter, the
     /// original plan's database), so a run must be one world: shards would each have their own
     /// copy and give thread-dependent results.

@@ -27,9 +27,10 @@ extension World {
         let arrival = t + upload + uplink
         if lost {
             schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + link.timeout)
-        } else if serving == nil && arrival < fileStableUntil && arrival < end {
-            // Nothing the plain server reads can change before the request arrives (its file is
-            // published, its stamp a function of time): answer it now and save an event.
+        } else if answersWhenSent && arrival < fileStableUntil && arrival < end {
+            // Nothing the server reads can change before the request arrives (its file is
+            // published; its stamp, clock and outages are functions of time; no queue): answer
+            // it now and save an event.
             serverArrival(c, arrival, epoch: clients[c].fetchEpoch)
         } else {
             schedule(.serverArrival, client: c, epoch: clients[c].fetchEpoch, at: arrival)

@@ -73,7 +73,9 @@ extension World {
         } else {
             service = 0   // an unlimited pool: an unwanted request affects nobody
         }
-        let admission = serving!.pools[k].admit(at: t, service: service)
+        // Unlimited workers keep no state (and an early answer may come out of arrival order).
+        let admission = scenario.server.workers == nil ? .served(start: t, done: t + service, queued: 0)
+            : serving!.pools[k].admit(at: t, service: service)
         guard case let .served(start, left, queued) = admission else {
             // Queue full: the server answers at once with an error (HTTP 503).
             if measured { recorder.serving?.queueFull += 1 }

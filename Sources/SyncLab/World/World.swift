@@ -39,6 +39,8 @@ public struct World {
     /// pending, and the next cron run (a publish lands no earlier than its cron run).
     var fileStableUntil = SimTime.zero
     var pendingPublishes = 0
+    /// `server.answersEachRequestAlone`, read once.
+    let answersWhenSent: Bool
     var nextCronAt = SimTime.zero
     /// The client design's per-client memory (filter window, drift, probes, retry): see
     /// `DesignMemoryLayout`; empty for designs that keep none.
@@ -79,6 +81,7 @@ public struct World {
         designEstimator = BuiltInEstimator(scenario.client.estimator)
         designRefetch = scenario.client.refetch as? UniformWindowRefetch
         boundModel = scenario.boundModel
+        answersWhenSent = scenario.server.answersEachRequestAlone
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)
