@@ -8,15 +8,38 @@ import SyncLabKernel
 struct ClientState {
     enum Phase: UInt8 { case offline, viewing, away }
 
+    // Read by every sample of the viewing players (World.sample): kept together at the front so
+    // the sample loop loads four or five cache lines of the state, not all of it.
     var device: DeviceState
     var link: UInt8
+    var hasSync = false
+    var previousValid = false
+    /// The player has moved the wall clock forward (`devices.tampering`).
+    var tampered = false
+    var file: Int32 = -1
+    var previousFile: Int32 = -1
+    /// This viewing session's tick timer (fixes the tick phase).
+    var tick = TickSession(start: .zero, base: ClockReading(ns: 0))
+    var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
+    var previousAnchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
+    var anchorSetAt = SimTime.zero
+    /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
+    var lastDeepWake: Int64 = .min
+    /// The ± bound of `anchor` at its reading, and how fast it grows with age (ppb).
+    var syncBound: Int64 = 0
+    var syncBoundGrowthPPB: Int64 = 0
+    /// The anchor's error at the sync split by source, the measuring clock's drift offset
+    /// (reading minus a drift-free reading) and the deep sleep accumulated at the sync instant:
+    /// what attributing a later sample's error needs (see `ErrorSource`).
+    var anchorParts = AnchorAttribution()
+    var anchorDriftOffset: Int64 = 0
+    var anchorSlept: Int64 = 0
+
     var phase: Phase = .offline
     var screenOn = false
     var fetchInFlight = false
     /// A fetch is owed (failed or due) and waits for the Store to be on screen.
     var needsFetch = false
-    var hasSync = false
-    var previousValid = false
     var sessionsLeft: Int32 = 0
     var consecutiveFailures: Int32 = 0
 
@@ -25,29 +48,11 @@ struct ClientState {
     var displayEpoch: UInt32 = 0
     var fetchEpoch: UInt32 = 0
 
-    /// This viewing session's tick timer (fixes the tick phase).
-    var tick = TickSession(start: .zero, base: ClockReading(ns: 0))
-    var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
-    var previousAnchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
-    var anchorSetAt = SimTime.zero
-    var file: Int32 = -1
-    var previousFile: Int32 = -1
     var refetchDue = ClockReading(ns: .max)
     /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
     var shownUpTo: Int64 = .min
     /// Index of the first transition after `shownUpTo`.
     var cursor: Int32 = 0
-    /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
-    var lastDeepWake: Int64 = .min
-    /// The player has moved the wall clock forward (`devices.tampering`).
-    var tampered = false
-
-    /// The anchor's error at the sync split by source, the measuring clock's drift offset
-    /// (reading minus a drift-free reading) and the deep sleep accumulated at the sync instant:
-    /// what attributing a later sample's error needs (see `ErrorSource`).
-    var anchorParts = AnchorAttribution()
-    var anchorDriftOffset: Int64 = 0
-    var anchorSlept: Int64 = 0
 
     // The request in flight.
     var requestSentAt = SimTime.zero
@@ -65,13 +70,13 @@ struct ClientState {
     var responseLeftAt = SimTime.zero
     /// True instant the response's headers (and the server's stamps in them) arrived.
     var responseHeadersAt = SimTime.zero
-    /// The ± bound of `anchor` at its reading, and how fast it grows with age (ppb).
-    var syncBound: Int64 = 0
-    var syncBoundGrowthPPB: Int64 = 0
 
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
     var designRNG: RandomStream
+
+    /// Bytes from the start of the state that a sample reads (the fields above `phase`).
+    static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!
 
     init(device: DeviceState, link: UInt8, seed: UInt64, index: UInt64) {
         self.device = device

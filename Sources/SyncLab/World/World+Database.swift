@@ -87,15 +87,15 @@ extension World {
         database!.inFlight[slot] = true
         database!.sentAt[slot] = t.ns
         database!.witnessed[slot] = p < scenario.positions && database!.item[slot] >= 0
-        let link = scenario.links[Int(clients[c].link)]
-        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let link = Int(clients[c].link)
+        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
         let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
-        let uplink = link.uplink.sampleDuration(&clients[c].networkRNG)
-        let lost = clients[c].networkRNG.bernoulli(link.failure)
+        let uplink = links[link].uplink.sampleDuration(&clients[c].networkRNG)
+        let lost = clients[c].networkRNG.bernoulli(links[link].failure)
         recorder.requestSent(at: t, lost: lost)
         let epoch = clients[c].fetchEpoch
         if lost {
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: t + link.timeout)
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: t + links[link].timeout)
         } else {
             schedule(.databaseArrival, client: slot, epoch: epoch, at: t + upload + uplink)
         }
@@ -107,14 +107,14 @@ extension World {
         let c = slot / (positions + 1), p = slot % (positions + 1)
         let wanted = epoch == clients[c].fetchEpoch
         let measured = recorder.inWindow(t)
-        let link = scenario.links[Int(clients[c].link)]
+        let link = Int(clients[c].link)
         if let outage = scenario.server.outage(at: t) {
             if measured {
                 if outage.mode == .refused { recorder.database?.outageRefused += 1 } else { recorder.database?.outageTimedOut += 1 }
             }
             guard wanted else { return }
-            let at = outage.mode == .refused ? t + link.downlink.sampleDuration(&clients[c].networkRNG)
-                : SimTime(ns: database!.sentAt[slot]) + link.timeout
+            let at = outage.mode == .refused ? t + links[link].downlink.sampleDuration(&clients[c].networkRNG)
+                : SimTime(ns: database!.sentAt[slot]) + links[link].timeout
             schedule(.databaseFailed, client: slot, epoch: epoch, at: at)
             return
         }
@@ -137,7 +137,7 @@ extension World {
             // The API answers with an error once it gives up.
             var at = t
             if case let .gaveUp(giveUp) = admission { at = giveUp }
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: at + link.downlink.sampleDuration(&clients[c].networkRNG))
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: at + links[link].downlink.sampleDuration(&clients[c].networkRNG))
             return
         case let .served(start, done, queued):
             if measured {
@@ -150,12 +150,12 @@ extension World {
             answered = done
         }
         clients[c].responseLeftAt = answered
-        let downlink = link.downlink.sampleDuration(&clients[c].networkRNG)
-        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let downlink = links[link].downlink.sampleDuration(&clients[c].networkRNG)
+        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
         let reply = answered + downlink + LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         let sent = SimTime(ns: database!.sentAt[slot])
-        if reply - sent > link.timeout {
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: sent + link.timeout)
+        if reply - sent > links[link].timeout {
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: sent + links[link].timeout)
         } else {
             schedule(.databaseReply, client: slot, epoch: epoch, at: reply)
         }

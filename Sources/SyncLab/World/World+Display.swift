@@ -70,13 +70,15 @@ extension World {
         let stride = scenario.sampleStride, first = players.lowerBound
         // Addresses for prefetch hints only (nothing is read or written through them, and the
         // arrays do not change size during a sample).
-        let clientBase = clients.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let clientBase: UnsafeRawPointer? = UnsafeRawPointer(clients.base)
         let anchorBase = shadowAnchors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let viewingCount = viewing.count
         let pausing = scenario.client.clock.pausesInDeepSleep
+        let sampledBytes = ClientState.sampledBytes
         for (i, c32) in viewing.enumerated() {
             if i &+ World.sampleLookahead < viewingCount, let clientBase, let anchorBase {
-                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase)
+                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase,
+                                     bytes: sampledBytes)
             }
             let c = Int(c32)
             // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.

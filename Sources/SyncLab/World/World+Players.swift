@@ -89,6 +89,7 @@ extension World {
     /// online by the release multiplier (bounded by how many are offline). `online` and `offline`
     /// are population-wide counts, so every shard decides with the same probability.
     public mutating func applyRelease(at t: SimTime, online: Int, offline: Int? = nil) {
+        ensureUniqueState()
         guard let release = scenario.population.release else { return }
         let offline = offline ?? (scenario.population.players - online)
         var joined = 0

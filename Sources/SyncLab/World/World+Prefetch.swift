@@ -3,7 +3,7 @@ import SyncLabKernel
 extension World {
     /// How far ahead in the viewing list the sample loop prefetches: a million players' state
     /// does not fit in any cache, and each sampled player otherwise costs several misses in turn.
-    static let sampleLookahead = 8
+    static let sampleLookahead = 16
 
     /// Players whose state one bucket load starts loading, at most: a million players' buckets
     /// hold hundreds of events, and starting them all at once only evicts what is in use.
@@ -16,37 +16,42 @@ extension World {
     /// after (read when it is the next).
     mutating func prefetchAhead() {
         let count = clients.count
-        clients.withUnsafeBufferPointer { all in
-            shadowAnchors.withUnsafeBufferPointer { anchors in
-                guard let base = all.baseAddress, let anchorBase = anchors.baseAddress else { return }
-                let players = UnsafeRawPointer(base), shadows = UnsafeRawPointer(anchorBase)
-                func player(_ e: WorldEvent) {
-                    let c = Int(e.client)
-                    guard c >= 0 && c < count else { return }   // server events and database slots
-                    World.prefetchPlayer(c, clients: players, anchors: shadows)
-                }
-                var k = 0
-                while k < World.bucketPrefetchLimit, let e = queue.upcoming(k) {
-                    player(e)
-                    k += 1
-                }
-                if k < 4 { queue.forEachInBucket(ahead: 1, player) }
+        let players = UnsafeRawPointer(clients.base)
+        shadowAnchors.withUnsafeBufferPointer { anchors in
+            guard let anchorBase = anchors.baseAddress else { return }
+            let shadows = UnsafeRawPointer(anchorBase)
+            func player(_ e: WorldEvent) {
+                let c = Int(e.client)
+                guard c >= 0 && c < count else { return }   // server events and database slots
+                World.prefetchPlayer(c, clients: players, anchors: shadows)
             }
+            var k = 0
+            while k < World.bucketPrefetchLimit, let e = queue.upcoming(k) {
+                player(e)
+                k += 1
+            }
+            if k < 4 { queue.forEachInBucket(ahead: 1, player) }
         }
         queue.prefetchBucket(ahead: 2)
     }
 
-    /// Starts loading player `c`'s state and sync anchors (about eight cache lines).
+    /// Starts loading player `c`'s state — its first `bytes` — and sync anchors.
     @inline(__always)
-    static func prefetchPlayer(_ c: Int, clients: UnsafeRawPointer, anchors: UnsafeRawPointer) {
+    static func prefetchPlayer(_ c: Int, clients: UnsafeRawPointer, anchors: UnsafeRawPointer,
+                               bytes: Int = MemoryLayout<ClientState>.stride) {
         let p = clients + c &* MemoryLayout<ClientState>.stride
-        var line = 0
-        while line < MemoryLayout<ClientState>.stride {   // every cache line of the state
-            prefetchCacheLine(p + line)
+        // Every cache line the first `bytes` touch (the state need not start on a line).
+        let first = Int(bitPattern: p) & ~63, last = (Int(bitPattern: p) &+ bytes &- 1) & ~63
+        var line = first
+        while line <= last {
+            prefetchCacheLine(UnsafeRawPointer(bitPattern: line)!)
             line &+= 64
         }
-        let q = anchors + c &* (World.referenceClockCount &* MemoryLayout<ShadowAnchor>.stride)
-        prefetchCacheLine(q)
-        prefetchCacheLine(q + 64)
+        let q = Int(bitPattern: anchors + c &* (World.referenceClockCount &* MemoryLayout<ShadowAnchor>.stride))
+        line = q & ~63
+        while line <= (q &+ World.referenceClockCount &* MemoryLayout<ShadowAnchor>.stride &- 1) & ~63 {
+            prefetchCacheLine(UnsafeRawPointer(bitPattern: line)!)
+            line &+= 64
+        }
     }
 }

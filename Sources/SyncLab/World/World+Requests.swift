@@ -17,16 +17,16 @@ extension World {
         clients[c].fetchInFlight = true
         clients[c].needsFetch = false
         clients[c].requestSentAt = t
-        let link = scenario.links[Int(clients[c].link)]
-        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let link = Int(clients[c].link)
+        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
         let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
-        let uplink = link.uplink.sampleDuration(&clients[c].networkRNG)
-        let lost = clients[c].networkRNG.bernoulli(link.failure)
+        let uplink = links[link].uplink.sampleDuration(&clients[c].networkRNG)
+        let lost = clients[c].networkRNG.bernoulli(links[link].failure)
         clients[c].uploadCompleteAt = t + upload
         recorder.requestSent(at: t, lost: lost)
         let arrival = t + upload + uplink
         if lost {
-            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + link.timeout)
+            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + links[link].timeout)
         } else if answersWhenSent && arrival < fileStableUntil && arrival < end {
             // Nothing the server reads can change before the request arrives (its file is
             // published; its stamp, clock and outages are functions of time; no queue): answer
@@ -47,9 +47,9 @@ extension World {
         guard epoch == clients[c].fetchEpoch else { return }
         // Drawn from the player's stream, so the server's draws never depend on other players.
         let service = server.config.serviceTime.sampleDuration(&clients[c].networkRNG)
-        let link = scenario.links[Int(clients[c].link)]
-        let downlink = link.downlink.sampleDuration(&clients[c].networkRNG)
-        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let link = Int(clients[c].link)
+        let downlink = links[link].downlink.sampleDuration(&clients[c].networkRNG)
+        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = timestamp
         clients[c].requestFile = Int32(file)
@@ -60,8 +60,8 @@ extension World {
         clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
             + LinkProfile.transferTime(bytes: min(bytes, server.config.file.headerBytes), bytesPerSecond: bandwidth)
         let done = clients[c].responseLeftAt + downlink + transfer
-        if done - clients[c].requestSentAt > link.timeout {
-            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
+        if done - clients[c].requestSentAt > links[link].timeout {
+            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }

@@ -45,18 +45,18 @@ extension World {
     mutating func servingArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
         let wanted = epoch == clients[c].fetchEpoch
         let measured = recorder.inWindow(t)
-        let link = scenario.links[Int(clients[c].link)]
+        let link = Int(clients[c].link)
         if let outage = scenario.server.outage(at: t) {
             switch outage.mode {
             case .refused:
                 if measured { recorder.serving?.outageRefused += 1 }
                 guard wanted else { return }
-                let back = link.downlink.sampleDuration(&clients[c].networkRNG)
+                let back = links[link].downlink.sampleDuration(&clients[c].networkRNG)
                 schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             case .timeout:
                 if measured { recorder.serving?.outageTimedOut += 1 }
                 guard wanted else { return }
-                schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
+                schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
             }
             return
         }
@@ -80,7 +80,7 @@ extension World {
             // Queue full: the server answers at once with an error (HTTP 503).
             if measured { recorder.serving?.queueFull += 1 }
             guard wanted else { return }
-            let back = link.downlink.sampleDuration(&clients[c].networkRNG)
+            let back = links[link].downlink.sampleDuration(&clients[c].networkRNG)
             schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             return
         }
@@ -94,8 +94,8 @@ extension World {
         }
         guard wanted else { return }
         let stampAt = scenario.server.timestampAt == .requestStart ? t : left
-        let downlink = link.downlink.sampleDuration(&clients[c].networkRNG)
-        let bandwidth = link.bandwidth.sample(&clients[c].networkRNG)
+        let downlink = links[link].downlink.sampleDuration(&clients[c].networkRNG)
+        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = server.timestamp(at: stampAt, clockOffset: serving!.offsets[k])
         clients[c].requestFile = Int32(file)
@@ -106,8 +106,8 @@ extension World {
         clients[c].requestExactStamp = stampAt.ns &+ serving!.offsets[k]
         clients[c].requestServerOffset = serving!.offsets[k]
         let done = left + downlink + transfer
-        if done - clients[c].requestSentAt > link.timeout {
-            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + link.timeout)
+        if done - clients[c].requestSentAt > links[link].timeout {
+            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }

@@ -15,7 +15,9 @@ public struct World {
     let end: SimTime
     var queue: EventQueue<WorldEvent>
     var server: StoreServer
-    var clients: [ClientState]
+    var clients: StateTable<ClientState>
+    /// The scenario's link profiles, read in place (`scenario.links` by index).
+    let links: StateTable<LinkProfile>
     /// Clients with the Store on screen, for sampling (order is deterministic: swap-remove).
     var viewing: [Int32] = []
     var viewingSlot: [Int32]
@@ -92,7 +94,7 @@ public struct World {
         let n = self.players.count
         queue = EventQueue(capacity: n * 3 + 64, start: start)
         samplingRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("sampling"))
-        clients = []
+        var clients: [ClientState] = []
         clients.reserveCapacity(n)
         let shares = scenario.links.map(\.share)
         for i in self.players {
@@ -105,6 +107,8 @@ public struct World {
                                      bootTime: start - uptime, epochUnix: scenario.epochUnix)
             clients.append(ClientState(device: device, link: UInt8(link), seed: scenario.seed, index: UInt64(i)))
         }
+        self.clients = StateTable(clients)
+        links = StateTable(scenario.links)
         viewingSlot = [Int32](repeating: -1, count: n)
         shadowAnchors = [ShadowAnchor](repeating: ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))),
                                      count: n * shadowClocks.count)
@@ -159,6 +163,7 @@ public struct World {
 
     /// Handles every event before `limit` (starting the world on first use).
     public mutating func run(until limit: SimTime) {
+        ensureUniqueState()
         if !started {
             started = true
             bootstrap()
@@ -171,6 +176,11 @@ public struct World {
             }
             handle(e, at: t)
         }
+    }
+
+    /// A copied world shares its state tables: the copy being run takes its own first.
+    mutating func ensureUniqueState() {
+        if !isKnownUniquelyReferenced(&clients) { clients = clients.copy() }
     }
 
     /// The results so far, with this world's counts.

@@ -1,0 +1,41 @@
+/// A fixed-size table of values the event loop reads and writes in place: one heap block, no
+/// per-access uniqueness or bounds check, no copy of an element to read one field.
+///
+/// Through an `Array` inside the world, every `clients[c].field = x` paid a copy-on-write check
+/// and a bounds check, and reading a link profile copied it (name, distributions) with its
+/// reference counts: together about a fifth of a fetch-heavy run. The table is a reference; the
+/// world keeps value semantics by copying it before mutating when it is shared
+/// (`World.ensureUniqueState`). Indices are checked in debug builds only: the world hands out
+/// indices of its own players.
+final class StateTable<Element>: RandomAccessCollection {
+    @usableFromInline let base: UnsafeMutablePointer<Element>
+    let count: Int
+
+    init(_ elements: [Element]) {
+        count = elements.count
+        base = .allocate(capacity: Swift.max(count, 1))
+        elements.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: count) }
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// An independent table with the same contents.
+    func copy() -> StateTable { StateTable(Array(self)) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(i: Int) -> Element {
+        @inline(__always) unsafeAddress {
+            assert(i >= 0 && i < count, "state table index out of range")
+            return UnsafePointer(base + i)
+        }
+        @inline(__always) unsafeMutableAddress {
+            assert(i >= 0 && i < count, "state table index out of range")
+            return base + i
+        }
+    }
+}
