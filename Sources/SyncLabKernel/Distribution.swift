@@ -21,7 +21,7 @@ public enum Distribution: Sendable, Equatable {
     /// Trials up to and including the first success, on {1, 2, …}, with the given mean (≥ 1).
     case geometric(mean: Double)
 
-    public func sample(_ rng: inout RandomStream) -> Double {
+    @inlinable public func sample(_ rng: inout RandomStream) -> Double {
         switch self {
         case .constant(let v):
             return v

@@ -96,6 +96,7 @@ extension ServerConfig {
 
 extension StoreServer {
     /// The timestamp a server whose clock is `offset` ahead of true time gives at true time t.
+    @inline(__always)
     public func timestamp(at t: SimTime, clockOffset offset: Nanoseconds) -> Int64 {
         floorTo(epochUnix &+ t.ns &+ offset, config.timestampResolution) &- epochUnix
     }

@@ -74,7 +74,9 @@ public struct StoreServer: Sendable {
     /// Server clock at true time t, ns since the epoch.
     @inlinable public func serverTime(at t: SimTime) -> Int64 { t.ns &+ config.clockOffset }
 
-    /// The `REQUEST_TIME` a request started at true time t gets, ns since the epoch.
+    /// The `REQUEST_TIME` a request started at true time t gets, ns since the epoch. (Inlined:
+    /// as a call on the world's server it copied the whole server value per request.)
+    @inline(__always)
     public func timestamp(at t: SimTime) -> Int64 {
         floorTo(epochUnix &+ serverTime(at: t), config.timestampResolution) &- epochUnix
     }
@@ -117,8 +119,13 @@ public struct StoreServer: Sendable {
         }
         files.append(PublishedFile(version: files.count, publishedAt: t, coverageStart: coverageStart, coverage: coverage,
                                    items: items, responseBytes: config.file.responseBytes(items: items)))
+        currentResponseBytes = files[files.count - 1].responseBytes
     }
 
     /// The version the API serves now.
     public var currentFile: Int { files.count - 1 }
+    /// The current version's response size (read per request).
+    public private(set) var currentResponseBytes = 0
+    /// The cron host's clock minus true time (`config.clockOffset`, read per request).
+    public var clockOffset: Nanoseconds { config.clockOffset }
 }

@@ -58,7 +58,7 @@ extension World {
 
     /// Samples every viewing player's error, and what each position shows, at true time t.
     mutating func sample(_ t: SimTime) {
-        if database != nil { databaseSample(t); return }
+        if usesDatabase { databaseSample(t); return }
         let serverNow = server.serverTime(at: t)
         let positions = scenario.positions
         recorder.beginSample(at: t, viewing: viewing.count)

@@ -10,7 +10,7 @@ extension World {
     /// Sends a request; `probe` marks the next probe of a best-of-n round (any other send starts
     /// a new round).
     mutating func sendRequest(_ c: Int, _ t: SimTime, probe: Bool = false) {
-        if database != nil { databaseLoadStore(c, t); return }
+        if usesDatabase { databaseLoadStore(c, t); return }
         guard !clients[c].fetchInFlight else { return }
         if !probe { clients[c].probesDone = 0 }
         clients[c].fetchEpoch &+= 1
@@ -38,15 +38,15 @@ extension World {
     }
 
     mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
-        if serving != nil { servingArrival(c, t, epoch: epoch); return }
+        if usesServingModel { servingArrival(c, t, epoch: epoch); return }
         // The server does its work whether or not the client still wants the answer.
         let file = server.currentFile
-        let bytes = server.files[file].responseBytes
+        let bytes = server.currentResponseBytes
         let timestamp = server.timestamp(at: t)
         recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
         guard epoch == clients[c].fetchEpoch else { return }
         // Drawn from the player's stream, so the server's draws never depend on other players.
-        let service = server.config.serviceTime.sampleDuration(&clients[c].networkRNG)
+        let service = serviceTime.sampleDuration(&clients[c].networkRNG)
         let link = Int(clients[c].link)
         let downlink = links[link].downlink.sampleDuration(&clients[c].networkRNG)
         let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
@@ -55,10 +55,10 @@ extension World {
         clients[c].requestFile = Int32(file)
         clients[c].requestArrivedAt = t
         clients[c].requestExactStamp = server.serverTime(at: t)
-        clients[c].requestServerOffset = server.config.clockOffset
+        clients[c].requestServerOffset = server.clockOffset
         clients[c].responseLeftAt = t + service
         clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
-            + LinkProfile.transferTime(bytes: min(bytes, server.config.file.headerBytes), bytesPerSecond: bandwidth)
+            + LinkProfile.transferTime(bytes: min(bytes, headerBytes), bytesPerSecond: bandwidth)
         let done = clients[c].responseLeftAt + downlink + transfer
         if done - clients[c].requestSentAt > links[link].timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
@@ -104,8 +104,25 @@ extension World {
         } else {
             clients[c].refetchDue = scenario.client.refetch.refetchDue(after: load, &clients[c].designRNG)
         }
-        // The same sync measured with each reference clock (`shadowClocks` order), called on the
-        // concrete types; they use the estimator's one-exchange form (no filter memory each).
+        // The same sync measured with each reference clock (`shadowClocks` order).
+        switch designEstimator {
+        case .uploadComplete: shadowSyncs(c, exchange, device, UploadCompleteEstimator())
+        case .cristian: shadowSyncs(c, exchange, device, CristianEstimator())
+        case .ntp(let ntp): shadowSyncs(c, exchange, device, ntp)
+        case nil: shadowSyncs(c, exchange, device, scenario.client.estimator)
+        }
+        recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        // The anchor's error at the sync instant: what its attribution just split.
+        recorder.fetchSynced(at: t, error: clients[c].anchorParts.total)
+        clients[c].displayEpoch &+= 1
+        scheduleDisplay(c, t)
+    }
+
+    /// The exchange's anchor with each reference clock, in the estimator's one-exchange form (no
+    /// filter memory each). Specialised per built-in estimator, so readings it does not use are
+    /// never computed.
+    @inline(__always)
+    mutating func shadowSyncs<E: SyncEstimator>(_ c: Int, _ exchange: ProbeExchange, _ device: DeviceState, _ estimator: E) {
         let base = c &* World.referenceClockCount
         for k in 0..<World.referenceClockCount {
             let shadow = SyncSample(serverTimestamp: exchange.timestamp,
@@ -113,13 +130,8 @@ extension World {
                                     uploadComplete: World.referenceReading(k, device, at: exchange.uploadCompleteAt, context),
                                     downloadComplete: World.referenceReading(k, device, at: exchange.doneAt, context),
                                     serverTransmit: exchange.transmit)
-            shadowAnchors[base + k] = ShadowAnchor(oneExchangeAnchor(shadow))
+            shadowAnchors[base &+ k] = ShadowAnchor(estimator.anchor(for: shadow))
         }
-        recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
-        // The anchor's error at the sync instant: what its attribution just split.
-        recorder.fetchSynced(at: t, error: clients[c].anchorParts.total)
-        clients[c].displayEpoch &+= 1
-        scheduleDisplay(c, t)
     }
 
     mutating func requestFailed(_ c: Int, _ t: SimTime) {
@@ -148,10 +160,12 @@ extension World {
                 exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
                 midStamp: middle.ns &+ e.serverOffset, referenceMid: referenceMid)
         }
-        if let estimator = designEstimator {
-            clients[c].anchorParts = split(estimator)
-        } else {
-            clients[c].anchorParts = split(scenario.client.estimator)
+        // Specialised per built-in estimator (four estimates each).
+        switch designEstimator {
+        case .uploadComplete: clients[c].anchorParts = split(UploadCompleteEstimator())
+        case .cristian: clients[c].anchorParts = split(CristianEstimator())
+        case .ntp(let ntp): clients[c].anchorParts = split(ntp)
+        case nil: clients[c].anchorParts = split(scenario.client.estimator)
         }
         clients[c].anchorDriftOffset = now - clockReading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)

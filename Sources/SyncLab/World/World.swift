@@ -43,6 +43,14 @@ public struct World {
     var pendingPublishes = 0
     /// `server.answersEachRequestAlone`, read once.
     let answersWhenSent: Bool
+    /// Whether the original plan's database, or the serving models, answer requests (read per
+    /// request: testing the optional state itself copied it).
+    let usesDatabase: Bool
+    let usesServingModel: Bool
+    /// The server's service time and header size, read once: reaching them through
+    /// `server.config` copied the whole configuration per request.
+    let serviceTime: Distribution
+    let headerBytes: Int
     var nextCronAt = SimTime.zero
     /// The client design's per-client memory (filter window, drift, probes, retry): see
     /// `DesignMemoryLayout`; empty for designs that keep none.
@@ -84,6 +92,10 @@ public struct World {
         designRefetch = scenario.client.refetch as? UniformWindowRefetch
         boundModel = scenario.boundModel
         answersWhenSent = scenario.server.answersEachRequestAlone
+        usesDatabase = scenario.server.design != nil
+        usesServingModel = scenario.server.hasServingModel && scenario.server.design == nil
+        serviceTime = scenario.server.serviceTime
+        headerBytes = scenario.server.file.headerBytes
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)
