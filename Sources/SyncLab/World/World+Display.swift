@@ -38,11 +38,13 @@ extension World {
             clients[c].shownUpTo = shown
             clients[c].cursor = Int32(server.schedule.firstTransition(after: shown))
         } else if shown > clients[c].shownUpTo {
-            let file = server.files[Int(clients[c].file)]
+            // The file is read in place, and only when a transition is reached (most ticks reach
+            // none): a copy of it per tick cost two reference counts.
+            let file = Int(clients[c].file)
             var i = Int(clients[c].cursor)
             while i < transitions.count && transitions[i].time <= shown {
                 let tr = transitions[i]
-                if file.lists(tr.time, position: Int(tr.position)) {
+                if server.files[file].lists(tr.time, position: Int(tr.position)) {
                     let trueTime = tr.time &- server.config.clockOffset
                     recorder.transitionShown(index: i, offset: t.ns &- trueTime)
                     recorder.deviceShow(index: i, offset: t.ns &- trueTime, tampered: clients[c].tampered)
