@@ -192,12 +192,14 @@ struct MetricsRecorder {
         bareSamples += UInt64(positions)
     }
 
+    @inline(__always)
     mutating func shadowSample(clock k: Int, error: Int64) {
         guard measuring else { return }
         errors.record(slots.shadow + k, error)
         timeline.record(currentBucket * slots.perBucket + 1 + k, error)
     }
 
+    @inline(__always)
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
                          minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int) {
         guard measuring else { return }
