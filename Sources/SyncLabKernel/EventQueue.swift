@@ -41,7 +41,7 @@ public struct EventQueue<Payload> {
     /// Events scheduled so far (a throughput figure for benchmarks).
     public var scheduledCount: UInt64 { nextSequence }
     /// Buckets loaded so far: when it changes, a new batch of events is next (the caller may
-    /// start loading their state, see `forEachInCurrentBucket`).
+    /// start loading their state, see `upcoming(_:)`).
     @usableFromInline var loads: UInt64 = 0
     public var bucketsLoaded: UInt64 { loads }
 
@@ -50,14 +50,17 @@ public struct EventQueue<Payload> {
         k < ring.currentCount ? ring.current[ring.currentCount &- 1 &- k].payload : nil
     }
 
-    /// Calls `body` with each event in the bucket `k` ≥ 1 widths after the current one (events
-    /// that far ahead still in the heap are not visited), in no promised order.
-    @inlinable public func forEachInBucket(ahead k: Int, _ body: (Payload) -> Void) {
+    /// Calls `body` with at most `limit` of the events in the bucket `k` ≥ 1 widths after the
+    /// current one (events that far ahead still in the heap are not visited), in no promised
+    /// order.
+    @inlinable public func forEachInBucket(ahead k: Int, limit: Int = .max, _ body: (Payload) -> Void) {
         let b = (cursor &+ k) & (EventQueue.bucketCount &- 1)
         var n = ring.heads[b]
-        while n >= 0 {
+        var visited = 0
+        while n >= 0 && visited < limit {
             body(ring.nodes[Int(n)].payload)
             n = ring.links[Int(n)]
+            visited &+= 1
         }
     }
 

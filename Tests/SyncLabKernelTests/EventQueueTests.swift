@@ -162,3 +162,49 @@ struct EventQueueTests {
         #expect(popped > 10_000)
     }
 }
+
+/// The look-ahead the world prefetches with: it must name exactly the events that come next, and
+/// reading it must change nothing.
+@Suite("EventQueue look-ahead")
+struct EventQueueLookaheadTests {
+    @Test("upcoming(k) is the k-th next event of the bucket being drained, and pops stay in order")
+    func upcomingMatchesPopOrder() {
+        var q = EventQueue<Int>(capacity: 64)
+        // Ten events inside one 2^24 ns bucket (ties included), and one far later.
+        let times: [Int64] = [9, 3, 3, 7, 0, 1, 8, 2, 5, 3]
+        for (i, t) in times.enumerated() { q.schedule(i, at: SimTime(ns: t * 1_000)) }
+        q.schedule(99, at: SimTime(ns: 3_600_000_000_000))
+        let first = q.pop()!
+        let expected = times.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map(\.offset)
+        #expect(first.payload == expected[0])
+        let looked = (0..<12).map { q.upcoming($0) }
+        #expect(looked.prefix(9).map { $0! } == Array(expected.dropFirst()))
+        #expect(looked[9] == nil && looked[10] == nil)   // the far event is in no bucket being drained
+        #expect(drain(&q).map(\.payload) == Array(expected.dropFirst()) + [99])
+    }
+
+    @Test("bucketsLoaded counts loads; forEachInBucket(ahead:) visits the next bucket's events, up to a limit")
+    func bucketsAhead() {
+        var q = EventQueue<Int>(capacity: 64)
+        let width: Int64 = 1 << 24
+        for i in 0..<5 { q.schedule(i, at: SimTime(ns: Int64(i))) }                 // bucket 0
+        for i in 10..<16 { q.schedule(i, at: SimTime(ns: width + Int64(i))) }       // bucket 1
+        q.schedule(20, at: SimTime(ns: 2 * width))                                  // bucket 2
+        #expect(q.bucketsLoaded == 0)
+        _ = q.pop()
+        // The window's first bucket is the current one from the start: no load yet.
+        #expect(q.bucketsLoaded == 0)
+        var seen: [Int] = []
+        q.forEachInBucket(ahead: 1) { seen.append($0) }
+        #expect(seen.sorted() == Array(10..<16))
+        var limited: [Int] = []
+        q.forEachInBucket(ahead: 1, limit: 4) { limited.append($0) }
+        #expect(limited.count == 4 && Set(limited).isSubset(of: Set(10..<16)))
+        var two: [Int] = []
+        q.forEachInBucket(ahead: 2) { two.append($0) }
+        #expect(two == [20])
+        q.prefetchBucket(ahead: 2)   // a hint only
+        #expect(drain(&q).map(\.payload) == [1, 2, 3, 4] + Array(10..<16) + [20])
+        #expect(q.bucketsLoaded == 2)   // buckets 1 and 2
+    }
+}

@@ -5,8 +5,8 @@ extension World {
     /// does not fit in any cache, and each sampled player otherwise costs several misses in turn.
     static let sampleLookahead = 16
 
-    /// Players whose state one bucket load starts loading, at most: a million players' buckets
-    /// hold hundreds of events, and starting them all at once only evicts what is in use.
+    /// Players whose state one bucket load starts loading, at most: a bucket can hold hundreds
+    /// of events, and starting them all at once only evicts what is in use.
     static let bucketPrefetchLimit = 16
 
     /// A software pipeline over the event queue, run when a new bucket is loaded: the event loop
@@ -30,7 +30,7 @@ extension World {
                 player(e)
                 k += 1
             }
-            if k < 4 { queue.forEachInBucket(ahead: 1, player) }
+            if k < 4 { queue.forEachInBucket(ahead: 1, limit: World.bucketPrefetchLimit, player) }
         }
         queue.prefetchBucket(ahead: 2)
     }

@@ -36,11 +36,13 @@ public struct World {
     /// The opt-in server models: the store file's serving models, or the original plan.
     var serving: ServingState? = nil
     var database: DatabaseState? = nil
-    /// Before this instant the plain server's answer cannot change (no publish can land earlier):
-    /// a request arriving before it is answered when sent, without an arrival event. Publishes
-    /// pending, and the next cron run (a publish lands no earlier than its cron run).
+    /// Before this instant the file the server answers with cannot change (no publish can land
+    /// earlier): with `answersWhenSent`, a request arriving before it is answered when sent,
+    /// without an arrival event. Kept from the publishes pending and the next cron run (a
+    /// publish lands no earlier than its cron run).
     var fileStableUntil = SimTime.zero
     var pendingPublishes = 0
+    var nextCronAt = SimTime.zero
     /// `server.answersEachRequestAlone`, read once.
     let answersWhenSent: Bool
     /// Whether the original plan's database, or the serving models, answer requests (read per
@@ -51,7 +53,6 @@ public struct World {
     /// `server.config` copied the whole configuration per request.
     let serviceTime: Distribution
     let headerBytes: Int
-    var nextCronAt = SimTime.zero
     /// The client design's per-client memory (filter window, drift, probes, retry): see
     /// `DesignMemoryLayout`; empty for designs that keep none.
     var designLayout = DesignMemoryLayout.none
