@@ -133,7 +133,9 @@ public struct WideSum: Sendable, Equatable {
 
 /// Per source: the exact signed sum (ns), the sum of squares (µs², exact) and the exact range.
 /// (No histograms: eight more per sample cost 15% of a run.) Kept inline, one 48-byte record
-/// per source: as four arrays, every sample paid 32 copy-on-write and bounds checks.
+/// per source in a fixed tuple: as four arrays, every sample paid 32 copy-on-write and bounds
+/// checks. (Not `InlineArray`: it needs a 2025 OS on Apple platforms, and an app team's test
+/// target may deploy to older ones.)
 public struct AttributionStats: Sendable, Equatable {
     struct Part: Sendable, Equatable {
         var sum = WideSum(), squares = WideSum()
@@ -141,7 +143,7 @@ public struct AttributionStats: Sendable, Equatable {
     }
 
     public private(set) var count: UInt64 = 0
-    private var parts = InlineArray<8, Part>(repeating: Part())
+    private var parts = (Part(), Part(), Part(), Part(), Part(), Part(), Part(), Part())
     /// Sum of the totals, kept apart so a test can check the parts add up over a whole run.
     public private(set) var totalSum = WideSum()
 
@@ -149,14 +151,25 @@ public struct AttributionStats: Sendable, Equatable {
         precondition(ErrorSource.allCases.count == 8, "one record per error source")
     }
 
-    public var sums: [WideSum] { (0..<8).map { parts[$0].sum } }
-    public var squares: [WideSum] { (0..<8).map { parts[$0].squares } }
+    /// Source i's record (a homogeneous tuple is laid out as an array of its element).
+    private func part(_ i: Int) -> Part {
+        precondition(i >= 0 && i < 8)
+        return withUnsafePointer(to: parts) { $0.withMemoryRebound(to: Part.self, capacity: 8) { $0[i] } }
+    }
+
+    @inline(__always) private mutating func updatePart(_ i: Int, _ body: (inout Part) -> Void) {
+        precondition(i >= 0 && i < 8)
+        withUnsafeMutablePointer(to: &parts) { $0.withMemoryRebound(to: Part.self, capacity: 8) { body(&$0[i]) } }
+    }
+
+    public var sums: [WideSum] { (0..<8).map { part($0).sum } }
+    public var squares: [WideSum] { (0..<8).map { part($0).squares } }
     /// Smallest and largest part seen per source (ns).
-    public var minimum: [Int64] { (0..<8).map { parts[$0].minimum } }
-    public var maximum: [Int64] { (0..<8).map { parts[$0].maximum } }
+    public var minimum: [Int64] { (0..<8).map { part($0).minimum } }
+    public var maximum: [Int64] { (0..<8).map { part($0).maximum } }
 
     public static func == (a: AttributionStats, b: AttributionStats) -> Bool {
-        a.count == b.count && a.totalSum == b.totalSum && (0..<8).allSatisfy { a.parts[$0] == b.parts[$0] }
+        a.count == b.count && a.totalSum == b.totalSum && (0..<8).allSatisfy { a.part($0) == b.part($0) }
     }
 
     public mutating func record(_ p: ErrorParts) {
@@ -182,35 +195,40 @@ public struct AttributionStats: Sendable, Equatable {
     }
 
     @inline(__always) mutating func add(_ i: Int, _ x: Int64) {
-        parts[i].sum.add(x)
         let micros = min(abs(x / 1_000), 3_000_000_000)   // squares of up to ~35 days fit 64 bits
-        parts[i].squares.add(micros &* micros)
-        if x < parts[i].minimum { parts[i].minimum = x }
-        if x > parts[i].maximum { parts[i].maximum = x }
+        updatePart(i) { p in
+            p.sum.add(x)
+            p.squares.add(micros &* micros)
+            if x < p.minimum { p.minimum = x }
+            if x > p.maximum { p.maximum = x }
+        }
     }
 
     public mutating func merge(_ o: AttributionStats) {
         count += o.count
         for i in 0..<8 {
-            parts[i].sum.add(o.parts[i].sum)
-            parts[i].squares.add(o.parts[i].squares)
-            parts[i].minimum = Swift.min(parts[i].minimum, o.parts[i].minimum)
-            parts[i].maximum = Swift.max(parts[i].maximum, o.parts[i].maximum)
+            let q = o.part(i)
+            updatePart(i) { p in
+                p.sum.add(q.sum)
+                p.squares.add(q.squares)
+                p.minimum = Swift.min(p.minimum, q.minimum)
+                p.maximum = Swift.max(p.maximum, q.maximum)
+            }
         }
         totalSum.add(o.totalSum)
     }
 
     /// Mean of a source in ns (signed: positive runs ahead).
-    public func mean(_ s: ErrorSource) -> Double? { count == 0 ? nil : parts[s.rawValue].sum.value / Double(count) }
+    public func mean(_ s: ErrorSource) -> Double? { count == 0 ? nil : part(s.rawValue).sum.value / Double(count) }
     /// The largest |part| of a source in ns.
     public func largest(_ s: ErrorSource) -> Int64? {
-        let p = parts[s.rawValue]
+        let p = part(s.rawValue)
         return count == 0 ? nil : Swift.max(p.maximum, p.minimum == .min ? .max : -p.minimum)
     }
 
     /// Root mean square of a source in ns: its typical size, bias included.
     public func rms(_ s: ErrorSource) -> Double? {
-        count == 0 ? nil : (parts[s.rawValue].squares.value / Double(count)).squareRoot() * 1_000
+        count == 0 ? nil : (part(s.rawValue).squares.value / Double(count)).squareRoot() * 1_000
     }
     /// Standard deviation in ns: how much the source spreads players apart.
     public func standardDeviation(_ s: ErrorSource) -> Double? {
