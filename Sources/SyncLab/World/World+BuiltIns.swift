@@ -21,13 +21,6 @@ extension World {
         return scenario.client.clock.earliest(d, reaching: target, notBefore: t, context)
     }
 
-    /// The estimator's one-exchange anchor (no filter memory).
-    @inline(__always)
-    mutating func oneExchangeAnchor(_ s: SyncSample) -> SyncAnchor {
-        if let estimator = designEstimator { return estimator.anchor(for: s) }
-        return scenario.client.estimator.anchor(for: s)
-    }
-
     @inline(__always)
     mutating func tickSession(_ d: DeviceState, start: SimTime) -> TickSession {
         if let tick = designTick { return tick.session(d, start: start, context) }

@@ -45,7 +45,7 @@ extension World {
             while i < transitions.count && transitions[i].time <= shown {
                 let tr = transitions[i]
                 if server.files[file].lists(tr.time, position: Int(tr.position)) {
-                    let trueTime = tr.time &- server.config.clockOffset
+                    let trueTime = tr.time &- server.clockOffset
                     recorder.transitionShown(index: i, offset: t.ns &- trueTime)
                     recorder.deviceShow(index: i, offset: t.ns &- trueTime, tampered: clients[c].tampered)
                 }

@@ -93,7 +93,14 @@ extension World {
         clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
         clients[c].anchorSetAt = t
         let now = clockReading(device, at: t)
-        attributeAnchor(c, exchange, sample: s, at: t, reading: now)
+        // The estimator's one-exchange form, re-run for the attribution and with each reference
+        // clock: specialised per built-in estimator (nine anchors per sync).
+        switch designEstimator {
+        case .uploadComplete: referenceSyncs(c, exchange, s, at: t, reading: now, UploadCompleteEstimator())
+        case .cristian: referenceSyncs(c, exchange, s, at: t, reading: now, CristianEstimator())
+        case .ntp(let ntp): referenceSyncs(c, exchange, s, at: t, reading: now, ntp)
+        case nil: referenceSyncs(c, exchange, s, at: t, reading: now, scenario.client.estimator)
+        }
         clients[c].hasSync = true
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
@@ -104,13 +111,6 @@ extension World {
         } else {
             clients[c].refetchDue = scenario.client.refetch.refetchDue(after: load, &clients[c].designRNG)
         }
-        // The same sync measured with each reference clock (`shadowClocks` order).
-        switch designEstimator {
-        case .uploadComplete: shadowSyncs(c, exchange, device, UploadCompleteEstimator())
-        case .cristian: shadowSyncs(c, exchange, device, CristianEstimator())
-        case .ntp(let ntp): shadowSyncs(c, exchange, device, ntp)
-        case nil: shadowSyncs(c, exchange, device, scenario.client.estimator)
-        }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
         // The anchor's error at the sync instant: what its attribution just split.
         recorder.fetchSynced(at: t, error: clients[c].anchorParts.total)
@@ -118,11 +118,14 @@ extension World {
         scheduleDisplay(c, t)
     }
 
-    /// The exchange's anchor with each reference clock, in the estimator's one-exchange form (no
-    /// filter memory each). Specialised per built-in estimator, so readings it does not use are
-    /// never computed.
+    /// What the sync's one-exchange estimate tells beyond the design's anchor: the split of the
+    /// anchor's error by source, and the same sync measured with each reference clock
+    /// (`shadowClocks` order). Generic, so readings the estimator does not use are never computed.
     @inline(__always)
-    mutating func shadowSyncs<E: SyncEstimator>(_ c: Int, _ exchange: ProbeExchange, _ device: DeviceState, _ estimator: E) {
+    mutating func referenceSyncs<E: SyncEstimator>(_ c: Int, _ exchange: ProbeExchange, _ s: SyncSample,
+                                                    at t: SimTime, reading now: ClockReading, _ estimator: E) {
+        attributeAnchor(c, exchange, sample: s, at: t, reading: now, estimator)
+        let device = clients[c].device
         let base = c &* World.referenceClockCount
         for k in 0..<World.referenceClockCount {
             let shadow = SyncSample(serverTimestamp: exchange.timestamp,
@@ -147,26 +150,15 @@ extension World {
 
     /// Splits the new anchor's error at the sync instant t (the clock then reading `now`) into its
     /// sources, and keeps what the clock part of later samples is measured from.
-    mutating func attributeAnchor(_ c: Int, _ e: ProbeExchange, sample s: SyncSample, at t: SimTime,
-                                  reading now: ClockReading) {
+    mutating func attributeAnchor<E: SyncEstimator>(_ c: Int, _ e: ProbeExchange, sample s: SyncSample, at t: SimTime,
+                                                     reading now: ClockReading, _ estimator: E) {
         let device = clients[c].device
         let middle = e.arrivedAt + (e.leftAt - e.arrivedAt) / 2
-        // Locals only: a closure over `self` here would copy the world.
-        let truth = server.serverTime(at: t), actual = clients[c].anchor.serverTime(at: now)
-        let referenceMid = server.serverTime(at: middle)
-        func split(_ estimator: some SyncEstimator) -> AnchorAttribution {
-            AnchorAttribution.split(
-                estimator: estimator, sample: s, reading: now, truth: truth, actual: actual,
-                exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
-                midStamp: middle.ns &+ e.serverOffset, referenceMid: referenceMid)
-        }
-        // Specialised per built-in estimator (four estimates each).
-        switch designEstimator {
-        case .uploadComplete: clients[c].anchorParts = split(UploadCompleteEstimator())
-        case .cristian: clients[c].anchorParts = split(CristianEstimator())
-        case .ntp(let ntp): clients[c].anchorParts = split(ntp)
-        case nil: clients[c].anchorParts = split(scenario.client.estimator)
-        }
+        clients[c].anchorParts = AnchorAttribution.split(
+            estimator: estimator, sample: s, reading: now, truth: server.serverTime(at: t),
+            actual: clients[c].anchor.serverTime(at: now),
+            exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
+            midStamp: middle.ns &+ e.serverOffset, referenceMid: server.serverTime(at: middle))
         clients[c].anchorDriftOffset = now - clockReading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)
     }

@@ -93,8 +93,6 @@ public struct World {
         designRefetch = scenario.client.refetch as? UniformWindowRefetch
         boundModel = scenario.boundModel
         answersWhenSent = scenario.server.answersEachRequestAlone
-        usesDatabase = scenario.server.design != nil
-        usesServingModel = scenario.server.hasServingModel && scenario.server.design == nil
         serviceTime = scenario.server.serviceTime
         headerBytes = scenario.server.file.headerBytes
         start = SimTime(ns: -scenario.warmup)
@@ -140,6 +138,8 @@ public struct World {
             record.overlaps = state.overlaps(schedule)
             recorder.database = record
         }
+        usesServingModel = serving != nil
+        usesDatabase = database != nil
         setUpDesignMemory()
     }
 
