@@ -46,7 +46,6 @@ public struct BoundCoverage: Sendable, Equatable {
 
 extension MetricsRecorder {
     mutating func boundSample(inside: Bool, bound: Nanoseconds, link: Int) {
-        guard measuring else { return }
         bounds.record(inside: inside, bound: bound, link: link)
     }
 }

@@ -93,16 +93,8 @@ public struct DeviceEventStats: Sendable, Equatable {
 }
 
 extension MetricsRecorder {
-    /// A transition (by index) shown `offset` after its true time, for the early-show figures.
-    mutating func deviceShow(index: Int, offset: Int64, tampered: Bool) {
-        let time = schedule.transitions[index].time
-        guard time >= 0 && time < scenario.duration else { return }
-        deviceEvents.shown(offset: offset, tampered: tampered)
-    }
-
-    /// A sampled tamperer's displayed error (only inside the window).
+    /// A sampled tamperer's displayed error (at an instant inside the window).
     mutating func tamperSample(headStart: Int64) {
-        guard measuring else { return }
         deviceEvents.tamperSample(headStart: headStart)
     }
 }

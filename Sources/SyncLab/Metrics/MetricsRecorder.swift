@@ -169,10 +169,19 @@ struct MetricsRecorder {
 
     mutating func requestFailed(at t: SimTime) { if inWindow(t) { requestsFailed += 1 } }
 
+    /// A player showed transition `index` `offset` after its true time (for the gap figures).
     mutating func transitionShown(index: Int, offset: Int64) {
         let time = schedule.transitions[index].time
         guard time >= 0 && time < scenario.duration else { return }
         shown.append(offset, to: index)
+    }
+
+    /// The same for a player with a synced clock, also counted for the early-show figures.
+    mutating func transitionShown(index: Int, offset: Int64, tampered: Bool) {
+        let time = schedule.transitions[index].time
+        guard time >= 0 && time < scenario.duration else { return }
+        shown.append(offset, to: index)
+        deviceEvents.shown(offset: offset, tampered: tampered)
     }
 
     mutating func beginSample(at t: SimTime, viewing: Int) {
@@ -186,23 +195,24 @@ struct MetricsRecorder {
         viewingAt.append(UInt32(viewing))
     }
 
+    // The per-player sample records below are made only for instants inside the window (the
+    // sampling code checks), so they do not test `measuring`: players record their samples
+    // after the instant (see `World+Sampling`), when the flag may describe a later one.
+
     mutating func sampleBare(positions: Int) {
-        guard measuring else { return }
         positionSamples += UInt64(positions)
         bareSamples += UInt64(positions)
     }
 
     @inline(__always)
-    mutating func shadowSample(clock k: Int, error: Int64) {
-        guard measuring else { return }
+    mutating func shadowSample(clock k: Int, error: Int64, timelineBucket: Int) {
         errors.record(slots.shadow + k, error)
-        timeline.record(currentBucket * slots.perBucket + 1 + k, error)
+        timeline.record(timelineBucket * slots.perBucket + 1 + k, error)
     }
 
     @inline(__always)
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
-                         minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int) {
-        guard measuring else { return }
+                         minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int, timelineBucket: Int) {
         samples += 1
         errors.record(slots.display, shownError)
         errors.record(slots.estimate, estimate)
@@ -211,7 +221,7 @@ struct MetricsRecorder {
         let bucket = minutesSinceWake.map { min($0 + 1, MetricsRecorder.wakeBuckets - 1) } ?? 0
         errors.record(slots.displayByWake + bucket, shownError)
         errors.record(slots.estimateByWake + bucket, estimate)
-        timeline.record(currentBucket * slots.perBucket, shownError)
+        timeline.record(timelineBucket * slots.perBucket, shownError)
         positionSamples += UInt64(positions)
         bareSamples += UInt64(bare)
         staleSamples += UInt64(stale)
@@ -219,7 +229,6 @@ struct MetricsRecorder {
 
     mutating func attribute(anchor: AnchorAttribution, estimateError: Int64, drift: Int64, pause: Int64,
                             displayError: Int64) {
-        guard measuring else { return }
         attribution.record(anchor: anchor, estimateError: estimateError, drift: drift, pause: pause,
                            displayError: displayError)
     }

@@ -11,21 +11,28 @@ import SyncLabKernel
 /// only when its row is measured. The pool is a reference: the recorder that owns it is its only
 /// writer, as with `ErrorBank`.
 struct ShowRecords {
-    private(set) var pools: [ShowPool]
+    /// This recorder's own pool (the one appended to: held on its own, reaching it through the
+    /// array cost a reference count per show), then each merged shard's pools in order.
+    private let own: ShowPool
+    private var merged: [ShowPool] = []
+    var pools: [ShowPool] { [own] + merged }
 
-    init(transitions: Int) { pools = [ShowPool(transitions: transitions)] }
+    init(transitions: Int) { own = ShowPool(transitions: transitions) }
 
-    @inline(__always) func append(_ offset: Int64, to transition: Int) { pools[0].append(offset, to: transition) }
+    @inline(__always) func append(_ offset: Int64, to transition: Int) { own.append(offset, to: transition) }
 
-    mutating func merge(_ other: ShowRecords) { pools += other.pools }
+    mutating func merge(_ other: ShowRecords) { merged += other.pools }
 
-    func isEmpty(_ transition: Int) -> Bool { pools.allSatisfy { $0.count(transition) == 0 } }
+    func isEmpty(_ transition: Int) -> Bool {
+        own.count(transition) == 0 && merged.allSatisfy { $0.count(transition) == 0 }
+    }
 
     /// Every offset of `transition`, this recorder's first, then each merged shard's in order.
     func offsets(_ transition: Int) -> [Int64] {
         var all: [Int64] = []
-        all.reserveCapacity(pools.reduce(0) { $0 + $1.count(transition) })
-        for pool in pools { pool.collect(transition, into: &all) }
+        all.reserveCapacity(merged.reduce(own.count(transition)) { $0 + $1.count(transition) })
+        own.collect(transition, into: &all)
+        for pool in merged { pool.collect(transition, into: &all) }
         return all
     }
 
@@ -53,7 +60,7 @@ struct ShowRecords {
     }
 
     /// Bytes held (for the memory estimate).
-    var bytes: Int { pools.reduce(0) { $0 + $1.bytes } }
+    var bytes: Int { merged.reduce(own.bytes) { $0 + $1.bytes } }
 }
 
 final class ShowPool: @unchecked Sendable {

@@ -41,16 +41,36 @@ public struct PublishedFile: Sendable, Equatable {
     /// True time the file was written to disk.
     public var publishedAt: SimTime
     /// Per position, the start of the first item the file lists (the one current at publication).
-    public var coverageStart: [Int64]
+    public let coverageStart: [Int64]
     /// Per position, the end of the last item the file lists: the client is bare there after it.
-    public var coverage: [Int64]
+    public let coverage: [Int64]
     public var items: Int
     public var responseBytes: Int
+    /// Server times in `listsAllFrom ..< listsAllUntil` are listed on every position (empty if
+    /// none is): where a UI usually shows, so one test answers for all positions.
+    public let listsAllFrom: Int64
+    public let listsAllUntil: Int64
     /// The latest covered end over all positions: no position has data beyond it.
     public var latestCoverage: Int64 { coverage.max() ?? .min }
+
+    public init(version: Int, publishedAt: SimTime, coverageStart: [Int64], coverage: [Int64], items: Int,
+                responseBytes: Int) {
+        precondition(coverageStart.count == coverage.count, "one coverage range per position")
+        self.version = version
+        self.publishedAt = publishedAt
+        self.coverageStart = coverageStart
+        self.coverage = coverage
+        self.items = items
+        self.responseBytes = responseBytes
+        listsAllFrom = coverageStart.max() ?? .min
+        listsAllUntil = coverage.min() ?? .max
+    }
 
     /// Whether the file lists the item showing at server time `s` on position `p`.
     @inlinable public func lists(_ s: Int64, position p: Int) -> Bool {
         coverageStart[p] <= s && s < coverage[p]
     }
+
+    /// Whether every position lists the item showing at server time `s`.
+    @inlinable public func listsAll(_ s: Int64) -> Bool { listsAllFrom <= s && s < listsAllUntil }
 }

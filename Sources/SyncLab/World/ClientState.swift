@@ -18,6 +18,9 @@ struct ClientState {
     var tampered = false
     var file: Int32 = -1
     var previousFile: Int32 = -1
+    /// Measuring sample instants fired before this player's last event (see `World+Sampling`):
+    /// those after it are the ones it has yet to record.
+    var sampledThrough: UInt32 = 0
     /// This viewing session's tick timer (fixes the tick phase).
     var tick = TickSession(start: .zero, base: ClockReading(ns: 0))
     var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
@@ -98,6 +101,15 @@ struct WorldEvent {
         case reboot, appKill, wallClockChange, tamper
         // The original plan (World+Database.swift); `client` is a slot: player × (positions + 1) + position.
         case databaseArrival, databaseReply, databaseFailed, databaseCountdown, databaseRetry
+
+        /// The event is about one player (`client` is its index) and may change its state.
+        var isPlayerEvent: Bool {
+            switch self {
+            case .cron, .publish, .sample,
+                 .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: false
+            default: true
+            }
+        }
     }
     var client: Int32
     var kind: Kind

@@ -242,6 +242,7 @@ extension World {
         let positions = scenario.positions
         let serverNow = server.serverTime(at: t)
         recorder.beginSample(at: t, viewing: viewing.count)
+        guard recorder.measuring else { return }
         let minute = Int(t.ns / .minute)
         for c32 in viewing {
             let c = Int(c32)
@@ -267,11 +268,11 @@ extension World {
                 let wake = clients[c].lastDeepWake
                 recorder.sample(displayError: error, estimateError: error, link: Int(clients[c].link),
                                 minutesSinceWake: wake == .min ? nil : Int((t.ns - wake) / .minute),
-                                bare: bare, stale: stale, positions: positions)
+                                bare: bare, stale: stale, positions: positions, timelineBucket: recorder.currentBucket)
             } else {
                 recorder.samplePositions(bare: bare, stale: stale, positions: positions)
             }
-            if recorder.measuring, minute < recorder.database?.bareByMinute.count ?? 0 {
+            if minute < recorder.database?.bareByMinute.count ?? 0 {
                 recorder.database?.bareByMinute[minute] += UInt64(bare)
                 recorder.database?.positionsByMinute[minute] += UInt64(positions)
                 recorder.database?.earlySamples += UInt64(early)

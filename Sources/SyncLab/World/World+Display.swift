@@ -46,8 +46,7 @@ extension World {
                 let tr = transitions[i]
                 if server.files[file].lists(tr.time, position: Int(tr.position)) {
                     let trueTime = tr.time &- server.clockOffset
-                    recorder.transitionShown(index: i, offset: t.ns &- trueTime)
-                    recorder.deviceShow(index: i, offset: t.ns &- trueTime, tampered: clients[c].tampered)
+                    recorder.transitionShown(index: i, offset: t.ns &- trueTime, tampered: clients[c].tampered)
                 }
                 i += 1
             }
@@ -58,113 +57,45 @@ extension World {
         scheduleDisplay(c, t)
     }
 
-    /// Samples every viewing player's error, and what each position shows, at true time t.
-    mutating func sample(_ t: SimTime) {
-        if usesDatabase { databaseSample(t); return }
-        let serverNow = server.serverTime(at: t)
+    /// Positions bare (the file `server.files[file]` has nothing for the shown time) and stale
+    /// (showing another item than the true one) when the UI shows server time `shown` and the
+    /// truth is `truth`; `hint` is the index of the first transition after `truth` (or any
+    /// index near the answer), where the search for the stale interval's first transition starts.
+    /// The file is read in place: a copy per sample cost two reference counts.
+    mutating func positionStates(file f: Int, shown: Int64, truth: Int64, near hint: Int) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
-        recorder.beginSample(at: t, viewing: viewing.count)
-        // Outside the window nothing is recorded (and nothing else depends on a sample).
-        guard recorder.measuring else { return }
-        let files = server.files
-        // Most players show a time near the truth: their stale search starts from its index.
-        let truthIndex = server.schedule.firstTransition(after: serverNow)
-        let stride = scenario.sampleStride, first = players.lowerBound
-        // Addresses for prefetch hints only (nothing is read or written through them, and the
-        // arrays do not change size during a sample).
-        let clientBase: UnsafeRawPointer? = UnsafeRawPointer(clients.base)
-        let anchorBase = shadowAnchors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        let viewingCount = viewing.count
-        let pausing = scenario.client.clock.pausesInDeepSleep
-        let sampledBytes = ClientState.sampledBytes
-        for (i, c32) in viewing.enumerated() {
-            if i &+ World.sampleLookahead < viewingCount, let clientBase, let anchorBase {
-                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase,
-                                     bytes: sampledBytes)
-            }
-            let c = Int(c32)
-            // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
-            if stride > 1 && (first &+ c) % stride != 0 { continue }
-            let s = clients[c]
-            let link = Int(s.link)
-            let minutesSinceWake: Int? = s.lastDeepWake == .min ? nil : Int((t.ns - s.lastDeepWake) / .minute)
-            guard s.hasSync else {
-                recorder.sampleBare(positions: positions)
-                continue
-            }
-            // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = self.lastTick(atOrBefore: t, s.tick, s.device)
-            let current = lastTick >= s.anchorSetAt
-            guard current || s.previousValid else {
-                recorder.sampleBare(positions: positions)   // data arrived after the last tick
-                continue
-            }
-            let anchor = current ? s.anchor : s.previousAnchor
-            let file = Int(current ? s.file : s.previousFile)
-            let readingNow = clockReading(s.device, at: t)
-            let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.device, at: lastTick))
-            let estimated = s.anchor.serverTime(at: readingNow)
-            let estimate = estimated &- serverNow
-            let displayError = shown &- serverNow
-            recordBound(c, reading: readingNow, estimateError: estimate)
-            let base = c &* World.referenceClockCount
-            for k in 0..<World.referenceClockCount {
-                let reading = World.referenceReading(k, s.device, at: t, context)
-                let error = shadowAnchors[base + k].serverTime(at: reading)
-                recorder.shadowSample(clock: k, error: error &- serverNow)
-            }
-            // Net drift: the clock's own, less what the anchor's rate correction takes back.
-            let correction = estimated &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
-            let drift = (readingNow - clockReading(s.device.withoutDrift, at: t)) &- s.anchorDriftOffset &+ correction
-            let pause = pausing ? s.anchorSlept &- s.device.slept(at: t) : 0
-            recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
-                               displayError: displayError)
-            let (bare, stale) = positionStates(file: files[file], shown: shown, truth: serverNow, near: truthIndex)
-            recorder.sample(displayError: displayError, estimateError: estimate, link: link, minutesSinceWake: minutesSinceWake, bare: bare, stale: stale,
-                            positions: positions)
-            if s.tampered { recorder.tamperSample(headStart: displayError) }
-        }
-    }
-
-    static let referenceClockCount = 5
-
-    /// Reading of reference clock k (in `shadowClocks` order), called on the concrete type.
-    @inline(__always)
-    static func referenceReading(_ k: Int, _ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
-        switch k {
-        case 0: return SuspendingClock().reading(d, at: t, c)
-        case 1: return ContinuousClock().reading(d, at: t, c)
-        case 2: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
-        case 3: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
-        default: return WallClock().reading(d, at: t, c)
-        }
-    }
-
-    /// Positions bare (the file has nothing for the shown time) and stale (shows another item
-    /// than the true one) when the UI shows server time `shown` and the truth is `truth`.
-    mutating func positionStates(file: PublishedFile, shown: Int64, truth: Int64) -> (bare: Int, stale: Int) {
-        positionStates(file: file, shown: shown, truth: truth, near: server.schedule.firstTransition(after: truth))
-    }
-
-    /// The same, with `hint` the index of the first transition after `truth` (or any index near
-    /// the answer): the search for the stale interval's first transition starts there.
-    mutating func positionStates(file: PublishedFile, shown: Int64, truth: Int64, near hint: Int) -> (bare: Int, stale: Int) {
-        let positions = scenario.positions
+        let listsAll = server.files[f].listsAll(shown)
         var bare = 0
-        for p in 0..<positions where !file.lists(shown, position: p) { bare += 1 }
+        if !listsAll {
+            for p in 0..<positions where !server.files[f].lists(shown, position: p) { bare += 1 }
+        }
         let lo = min(shown, truth), hi = max(shown, truth)
         guard lo < hi else { return (bare, 0) }
-        let transitions = server.schedule.transitions
         var i = server.schedule.firstTransition(after: lo, near: hint)
+        let count = server.schedule.transitions.count
+        var stale = 0
+        if positions <= 64 {
+            // Distinct positions as bits of one word: no marks to write.
+            var seen: UInt64 = 0
+            while i < count && server.schedule.transitions[i].time <= hi && stale < positions {
+                let p = Int(server.schedule.transitions[i].position)
+                let bit: UInt64 = 1 &<< UInt64(p)
+                if seen & bit == 0 && (listsAll || server.files[f].lists(shown, position: p)) {
+                    seen |= bit
+                    stale += 1
+                }
+                i += 1
+            }
+            return (bare, stale)
+        }
         markStamp &+= 1
         if markStamp == 0 {   // wrapped: clear old marks once every 2^32 samples
             for p in positionMark.indices { positionMark[p] = 0 }
             markStamp = 1
         }
-        var stale = 0
-        while i < transitions.count && transitions[i].time <= hi && stale < positions {
-            let p = Int(transitions[i].position)
-            if positionMark[p] != markStamp && file.lists(shown, position: p) {
+        while i < count && server.schedule.transitions[i].time <= hi && stale < positions {
+            let p = Int(server.schedule.transitions[i].position)
+            if positionMark[p] != markStamp && (listsAll || server.files[f].lists(shown, position: p)) {
                 positionMark[p] = markStamp
                 stale += 1
             }

@@ -1,10 +1,6 @@
 import SyncLabKernel
 
 extension World {
-    /// How far ahead in the viewing list the sample loop prefetches: a million players' state
-    /// does not fit in any cache, and each sampled player otherwise costs several misses in turn.
-    static let sampleLookahead = 16
-
     /// Players whose state one bucket load starts loading, at most: a bucket can hold hundreds
     /// of events, and starting them all at once only evicts what is in use.
     static let bucketPrefetchLimit = 16
@@ -33,6 +29,19 @@ extension World {
             if k < 4 { queue.forEachInBucket(ahead: 1, limit: World.bucketPrefetchLimit, player) }
         }
         queue.prefetchBucket(ahead: 2)
+    }
+
+    /// Keeps the pipeline `bucketPrefetchLimit` events deep within a bucket: each event handled
+    /// starts loading the player of the event that many places later.
+    @inline(__always)
+    mutating func prefetchUpcoming() {
+        guard let e = queue.upcoming(World.bucketPrefetchLimit &- 1) else { return }
+        let c = Int(e.client)
+        guard c >= 0 && c < clients.count else { return }
+        shadowAnchors.withUnsafeBufferPointer { anchors in
+            guard let anchorBase = anchors.baseAddress else { return }
+            World.prefetchPlayer(c, clients: UnsafeRawPointer(clients.base), anchors: UnsafeRawPointer(anchorBase))
+        }
     }
 
     /// Starts loading player `c`'s state — its first `bytes` — and sync anchors.

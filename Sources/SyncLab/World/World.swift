@@ -32,6 +32,13 @@ public struct World {
     /// to the whole seconds that truncation and ticks are aligned to.
     var samplingRNG: RandomStream
     var sampleIndex: Int64 = 0
+    /// Measuring instants not yet recorded by every viewing player, and how many came before
+    /// the first of them (see `World+Sampling`).
+    var pendingSamples: [SampleInstant] = []
+    var pendingBase: UInt32 = 0
+    /// Instants kept pending at most (16 B each) before every viewing player catches up (a
+    /// setting only so tests can show the results do not depend on it).
+    var pendingSampleLimit = 4_096
     var started = false
     /// The opt-in server models: the store file's serving models, or the original plan.
     var serving: ServingState? = nil
@@ -186,9 +193,13 @@ public struct World {
             if queue.bucketsLoaded != loaded {
                 loaded = queue.bucketsLoaded
                 prefetchAhead()
+            } else {
+                prefetchUpcoming()
             }
             handle(e, at: t)
         }
+        // Whatever reads the results next (or runs a release) sees every sample recorded.
+        catchUpAllSamples()
     }
 
     /// A copied world shares its state tables: the copy being run takes its own first.
@@ -231,6 +242,8 @@ public struct World {
 
     mutating func handle(_ e: WorldEvent, at t: SimTime) {
         let c = Int(e.client)
+        // Before the player's state changes, it records the sample instants that saw it.
+        if e.kind.isPlayerEvent && !usesDatabase { catchUpSamples(c) }
         switch e.kind {
         case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t) }
         case .viewStart: if e.epoch == clients[c].behaviourEpoch { viewStart(c, t) }

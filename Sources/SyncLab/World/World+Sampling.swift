@@ -1,0 +1,145 @@
+import SyncLabKernel
+
+/// A sample instant inside the measuring window, kept until every viewing player has recorded it.
+struct SampleInstant {
+    /// True time of the instant, and the server's clock then.
+    var t: SimTime
+    var serverNow: Int64
+    /// Index of the first transition after `serverNow` (where the stale search starts).
+    var truthIndex: Int32
+    /// The timeline bucket the instant falls in.
+    var bucket: Int32
+}
+
+/// Sampling every viewing player's error at every sample instant, recorded lazily.
+///
+/// A sample reads only the player's own state, and every figure it feeds is a sum over (player,
+/// instant) pairs, so when each pair is recorded does not matter, only with what state. A sample
+/// event therefore records nothing per player: it appends its instant to `pendingSamples`. Each
+/// player records the instants it has not yet recorded just before anything happens to it (every
+/// event of the player starts with `catchUpSamples`), with the state those instants saw — all of
+/// the player's earlier events, none of the later ones, exactly as a sweep at the instant would.
+/// This turns a sweep over a million players' state per instant, bound by cache misses, into a
+/// few instants per player at a time while its state is in cache. When `pendingSampleLimit`
+/// instants are pending, and whenever the loop stops, every viewing player catches up (a limit
+/// of 1 is the sweep at each instant).
+extension World {
+    /// How far ahead in the viewing list a full catch-up prefetches player state.
+    static let sampleLookahead = 16
+
+    /// Measuring instants fired so far (pending or recorded by all).
+    var samplesFired: UInt32 { pendingBase &+ UInt32(truncatingIfNeeded: pendingSamples.count) }
+
+    /// A sample instant: counts the viewing players and leaves the per-player samples pending.
+    mutating func sample(_ t: SimTime) {
+        if usesDatabase { databaseSample(t); return }
+        recorder.beginSample(at: t, viewing: viewing.count)
+        // Outside the window nothing is recorded (and nothing else depends on a sample).
+        guard recorder.measuring else { return }
+        let serverNow = server.serverTime(at: t)
+        pendingSamples.append(SampleInstant(t: t, serverNow: serverNow,
+                                            truthIndex: Int32(server.schedule.firstTransition(after: serverNow)),
+                                            bucket: Int32(recorder.currentBucket)))
+        if pendingSamples.count >= pendingSampleLimit { catchUpAllSamples() }
+    }
+
+    /// Records, for player `c`, the instants fired since it last caught up, if it is viewing.
+    /// Called before any event of the player changes its state.
+    @inline(__always)
+    mutating func catchUpSamples(_ c: Int) {
+        let fired = samplesFired
+        let from = clients[c].sampledThrough
+        guard from != fired else { return }
+        clients[c].sampledThrough = fired
+        // A player not viewing has nothing to record: it starts counting when it comes on screen.
+        guard clients[c].phase == .viewing else { return }
+        let stride = scenario.sampleStride
+        // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
+        if stride > 1 && (players.lowerBound &+ c) % stride != 0 { return }
+        recordSamples(c, pending: Int(from &- pendingBase)..<pendingSamples.count)
+    }
+
+    /// Every viewing player records its pending instants, and the pending list is emptied.
+    mutating func catchUpAllSamples() {
+        guard !pendingSamples.isEmpty else { return }
+        let clientBase = UnsafeRawPointer(clients.base)
+        let anchorBase = shadowAnchors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let count = viewing.count
+        let sampledBytes = ClientState.sampledBytes
+        for i in 0..<count {
+            // Addresses for prefetch hints only (nothing is read or written through them, and
+            // the tables do not change size while players catch up).
+            if i &+ World.sampleLookahead < count, let anchorBase {
+                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase,
+                                     bytes: sampledBytes)
+            }
+            catchUpSamples(Int(viewing[i]))
+        }
+        pendingBase = samplesFired
+        pendingSamples.removeAll(keepingCapacity: true)
+    }
+
+    /// Records player `c`'s error at the pending instants `range`, with its state now.
+    mutating func recordSamples(_ c: Int, pending range: Range<Int>) {
+        let s = clients[c]
+        let positions = scenario.positions
+        guard s.hasSync else {
+            for _ in range { recorder.sampleBare(positions: positions) }
+            return
+        }
+        let link = Int(s.link)
+        let pausing = scenario.client.clock.pausesInDeepSleep
+        let base = c &* World.referenceClockCount
+        for i in range {
+            let instant = pendingSamples[i]
+            let t = instant.t, serverNow = instant.serverNow, bucket = Int(instant.bucket)
+            // What the UI shows is the value computed at the last tick, with the sync then in force.
+            let lastTick = self.lastTick(atOrBefore: t, s.tick, s.device)
+            let current = lastTick >= s.anchorSetAt
+            guard current || s.previousValid else {
+                recorder.sampleBare(positions: positions)   // data arrived after the last tick
+                continue
+            }
+            let anchor = current ? s.anchor : s.previousAnchor
+            let file = Int(current ? s.file : s.previousFile)
+            let readingNow = clockReading(s.device, at: t)
+            let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.device, at: lastTick))
+            let estimated = s.anchor.serverTime(at: readingNow)
+            let estimate = estimated &- serverNow
+            let displayError = shown &- serverNow
+            recordBound(s, reading: readingNow, estimateError: estimate)
+            for k in 0..<World.referenceClockCount {
+                let reading = World.referenceReading(k, s.device, at: t, context)
+                let error = shadowAnchors[base &+ k].serverTime(at: reading)
+                recorder.shadowSample(clock: k, error: error &- serverNow, timelineBucket: bucket)
+            }
+            // Net drift: the clock's own, less what the anchor's rate correction takes back.
+            let correction = estimated &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
+            let drift = (readingNow - clockReading(s.device.withoutDrift, at: t)) &- s.anchorDriftOffset &+ correction
+            let pause = pausing ? s.anchorSlept &- s.device.slept(at: t) : 0
+            recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
+                               displayError: displayError)
+            let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow,
+                                               near: Int(instant.truthIndex))
+            let minutesSinceWake: Int? = s.lastDeepWake == .min ? nil : Int((t.ns - s.lastDeepWake) / .minute)
+            recorder.sample(displayError: displayError, estimateError: estimate, link: link,
+                            minutesSinceWake: minutesSinceWake, bare: bare, stale: stale, positions: positions,
+                            timelineBucket: bucket)
+            if s.tampered { recorder.tamperSample(headStart: displayError) }
+        }
+    }
+
+    static let referenceClockCount = 5
+
+    /// Reading of reference clock k (in `shadowClocks` order), called on the concrete type.
+    @inline(__always)
+    static func referenceReading(_ k: Int, _ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
+        switch k {
+        case 0: return SuspendingClock().reading(d, at: t, c)
+        case 1: return ContinuousClock().reading(d, at: t, c)
+        case 2: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
+        case 3: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
+        default: return WallClock().reading(d, at: t, c)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+import SyncLabKernel
+@testable import SyncLab
+
+/// Lazy sampling (`World+Sampling`): a player records the sample instants it saw just before its
+/// next event, or when every viewing player catches up. Whenever that happens, each (player,
+/// instant) pair must be recorded once, with the state the player had at the instant.
+@Suite struct WorldSamplingTests {
+    /// v1.1.5 with standby (the suspending clock pauses), a release and players coming and going,
+    /// so state changes between instants in every way a sample can see.
+    static func scenario() throws -> Scenario {
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        s.population.players = 1_500
+        s.duration = 40 * .minute
+        s.warmup = 10 * .minute
+        s.population.release?.at = SimTime(ns: 20 * .minute)
+        return s
+    }
+
+    static func run(_ s: Scenario, pendingLimit: Int) -> RunResult {
+        var world = World(scenario: s)
+        world.pendingSampleLimit = pendingLimit
+        return world.run()
+    }
+
+    /// With a limit of one instant, every viewing player records each instant at the instant
+    /// itself: the plain sweep. Larger limits leave instants pending across many events of each
+    /// player. The records are the same.
+    @Test func resultsDoNotDependOnWhenPlayersCatchUp() throws {
+        let s = try Self.scenario()
+        let sweep = Self.run(s, pendingLimit: 1)
+        #expect(sweep.samples > 20_000)
+        #expect(sweep.releaseJoined > 0)
+        for limit in [7, 4_096] {
+            let lazy = Self.run(s, pendingLimit: limit)
+            #expect(lazy.samples == sweep.samples, "limit \(limit)")
+            #expect(DeterminismTests.fingerprint(lazy) == DeterminismTests.fingerprint(sweep), "limit \(limit)")
+            #expect(lazy.displayError == sweep.displayError && lazy.estimateError == sweep.estimateError)
+            #expect(lazy.errorByClock.map(\.1) == sweep.errorByClock.map(\.1))
+            #expect(lazy.displayByLink == sweep.displayByLink && lazy.estimateByLink == sweep.estimateByLink)
+            #expect(lazy.displayByWake == sweep.displayByWake && lazy.estimateByWake == sweep.estimateByWake)
+            #expect(lazy.timeline == sweep.timeline)
+            #expect(lazy.bounds == sweep.bounds)
+            #expect(lazy.errorAttribution == sweep.errorAttribution)
+            #expect(lazy.positionSamples == sweep.positionSamples)
+        }
+    }
+
+    /// Counts derived by hand: one instant per 5 s of the window, and at each instant every
+    /// viewing player (counted by the instant itself, not by the players) records all 12
+    /// positions once, bare or not.
+    @Test func everyViewingPlayerIsRecordedOncePerInstant() throws {
+        let r = Self.run(try Self.scenario(), pendingLimit: 4_096)
+        #expect(r.sampleInstants == UInt64((40 * .minute) / (5 * .second)))
+        #expect(r.viewingSum > 0)
+        #expect(r.positionSamples == 12 * r.viewingSum)
+    }
+}
