@@ -8,7 +8,7 @@ import SyncLabKernel
 struct ClientState {
     enum Phase: UInt8 { case offline, viewing, away }
 
-    // Read by every sample of the viewing players (World.sample): kept together at the front so
+    // Read by every sample of the viewing players (`World.recordSamples`): kept together at the front so
     // the sample loop loads four or five cache lines of the state, not all of it.
     var device: DeviceState
     var link: UInt8
