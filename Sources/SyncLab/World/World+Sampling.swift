@@ -53,9 +53,8 @@ extension World {
         clients[c].sampledThrough = fired
         // A player not viewing has nothing to record: it starts counting when it comes on screen.
         guard clients[c].phase == .viewing else { return }
-        let stride = scenario.sampleStride
         // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
-        if stride > 1 && (players.lowerBound &+ c) % stride != 0 { return }
+        if sampleStride > 1 && (players.lowerBound &+ c) % sampleStride != 0 { return }
         recordSamples(c, pending: Int(from &- pendingBase)..<pendingSamples.count)
     }
 
@@ -88,7 +87,6 @@ extension World {
             return
         }
         let link = Int(s.link)
-        let pausing = scenario.client.clock.pausesInDeepSleep
         let base = c &* World.referenceClockCount
         for i in range {
             let instant = pendingSamples[i]
@@ -116,7 +114,7 @@ extension World {
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
             let correction = estimated &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
             let drift = (readingNow - clockReading(s.device.withoutDrift, at: t)) &- s.anchorDriftOffset &+ correction
-            let pause = pausing ? s.anchorSlept &- s.device.slept(at: t) : 0
+            let pause = clockPausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
             recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
                                displayError: displayError)
             let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow,

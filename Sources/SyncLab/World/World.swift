@@ -73,6 +73,10 @@ public struct World {
     let designRefetch: UniformWindowRefetch?
     /// What the design's ± bounds assume (resolved once: it reads the clock's resolution).
     let boundModel: BoundModel
+    /// Whether the design's clock stands still in deep sleep, and every how many players one is
+    /// sampled (`scenario.sampleStride`): read per sampled player, resolved once.
+    let clockPausesInDeepSleep: Bool
+    let sampleStride: Int
 
     /// The item schedule a scenario's run uses (the same for every shard).
     public static func schedule(for scenario: Scenario) -> StoreSchedule {
@@ -99,6 +103,8 @@ public struct World {
         designEstimator = BuiltInEstimator(scenario.client.estimator)
         designRefetch = scenario.client.refetch as? UniformWindowRefetch
         boundModel = scenario.boundModel
+        clockPausesInDeepSleep = scenario.client.clock.pausesInDeepSleep
+        sampleStride = scenario.sampleStride
         answersWhenSent = scenario.server.answersEachRequestAlone
         serviceTime = scenario.server.serviceTime
         headerBytes = scenario.server.file.headerBytes
