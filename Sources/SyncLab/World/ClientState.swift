@@ -21,6 +21,8 @@ struct ClientState {
     /// Measuring sample instants fired before this player's last event (see `World+Sampling`):
     /// those after it are the ones it has yet to record.
     var sampledThrough: UInt32 = 0
+    /// Index of the first transition after `shownUpTo` (here, where it fills the padding).
+    var cursor: Int32 = 0
     /// This viewing session's tick timer (fixes the tick phase).
     var tick = TickSession(start: .zero, base: ClockReading(ns: 0))
     var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
@@ -37,6 +39,8 @@ struct ClientState {
     var anchorParts = AnchorAttribution()
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
+    /// The last sync measured with each reference clock (`World.shadowClocks` order).
+    var shadows = ShadowAnchors()
 
     var phase: Phase = .offline
     var screenOn = false
@@ -54,8 +58,6 @@ struct ClientState {
     var refetchDue = ClockReading(ns: .max)
     /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
     var shownUpTo: Int64 = .min
-    /// Index of the first transition after `shownUpTo`.
-    var cursor: Int32 = 0
 
     // The request in flight.
     var requestSentAt = SimTime.zero
@@ -77,9 +79,15 @@ struct ClientState {
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
     var designRNG: RandomStream
+    /// Up to a whole number of cache lines (see `lineStride`): with the table's base on a line,
+    /// every player's state then starts on one and a sample or an event loads no line it does
+    /// not use.
+    private var padding: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!
+    /// Bytes from the start that a display tick reads (the fields above `requestArrivedAt`).
+    static let displayBytes = MemoryLayout<ClientState>.offset(of: \ClientState.requestArrivedAt)!
 
     init(device: DeviceState, link: UInt8, seed: UInt64, index: UInt64) {
         self.device = device
@@ -125,4 +133,35 @@ struct ShadowAnchor {
     var offset: Int64
     init(_ a: SyncAnchor) { offset = a.serverTime &- a.reading.ns }
     @inline(__always) func serverTime(at r: ClockReading) -> Int64 { offset &+ r.ns }
+}
+
+/// A player's five reference-clock anchors, inline in its state (an array per player would be
+/// an object; a separate table, a sixth or seventh cache line per sample).
+struct ShadowAnchors {
+    private var a0 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
+    private var a1 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
+    private var a2 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
+    private var a3 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
+    private var a4 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
+
+    subscript(k: Int) -> ShadowAnchor {
+        @inline(__always) get {
+            switch k {
+            case 0: a0
+            case 1: a1
+            case 2: a2
+            case 3: a3
+            default: a4
+            }
+        }
+        @inline(__always) set {
+            switch k {
+            case 0: a0 = newValue
+            case 1: a1 = newValue
+            case 2: a2 = newValue
+            case 3: a3 = newValue
+            default: a4 = newValue
+            }
+        }
+    }
 }

@@ -11,9 +11,13 @@ final class StateTable<Element>: RandomAccessCollection {
     @usableFromInline let base: UnsafeMutablePointer<Element>
     let count: Int
 
+    /// The table's first element starts on a cache line (64 bytes), so an element whose stride
+    /// is a whole number of lines never straddles one more than it fills.
     init(_ elements: [Element]) {
         count = elements.count
-        base = .allocate(capacity: Swift.max(count, 1))
+        let bytes = MemoryLayout<Element>.stride * Swift.max(count, 1)
+        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Swift.max(64, MemoryLayout<Element>.alignment))
+            .bindMemory(to: Element.self, capacity: Swift.max(count, 1))
         elements.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: count) }
     }
 

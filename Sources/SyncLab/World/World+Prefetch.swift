@@ -13,21 +13,17 @@ extension World {
     mutating func prefetchAhead() {
         let count = clients.count
         let players = UnsafeRawPointer(clients.base)
-        shadowAnchors.withUnsafeBufferPointer { anchors in
-            guard let anchorBase = anchors.baseAddress else { return }
-            let shadows = UnsafeRawPointer(anchorBase)
-            func player(_ e: WorldEvent) {
-                let c = Int(e.client)
-                guard c >= 0 && c < count else { return }   // server events and database slots
-                World.prefetchPlayer(c, clients: players, anchors: shadows)
-            }
-            var k = 0
-            while k < World.bucketPrefetchLimit, let e = queue.upcoming(k) {
-                player(e)
-                k += 1
-            }
-            if k < 4 { queue.forEachInBucket(ahead: 1, limit: World.bucketPrefetchLimit, player) }
+        func player(_ e: WorldEvent) {
+            let c = Int(e.client)
+            guard c >= 0 && c < count else { return }   // server events and database slots
+            World.prefetchPlayer(c, clients: players, bytes: World.prefetchBytes(e.kind))
         }
+        var k = 0
+        while k < World.bucketPrefetchLimit, let e = queue.upcoming(k) {
+            player(e)
+            k += 1
+        }
+        if k < 4 { queue.forEachInBucket(ahead: 1, limit: World.bucketPrefetchLimit, player) }
         queue.prefetchBucket(ahead: 2)
     }
 
@@ -38,29 +34,26 @@ extension World {
         guard let e = queue.upcoming(World.bucketPrefetchLimit &- 1) else { return }
         let c = Int(e.client)
         guard c >= 0 && c < clients.count else { return }
-        shadowAnchors.withUnsafeBufferPointer { anchors in
-            guard let anchorBase = anchors.baseAddress else { return }
-            World.prefetchPlayer(c, clients: UnsafeRawPointer(clients.base), anchors: UnsafeRawPointer(anchorBase))
-        }
+        World.prefetchPlayer(c, clients: UnsafeRawPointer(clients.base), bytes: World.prefetchBytes(e.kind))
     }
 
-    /// Starts loading player `c`'s state — its first `bytes` — and sync anchors.
+    /// The bytes of a player's state an event of `kind` reads: a display tick that does not send
+    /// reads nothing of the request in flight or the random streams. (Loading lines an event
+    /// does not use is not free: at a million players the loads in flight are what the loop
+    /// waits on.)
     @inline(__always)
-    static func prefetchPlayer(_ c: Int, clients: UnsafeRawPointer, anchors: UnsafeRawPointer,
-                               bytes: Int = MemoryLayout<ClientState>.stride) {
+    static func prefetchBytes(_ kind: WorldEvent.Kind) -> Int {
+        kind == .display ? ClientState.displayBytes : MemoryLayout<ClientState>.stride
+    }
+
+    /// Starts loading the first `bytes` of player `c`'s state (which starts on a cache line).
+    @inline(__always)
+    static func prefetchPlayer(_ c: Int, clients: UnsafeRawPointer, bytes: Int) {
         let p = clients + c &* MemoryLayout<ClientState>.stride
-        // Every cache line the first `bytes` touch (the state need not start on a line).
-        let first = Int(bitPattern: p) & ~63, last = (Int(bitPattern: p) &+ bytes &- 1) & ~63
-        var line = first
-        while line <= last {
-            prefetchCacheLine(UnsafeRawPointer(bitPattern: line)!)
-            line &+= 64
-        }
-        let q = Int(bitPattern: anchors + c &* (World.referenceClockCount &* MemoryLayout<ShadowAnchor>.stride))
-        line = q & ~63
-        while line <= (q &+ World.referenceClockCount &* MemoryLayout<ShadowAnchor>.stride &- 1) & ~63 {
-            prefetchCacheLine(UnsafeRawPointer(bitPattern: line)!)
-            line &+= 64
+        var offset = 0
+        while offset < bytes {
+            prefetchCacheLine(p + offset)
+            offset &+= 64
         }
     }
 }

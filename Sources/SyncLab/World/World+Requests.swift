@@ -126,14 +126,13 @@ extension World {
                                                     at t: SimTime, reading now: ClockReading, _ estimator: E) {
         attributeAnchor(c, exchange, sample: s, at: t, reading: now, estimator)
         let device = clients[c].device
-        let base = c &* World.referenceClockCount
         for k in 0..<World.referenceClockCount {
             let shadow = SyncSample(serverTimestamp: exchange.timestamp,
                                     requestSent: World.referenceReading(k, device, at: exchange.sentAt, context),
                                     uploadComplete: World.referenceReading(k, device, at: exchange.uploadCompleteAt, context),
                                     downloadComplete: World.referenceReading(k, device, at: exchange.doneAt, context),
                                     serverTransmit: exchange.transmit)
-            shadowAnchors[base &+ k] = ShadowAnchor(estimator.anchor(for: shadow))
+            clients[c].shadows[k] = ShadowAnchor(estimator.anchor(for: shadow))
         }
     }
 

@@ -62,15 +62,13 @@ extension World {
     mutating func catchUpAllSamples() {
         guard !pendingSamples.isEmpty else { return }
         let clientBase = UnsafeRawPointer(clients.base)
-        let anchorBase = shadowAnchors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let count = viewing.count
         let sampledBytes = ClientState.sampledBytes
         for i in 0..<count {
             // Addresses for prefetch hints only (nothing is read or written through them, and
             // the tables do not change size while players catch up).
-            if i &+ World.sampleLookahead < count, let anchorBase {
-                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, anchors: anchorBase,
-                                     bytes: sampledBytes)
+            if i &+ World.sampleLookahead < count {
+                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, bytes: sampledBytes)
             }
             catchUpSamples(Int(viewing[i]))
         }
@@ -87,7 +85,6 @@ extension World {
             return
         }
         let link = Int(s.link)
-        let base = c &* World.referenceClockCount
         for i in range {
             let instant = pendingSamples[i]
             let t = instant.t, serverNow = instant.serverNow, bucket = Int(instant.bucket)
@@ -108,7 +105,7 @@ extension World {
             recordBound(s, reading: readingNow, estimateError: estimate)
             for k in 0..<World.referenceClockCount {
                 let reading = World.referenceReading(k, s.device, at: t, context)
-                let error = shadowAnchors[base &+ k].serverTime(at: reading)
+                let error = s.shadows[k].serverTime(at: reading)
                 recorder.shadowSample(clock: k, error: error &- serverNow, timelineBucket: bucket)
             }
             // Net drift: the clock's own, less what the anchor's rate correction takes back.

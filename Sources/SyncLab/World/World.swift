@@ -23,7 +23,6 @@ public struct World {
     var viewingSlot: [Int32]
     /// The same sync computed with each reference clock, for the error-by-clock breakdown.
     let shadowClocks: [any DeviceClock]
-    var shadowAnchors: [ShadowAnchor]
     var recorder: MetricsRecorder
     /// Scratch marks for counting distinct stale positions without allocating.
     var positionMark: [UInt32]
@@ -134,8 +133,6 @@ public struct World {
         self.clients = StateTable(clients)
         links = StateTable(scenario.links)
         viewingSlot = [Int32](repeating: -1, count: n)
-        shadowAnchors = [ShadowAnchor](repeating: ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))),
-                                     count: n * shadowClocks.count)
         positionMark = [UInt32](repeating: 0, count: scenario.positions)
         recorder = MetricsRecorder(scenario: scenario, schedule: schedule,
                                    shadowClockNames: shadowClocks.map(World.shadowLabel))
