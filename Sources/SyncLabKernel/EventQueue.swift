@@ -13,8 +13,9 @@
 /// of `BinaryHeapQueue` — equal times come out in the order they were scheduled — so swapping one
 /// queue for the other never changes a run.
 ///
-/// Storage is one pool of nodes linked per bucket, owned by a buffer object and copied on write,
-/// so the queue is an ordinary value with one uniqueness check per operation.
+/// Storage is one pool of chunks, a bucket's events in a short list of them, owned by a buffer
+/// object and copied on write, so the queue is an ordinary value with one uniqueness check per
+/// operation.
 public struct EventQueue<Payload> {
     @usableFromInline typealias Entry = BinaryHeapQueue<Payload>.Entry
 
@@ -55,18 +56,20 @@ public struct EventQueue<Payload> {
     /// order.
     @inlinable public func forEachInBucket(ahead k: Int, limit: Int = .max, _ body: (Payload) -> Void) {
         let b = (cursor &+ k) & (EventQueue.bucketCount &- 1)
-        var n = ring.heads[b]
+        var chunk = ring.heads[b], count = Int(ring.fill[b])
         var visited = 0
-        while n >= 0 && visited < limit {
-            body(ring.nodes[Int(n)].payload)
-            n = ring.links[Int(n)]
-            visited &+= 1
+        while chunk >= 0 && visited < limit {
+            let entries = ring.entries(chunk)
+            for i in 0..<min(count, limit &- visited) { body(entries[i].payload) }
+            visited &+= count
+            chunk = ring.header(chunk).pointee.next
+            count = ring.perChunk
         }
     }
 
     /// Starts loading the events of the bucket `k` ≥ 1 widths after the current one.
     @inlinable public func prefetchBucket(ahead k: Int) {
-        ring.prefetchNodes(of: (cursor &+ k) & (EventQueue.bucketCount &- 1))
+        ring.prefetchChunks(of: (cursor &+ k) & (EventQueue.bucketCount &- 1))
     }
 
     @inlinable var width: Int64 { 1 << EventQueue.widthShift }
@@ -159,31 +162,59 @@ public struct EventQueue<Payload> {
     }
 }
 
-/// The storage of `EventQueue`: a pool of nodes, singly linked per bucket, plus the sorted
-/// current bucket. Only `EventQueue` writes to it. A bucket's list is in no particular order
-/// (new nodes go in front, one random access per insert): `load` sorts it.
+/// The storage of `EventQueue`: a pool of chunks, each a cache-line-aligned block holding a few
+/// entries of one bucket, chained per bucket, plus the sorted current bucket. Only `EventQueue`
+/// writes to it. New entries fill the bucket's newest chunk, in no particular order; `load`
+/// sorts them.
+///
+/// Chunks, not one node per entry: at a million players the buckets' entries were written
+/// minutes apart to scattered nodes, and loading a bucket walked them one cache miss after the
+/// other (a tenth of the run). A chunk's entries share its lines, and a bucket of 40 events is
+/// six chunks to walk.
 @usableFromInline final class CalendarRing<Payload> {
     @usableFromInline typealias Entry = BinaryHeapQueue<Payload>.Entry
+    /// A chunk's first bytes: the next (older) chunk of its bucket, -1 if none. Every chunk but
+    /// a bucket's newest is full; the newest holds `fill[bucket]` entries.
+    @usableFromInline struct Header {
+        @usableFromInline var next: Int32
+        @inlinable init(next: Int32) { self.next = next }
+    }
+
     @usableFromInline let buckets: Int
-    @exclusivity(unchecked) @usableFromInline var nodes: UnsafeMutablePointer<Entry>
-    @exclusivity(unchecked) @usableFromInline var links: UnsafeMutablePointer<Int32>
+    /// Bytes per chunk (whole cache lines), where its entries start, and how many it holds.
+    @usableFromInline let chunkBytes: Int
+    @usableFromInline let entryOffset: Int
+    @usableFromInline let perChunk: Int
+    @exclusivity(unchecked) @usableFromInline var pool: UnsafeMutableRawPointer
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     @exclusivity(unchecked) @usableFromInline var used = 0
     @exclusivity(unchecked) @usableFromInline var freeHead: Int32 = -1
+    /// Per bucket, its newest chunk (the one being filled), -1 if the bucket is empty, and how
+    /// many entries that chunk holds: kept here, not in the chunk, so an append into a chunk
+    /// written minutes ago only stores to it (a read there would wait for a cache miss).
     @usableFromInline let heads: UnsafeMutablePointer<Int32>
+    @usableFromInline let fill: UnsafeMutablePointer<UInt8>
     @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
     /// The bucket being drained, sorted descending (next event last).
     @exclusivity(unchecked) @usableFromInline var current: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) @usableFromInline var currentCount = 0
     @exclusivity(unchecked) @usableFromInline var currentCapacity = 64
 
+    /// `capacity`: entries expected at once (the pool grows beyond it when needed).
     @usableFromInline init(buckets: Int, capacity: Int) {
         self.buckets = buckets
-        self.capacity = capacity
-        nodes = .allocate(capacity: capacity)
-        links = .allocate(capacity: capacity)
+        entryOffset = max(MemoryLayout<Header>.stride, MemoryLayout<Entry>.alignment)
+        // About four lines per chunk: long enough that a busy bucket is a few chunks, short
+        // enough that an idle one (one event) costs little to load.
+        perChunk = max(1, (256 - entryOffset) / MemoryLayout<Entry>.stride)
+        chunkBytes = (entryOffset + perChunk * MemoryLayout<Entry>.stride + 63) & ~63
+        // Full chunks for the expected entries, plus one partly filled chunk per occupied bucket.
+        self.capacity = max(16, capacity / perChunk + min(buckets, capacity))
+        pool = .allocate(byteCount: self.capacity * chunkBytes, alignment: 64)
         heads = .allocate(capacity: buckets)
         heads.initialize(repeating: -1, count: buckets)
+        fill = .allocate(capacity: buckets)
+        fill.initialize(repeating: 0, count: buckets)
         occupied = .allocate(capacity: buckets / 64)
         occupied.initialize(repeating: 0, count: buckets / 64)
         current = .allocate(capacity: currentCapacity)
@@ -191,75 +222,103 @@ public struct EventQueue<Payload> {
 
     deinit {
         for b in 0..<buckets {
-            var n = heads[b]
-            while n >= 0 { (nodes + Int(n)).deinitialize(count: 1); n = links[Int(n)] }
+            var chunk = heads[b], count = Int(fill[b])
+            while chunk >= 0 {
+                entries(chunk).deinitialize(count: count)
+                chunk = header(chunk).pointee.next
+                count = perChunk
+            }
         }
         current.deinitialize(count: currentCount)
-        nodes.deallocate(); links.deallocate(); heads.deallocate()
-        occupied.deallocate(); current.deallocate()
+        pool.deallocate(); heads.deallocate(); fill.deallocate(); occupied.deallocate(); current.deallocate()
     }
 
     /// An independent copy (copy-on-write of `EventQueue`).
     @usableFromInline func copy() -> CalendarRing {
-        let c = CalendarRing(buckets: buckets, capacity: capacity)
+        let c = CalendarRing(buckets: buckets, capacity: capacity * perChunk)
         for b in 0..<buckets {
-            var n = heads[b]
-            while n >= 0 { c.append(nodes[Int(n)], to: b); n = links[Int(n)] }
+            var chunk = heads[b], count = Int(fill[b])
+            while chunk >= 0 {
+                let e = entries(chunk)
+                for i in 0..<count { c.append(e[i], to: b) }
+                chunk = header(chunk).pointee.next
+                count = perChunk
+            }
         }
         for i in 0..<currentCount { c.pushCurrentRaw(current[i]) }
         return c
     }
 
+    @inlinable func header(_ chunk: Int32) -> UnsafeMutablePointer<Header> {
+        (pool + (Int(chunk) &* chunkBytes)).assumingMemoryBound(to: Header.self)
+    }
+
+    @inlinable func entries(_ chunk: Int32) -> UnsafeMutablePointer<Entry> {
+        (pool + (Int(chunk) &* chunkBytes &+ entryOffset)).assumingMemoryBound(to: Entry.self)
+    }
+
     @inlinable var currentFirstTime: Int64? { currentCount > 0 ? current[currentCount - 1].time : nil }
 
-    @inlinable func allocateNode() -> Int {
+    /// A fresh chunk (recently freed ones first: their lines are likely still in cache).
+    @inlinable func allocateChunk() -> Int32 {
         if freeHead >= 0 {
-            let n = Int(freeHead)
-            freeHead = links[n]
-            return n
+            let chunk = freeHead
+            freeHead = header(chunk).pointee.next
+            return chunk
         }
         if used == capacity { grow() }
+        let chunk = Int32(used)
+        (pool + (used &* chunkBytes)).bindMemory(to: Header.self, capacity: 1)
+        (pool + (used &* chunkBytes &+ entryOffset)).bindMemory(to: Entry.self, capacity: perChunk)
         used &+= 1
-        return used &- 1
+        return chunk
     }
 
     @usableFromInline func grow() {
         let newCapacity = capacity * 2
-        let newNodes = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
-        let newLinks = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
-        // Free slots hold no value; live ones are moved. Walk the buckets to find live nodes.
-        var live = [Bool](repeating: false, count: capacity)
-        for b in 0..<buckets {
-            var n = heads[b]
-            while n >= 0 { live[Int(n)] = true; n = links[Int(n)] }
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * chunkBytes, alignment: 64)
+        // Entries are moved bitwise (every Swift value may be); the old block is then freed
+        // without deinitializing them.
+        bigger.copyMemory(from: pool, byteCount: used * chunkBytes)
+        for k in 0..<used {
+            (bigger + k * chunkBytes).bindMemory(to: Header.self, capacity: 1)
+            (bigger + k * chunkBytes + entryOffset).bindMemory(to: Entry.self, capacity: perChunk)
         }
-        for i in 0..<used where live[i] { (newNodes + i).moveInitialize(from: nodes + i, count: 1) }
-        newLinks.update(from: links, count: capacity)
-        nodes.deallocate(); links.deallocate()
-        nodes = newNodes; links = newLinks
+        pool.deallocate()
+        pool = bigger
         capacity = newCapacity
     }
 
     @inlinable func append(_ entry: Entry, to bucket: Int) {
-        let n = allocateNode()
-        (nodes + n).initialize(to: entry)
-        links[n] = heads[bucket]
-        heads[bucket] = Int32(n)
+        var chunk = heads[bucket]
+        if chunk < 0 || Int(fill[bucket]) == perChunk {
+            let fresh = allocateChunk()
+            header(fresh).initialize(to: Header(next: chunk))
+            heads[bucket] = fresh
+            fill[bucket] = 0
+            chunk = fresh
+        }
+        (entries(chunk) + Int(fill[bucket])).initialize(to: entry)
+        fill[bucket] &+= 1
         occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
     }
 
     /// Moves bucket `b` into the current, sorted; returns how many events it held.
     @inlinable func load(_ b: Int) -> Int {
-        prefetchNodes(of: b)
-        var n = heads[b]
+        var chunk = heads[b], n = Int(fill[b])
         var moved = 0
-        while n >= 0 {
-            pushCurrentRaw((nodes + Int(n)).move())
-            let next = links[Int(n)]
-            links[Int(n)] = freeHead
-            freeHead = n
-            n = next
-            moved &+= 1
+        while chunk >= 0 {
+            let h = header(chunk)
+            let next = h.pointee.next
+            if next >= 0 { prefetchChunk(next) }
+            if currentCount &+ n > currentCapacity { growCurrent(to: currentCount &+ n) }
+            (current + currentCount).moveInitialize(from: entries(chunk), count: n)
+            currentCount &+= n
+            moved &+= n
+            h.pointee.next = freeHead
+            freeHead = chunk
+            chunk = next
+            n = perChunk
         }
         heads[b] = -1
         occupied[b >> 6] &= ~(1 << UInt64(b & 63))
@@ -270,36 +329,40 @@ public struct EventQueue<Payload> {
         return moved
     }
 
-    /// The nodes lie anywhere in the pool: walk the links and start loading the first nodes of
-    /// bucket `b`, so their cache misses overlap instead of following one another. (Sixteen at
-    /// most: in a long bucket the links themselves miss, and the walk would cost what it saves.)
-    @inlinable func prefetchNodes(of b: Int) {
-        var n = heads[b]
-        var k = 0
-        while n >= 0 && k < 16 {
-            prefetchCacheLine(UnsafeRawPointer(nodes + Int(n)))
-            n = links[Int(n)]
-            k &+= 1
+    @inlinable func prefetchChunk(_ chunk: Int32) {
+        let p = UnsafeRawPointer(pool + (Int(chunk) &* chunkBytes))
+        var offset = 0
+        while offset < chunkBytes {
+            prefetchCacheLine(p + offset)
+            offset &+= 64
         }
     }
 
+    /// Starts loading the newest chunk of bucket `b` (the rest follow as `load` walks them).
+    @inlinable func prefetchChunks(of b: Int) {
+        let chunk = heads[b]
+        if chunk >= 0 { prefetchChunk(chunk) }
+    }
+
     @inlinable func pushCurrentRaw(_ entry: Entry) {
-        if currentCount == currentCapacity { growCurrent() }
+        if currentCount == currentCapacity { growCurrent(to: currentCount &+ 1) }
         (current + currentCount).initialize(to: entry)
         currentCount &+= 1
     }
 
-    @usableFromInline func growCurrent() {
-        let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: currentCapacity * 2)
+    @usableFromInline func growCurrent(to needed: Int) {
+        var newCapacity = currentCapacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
         bigger.moveInitialize(from: current, count: currentCount)
         current.deallocate()
         current = bigger
-        currentCapacity *= 2
+        currentCapacity = newCapacity
     }
 
     /// Inserts into the sorted current bucket; ties go after the earlier-scheduled ones.
     @inlinable func insertCurrent(_ entry: Entry) {
-        if currentCount == currentCapacity { growCurrent() }
+        if currentCount == currentCapacity { growCurrent(to: currentCount &+ 1) }
         var lo = 0, hi = currentCount
         while lo < hi {
             let mid = (lo &+ hi) >> 1
@@ -330,9 +393,14 @@ public struct EventQueue<Payload> {
     }
 
     func minimumTime(in b: Int) -> Int64? {
-        var n = heads[b]
+        var chunk = heads[b], count = Int(fill[b])
         var best: Int64? = nil
-        while n >= 0 { best = Swift.min(best ?? .max, nodes[Int(n)].time); n = links[Int(n)] }
+        while chunk >= 0 {
+            let e = entries(chunk)
+            for i in 0..<count { best = Swift.min(best ?? .max, e[i].time) }
+            chunk = header(chunk).pointee.next
+            count = perChunk
+        }
         return best
     }
 }

@@ -207,4 +207,28 @@ struct EventQueueLookaheadTests {
         #expect(drain(&q).map(\.payload) == [1, 2, 3, 4] + Array(10..<16) + [20])
         #expect(q.bucketsLoaded == 2)   // buckets 1 and 2
     }
+
+    @Test("A bucket spread over several chunks, in a pool that grows while events are pending, keeps every event and the order")
+    func bucketsOverSeveralChunks() {
+        var q = EventQueue<Int>(capacity: 1)   // the smallest pool: it must grow
+        let width: Int64 = 1 << 24
+        q.schedule(-1, at: SimTime(ns: 0))
+        // 25 events in bucket 1 (a chunk holds fewer), at times scheduled out of order.
+        let times = (0..<25).map { Int64(($0 * 7) % 25) }
+        for (i, t) in times.enumerated() { q.schedule(i, at: SimTime(ns: width + t)) }
+        // And 200 more over the next buckets, so the pool grows with bucket 1 still pending.
+        for i in 0..<200 { q.schedule(100 + i, at: SimTime(ns: 2 * width + Int64(i) * (width / 8))) }
+        _ = q.pop()
+        var seen: [Int] = []
+        q.forEachInBucket(ahead: 1) { seen.append($0) }
+        #expect(seen.sorted() == Array(0..<25))
+        var limited: [Int] = []
+        q.forEachInBucket(ahead: 1, limit: 12) { limited.append($0) }
+        #expect(limited.count == 12 && Set(limited).count == 12 && Set(limited).isSubset(of: Set(0..<25)))
+        let copy = q
+        let expected = (0..<25).sorted { times[$0] < times[$1] } + Array(100..<300)
+        var a = q, b = copy
+        #expect(drain(&a).map(\.payload) == expected)
+        #expect(drain(&b).map(\.payload) == expected)
+    }
 }

@@ -7,7 +7,8 @@ import SyncLabKernel
     @Test func bytesPerPlayerCoversTheWorldsPerPlayerState() {
         let client = MemoryLayout<ClientState>.stride   // the reference-clock anchors included
         let slot = MemoryLayout<Int32>.stride                                   // viewingSlot
-        // The event queue reserves three ring nodes (entry + link) and one heap entry per player.
+        // The event queue reserves three ring entries (in chunks of seven per 256 bytes, about 37 B
+        // each: counted here as entry + 4) and one heap entry per player.
         // An entry is (time, sequence, event), padded to 8 bytes.
         let entry = (16 + MemoryLayout<WorldEvent>.stride + 7) / 8 * 8
         let queue = 3 * (entry + MemoryLayout<Int32>.stride) + entry
