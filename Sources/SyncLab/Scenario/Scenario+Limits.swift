@@ -3,9 +3,10 @@ import SyncLabKernel
 /// What a scenario will cost to run, estimated before anything is allocated, so a scenario that
 /// would exhaust memory is refused with the estimate instead of crashing the machine.
 extension Scenario {
-    /// Bytes per player the world keeps: client state 360, sync anchors of the reference clocks 40,
-    /// viewing slot 4, event-queue nodes 140 (measured: `WorldMemoryTests`), plus slack. A day
-    /// of a million v1.1.5 players peaked at 1.27 GB, 0.74 GB of it show records (`shows` below).
+    /// Bytes per player the world keeps: client state 448 (the reference clocks' anchors and the
+    /// padding to whole cache lines included), viewing slot 4, event-queue entries 140 (measured:
+    /// `WorldMemoryTests`), plus slack. A day of a million v1.1.5 players peaked at 1,374 MiB (`make
+    /// bench`, session 5), most of the rest show records (`shows` below).
     public static let bytesPerPlayer = 640
     /// The most memory a run may plan to use.
     public static let memoryLimitBytes = 16 * 1024 * 1024 * 1024
