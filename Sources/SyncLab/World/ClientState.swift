@@ -9,7 +9,7 @@ struct ClientState {
     enum Phase: UInt8 { case offline, viewing, away }
 
     // Read by every sample of the viewing players (`World.recordSamples`): kept together at the front so
-    // the sample loop loads four or five cache lines of the state, not all of it.
+    // the sample loop loads the first four cache lines of the state (the shadows included), not all of it.
     var device: DeviceState
     var link: UInt8
     var hasSync = false
@@ -79,9 +79,9 @@ struct ClientState {
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
     var designRNG: RandomStream
-    /// Up to a whole number of cache lines (see `lineStride`): with the table's base on a line,
-    /// every player's state then starts on one and a sample or an event loads no line it does
-    /// not use.
+    /// Up to a whole number of cache lines (448 bytes, checked by `WorldMemoryTests`): with the
+    /// table's base on a line, every player's state starts on one, and a sample or an event
+    /// loads no line it does not use.
     private var padding: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
