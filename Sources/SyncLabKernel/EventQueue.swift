@@ -222,12 +222,7 @@ public struct EventQueue<Payload> {
 
     deinit {
         for b in 0..<buckets {
-            var chunk = heads[b], count = Int(fill[b])
-            while chunk >= 0 {
-                entries(chunk).deinitialize(count: count)
-                chunk = header(chunk).pointee.next
-                count = perChunk
-            }
+            forEachChunk(of: b) { entries, count in entries.deinitialize(count: count) }
         }
         current.deinitialize(count: currentCount)
         pool.deallocate(); heads.deallocate(); fill.deallocate(); occupied.deallocate(); current.deallocate()
@@ -237,16 +232,22 @@ public struct EventQueue<Payload> {
     @usableFromInline func copy() -> CalendarRing {
         let c = CalendarRing(buckets: buckets, capacity: capacity * perChunk)
         for b in 0..<buckets {
-            var chunk = heads[b], count = Int(fill[b])
-            while chunk >= 0 {
-                let e = entries(chunk)
-                for i in 0..<count { c.append(e[i], to: b) }
-                chunk = header(chunk).pointee.next
-                count = perChunk
+            forEachChunk(of: b) { entries, count in
+                for i in 0..<count { c.append(entries[i], to: b) }
             }
         }
         for i in 0..<currentCount { c.pushCurrentRaw(current[i]) }
         return c
+    }
+
+    /// Calls `body` with each chunk of bucket `b`, newest first, and how many entries it holds.
+    func forEachChunk(of b: Int, _ body: (UnsafeMutablePointer<Entry>, Int) -> Void) {
+        var chunk = heads[b], count = Int(fill[b])
+        while chunk >= 0 {
+            body(entries(chunk), count)
+            chunk = header(chunk).pointee.next
+            count = perChunk
+        }
     }
 
     @inlinable func header(_ chunk: Int32) -> UnsafeMutablePointer<Header> {
@@ -393,13 +394,9 @@ public struct EventQueue<Payload> {
     }
 
     func minimumTime(in b: Int) -> Int64? {
-        var chunk = heads[b], count = Int(fill[b])
         var best: Int64? = nil
-        while chunk >= 0 {
-            let e = entries(chunk)
-            for i in 0..<count { best = Swift.min(best ?? .max, e[i].time) }
-            chunk = header(chunk).pointee.next
-            count = perChunk
+        forEachChunk(of: b) { entries, count in
+            for i in 0..<count { best = Swift.min(best ?? .max, entries[i].time) }
         }
         return best
     }
