@@ -70,15 +70,14 @@ extension Drift {
         -scaled(-elapsed, ppb: ppb)
     }
 
-    /// The smallest e with e + scaled(e, ppb) ≥ target: the inverse of a rate correction
-    /// (|ppb| < 10⁹). Exact, like `DeviceState.undrifted`.
+    /// The smallest e with e + scaled(e, ppb) ≥ target, for |ppb| < 10⁹: the inverse of a drift
+    /// or of a rate correction, exact. For an integer e, e + ⌊e·ppb / 10⁹⌋ = ⌊e·rate / 10⁹⌋
+    /// (rate = 10⁹ + ppb > 0), which reaches the integer target exactly when e·rate ≥ target·10⁹;
+    /// so e = ⌈target·10⁹ / rate⌉, one 128-by-64-bit division (the quotient is about target).
     @inlinable public static func inverse(reaching target: Int64, ppb: Int64) -> Int64 {
         let rate = 1_000_000_000 &+ ppb
-        let q = floorDiv(target, rate)
-        let r = target &- q &* rate
-        var e = q &* 1_000_000_000 &+ r &* 1_000_000_000 / rate
-        while e &+ scaled(e, ppb: ppb) < target { e &+= 1 }
-        while (e &- 1) &+ scaled(e &- 1, ppb: ppb) >= target { e &-= 1 }
-        return e
+        let (quotient, remainder) = rate.dividingFullWidth(target.multipliedFullWidth(by: 1_000_000_000))
+        // The division truncates toward zero: a positive remainder means the ceiling is one more.
+        return remainder > 0 ? quotient &+ 1 : quotient
     }
 }

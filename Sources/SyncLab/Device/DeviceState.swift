@@ -101,25 +101,8 @@ public struct DeviceState: Sendable, Equatable {
     }
 
     /// The smallest true elapsed time whose drifted count reaches `target` (inverse of `drifted`).
-    public func undrifted(reaching target: Nanoseconds) -> Nanoseconds {
-        // `drifted` is non-decreasing, so the answer is the one e with drifted(e − 1) < target ≤
-        // drifted(e): any first guess stepped to that boundary gives the same e. The guess is
-        // cheap in floating point where it is within a few ns (|target| < 2⁵², 52 days); beyond,
-        // e ≈ target · 10⁹ / (10⁹ + ppb), split as target = Q·(10⁹ + ppb) + R so every product
-        // fits in 64 bits.
-        if driftPPB == 0 { return target }
-        let rate = 1_000_000_000 &+ driftPPB
-        var e: Int64
-        if target.magnitude < 1 << 52 {
-            e = Int64((Double(target) * (1e9 / Double(rate))).rounded(.down))
-        } else {
-            let q = floorDiv(target, rate)
-            let r = target &- q &* rate
-            e = q &* 1_000_000_000 &+ r &* 1_000_000_000 / rate
-        }
-        while drifted(e) < target { e &+= 1 }
-        while drifted(e &- 1) >= target { e &-= 1 }
-        return e
+    @inlinable public func undrifted(reaching target: Nanoseconds) -> Nanoseconds {
+        driftPPB == 0 ? target : Drift.inverse(reaching: target, ppb: driftPPB)
     }
 }
 

@@ -122,6 +122,14 @@ public struct WideSum: Sendable, Equatable {
         high &+= (x < 0 ? -1 : 0) &+ (carry ? 1 : 0)
     }
 
+    /// Adds x · n, exactly (the product in 128 bits).
+    public mutating func add(_ x: Int64, times n: UInt64) {
+        let product = x.multipliedFullWidth(by: Int64(bitPattern: n))
+        let (sum, carry) = low.addingReportingOverflow(product.low)
+        low = sum
+        high &+= product.high &+ (carry ? 1 : 0)
+    }
+
     public mutating func add(_ other: WideSum) {
         let (sum, carry) = low.addingReportingOverflow(other.low)
         low = sum
@@ -181,12 +189,19 @@ public struct AttributionStats: Sendable, Equatable {
     /// The same as recording `ErrorParts(anchor:…)`, without building the array (hot path).
     mutating func record(anchor a: AnchorAttribution, estimateError: Int64, drift: Int64, pause: Int64,
                          displayError: Int64) {
+        recordSinceSync(anchorTotal: a.total, estimateError: estimateError, drift: drift, pause: pause,
+                        displayError: displayError)
+        addAnchor(a, samples: 1)
+    }
+
+    /// Records one sample's count, total and the four parts since the sync; its anchor's four
+    /// parts are added with `addAnchor` (they are the same for every sample of one sync, so the
+    /// world adds them once per sync, times its samples).
+    @inline(__always)
+    mutating func recordSinceSync(anchorTotal: Int64, estimateError: Int64, drift: Int64, pause: Int64,
+                                  displayError: Int64) {
         count += 1
-        let clockError = estimateError &- a.total
-        add(0, a.timestampResolution)
-        add(1, a.timestampPlacement)
-        add(2, a.serverOffset)
-        add(3, a.pathAndEstimator)
+        let clockError = estimateError &- anchorTotal
         add(4, drift)
         add(5, pause)
         add(6, clockError &- drift &- pause)
@@ -194,11 +209,32 @@ public struct AttributionStats: Sendable, Equatable {
         totalSum.add(displayError)
     }
 
+    /// Adds an anchor's four parts for `n` samples, as n records of them would (sums are exact,
+    /// so the order and grouping do not change a figure).
+    mutating func addAnchor(_ a: AnchorAttribution, samples n: UInt64) {
+        guard n > 0 else { return }
+        add(0, a.timestampResolution, times: n)
+        add(1, a.timestampPlacement, times: n)
+        add(2, a.serverOffset, times: n)
+        add(3, a.pathAndEstimator, times: n)
+    }
+
     @inline(__always) mutating func add(_ i: Int, _ x: Int64) {
         let micros = min(abs(x / 1_000), 3_000_000_000)   // squares of up to ~35 days fit 64 bits
         updatePart(i) { p in
             p.sum.add(x)
             p.squares.add(micros &* micros)
+            if x < p.minimum { p.minimum = x }
+            if x > p.maximum { p.maximum = x }
+        }
+    }
+
+    /// n records of x.
+    private mutating func add(_ i: Int, _ x: Int64, times n: UInt64) {
+        let micros = min(abs(x / 1_000), 3_000_000_000)
+        updatePart(i) { p in
+            p.sum.add(x, times: n)
+            p.squares.add(micros &* micros, times: n)
             if x < p.minimum { p.minimum = x }
             if x > p.maximum { p.maximum = x }
         }

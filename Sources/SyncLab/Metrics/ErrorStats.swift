@@ -77,6 +77,13 @@ final class ErrorBank: @unchecked Sendable {
         ErrorStats(magnitude: magnitudes.histogram(slot), signedSumMicros: signed[2 * slot],
                    ahead: UInt64(signed[2 * slot + 1]))
     }
+
+    /// The slots `range` merged into one (exact: counts, extremes and sums add).
+    func stats(merging range: Range<Int>) -> ErrorStats {
+        var merged = ErrorStats(subBits: magnitudes.subBits)
+        for slot in range { merged.merge(stats(slot)) }
+        return merged
+    }
 }
 
 /// Distribution of one transition's show instants across the players who showed it.

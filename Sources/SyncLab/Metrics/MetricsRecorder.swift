@@ -56,16 +56,17 @@ struct MetricsRecorder {
     /// Whether the estimate error lies inside the client's ± bound (`BoundCoverage`).
     var bounds: BoundCoverage
 
-    /// Where each breakdown lives in the error bank.
+    /// Where each breakdown lives in the error bank. Every sample has one link, so the overall
+    /// displayed and estimate errors are the merge of the per-link rows (`finish`): two
+    /// histogram records fewer per sample, the same figures.
     struct Slots {
         let clocks: Int, links: Int
-        let display = 0, estimate = 1
-        var shadow: Int { 2 }
-        var displayByLink: Int { 2 + clocks }
-        var estimateByLink: Int { 2 + clocks + links }
-        var displayByWake: Int { 2 + clocks + 2 * links }
-        var estimateByWake: Int { 2 + clocks + 2 * links + MetricsRecorder.wakeBuckets }
-        var count: Int { 2 + clocks + 2 * links + 2 * MetricsRecorder.wakeBuckets }
+        var shadow: Int { 0 }
+        var displayByLink: Int { clocks }
+        var estimateByLink: Int { clocks + links }
+        var displayByWake: Int { clocks + 2 * links }
+        var estimateByWake: Int { clocks + 2 * links + MetricsRecorder.wakeBuckets }
+        var count: Int { clocks + 2 * links + 2 * MetricsRecorder.wakeBuckets }
         /// Timeline: per bucket, the display error then one per clock.
         var perBucket: Int { 1 + clocks }
     }
@@ -214,8 +215,6 @@ struct MetricsRecorder {
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
                          minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int, timelineBucket: Int) {
         samples += 1
-        errors.record(slots.display, shownError)
-        errors.record(slots.estimate, estimate)
         errors.record(slots.displayByLink + link, shownError)
         errors.record(slots.estimateByLink + link, estimate)
         let bucket = minutesSinceWake.map { min($0 + 1, MetricsRecorder.wakeBuckets - 1) } ?? 0
@@ -227,10 +226,18 @@ struct MetricsRecorder {
         staleSamples += UInt64(stale)
     }
 
-    mutating func attribute(anchor: AnchorAttribution, estimateError: Int64, drift: Int64, pause: Int64,
+    /// A sample's error split: the parts since the sync (the anchor's own parts are added per
+    /// sync with `attributeAnchor`).
+    @inline(__always)
+    mutating func attribute(anchorTotal: Int64, estimateError: Int64, drift: Int64, pause: Int64,
                             displayError: Int64) {
-        attribution.record(anchor: anchor, estimateError: estimateError, drift: drift, pause: pause,
-                           displayError: displayError)
+        attribution.recordSinceSync(anchorTotal: anchorTotal, estimateError: estimateError, drift: drift,
+                                    pause: pause, displayError: displayError)
+    }
+
+    /// The anchor's split, for the `samples` samples taken with it.
+    mutating func attributeAnchor(_ anchor: AnchorAttribution, samples: UInt32) {
+        attribution.addAnchor(anchor, samples: UInt64(samples))
     }
 
     func finish(eventsScheduled: UInt64, files: [PublishedFile]) -> RunResult {
@@ -250,7 +257,8 @@ struct MetricsRecorder {
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
             responses: responses, roundTrip: roundTrip, visits: visits,
             releaseOnline: releaseOnline, releaseJoined: releaseJoined,
-            displayError: errors.stats(slots.display), estimateError: errors.stats(slots.estimate),
+            displayError: errors.stats(merging: slots.displayByLink..<slots.displayByLink + links),
+            estimateError: errors.stats(merging: slots.estimateByLink..<slots.estimateByLink + links),
             errorByClock: shadowClockNames.indices.map { (shadowClockNames[$0], errors.stats(slots.shadow + $0)) },
             displayByLink: (0..<links).map { errors.stats(slots.displayByLink + $0) },
             estimateByLink: (0..<links).map { errors.stats(slots.estimateByLink + $0) },

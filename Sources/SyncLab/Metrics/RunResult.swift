@@ -236,10 +236,10 @@ public enum Simulation {
         }
         let end = SimTime(ns: scenario.duration)
         advance(from: reached, to: end, scenario: scenario, progress: progress, runAll: runAll)
-        var recorder = shards[0].world.recorder
+        var recorder = shards[0].world.completedRecorder()
         var events = shards[0].world.queue.scheduledCount
         for shard in shards.dropFirst() {
-            recorder.merge(shard.world.recorder)
+            recorder.merge(shard.world.completedRecorder())
             events += shard.world.queue.scheduledCount
         }
         return recorder.finish(eventsScheduled: events, files: shards[0].world.server.files)

@@ -33,10 +33,12 @@ struct ClientState {
     /// The ± bound of `anchor` at its reading, and how fast it grows with age (ppb).
     var syncBound: Int64 = 0
     var syncBoundGrowthPPB: Int64 = 0
-    /// The anchor's error at the sync split by source, the measuring clock's drift offset
-    /// (reading minus a drift-free reading) and the deep sleep accumulated at the sync instant:
-    /// what attributing a later sample's error needs (see `ErrorSource`).
-    var anchorParts = AnchorAttribution()
+    /// The anchor's error at the sync instant (the sum of `anchorParts`), the samples taken with
+    /// it so far (its parts are added once per sync, times this), the measuring clock's drift
+    /// offset (reading minus a drift-free reading) and the deep sleep accumulated at the sync
+    /// instant: what attributing a later sample's error needs (see `ErrorSource`).
+    var anchorError: Int64 = 0
+    var anchorSamples: UInt32 = 0
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
     /// The last sync measured with each reference clock (`World.shadowClocks` order).
@@ -75,6 +77,8 @@ struct ClientState {
     var responseLeftAt = SimTime.zero
     /// True instant the response's headers (and the server's stamps in them) arrived.
     var responseHeadersAt = SimTime.zero
+    /// The anchor's error at the sync split by source (`anchorError` is their sum).
+    var anchorParts = AnchorAttribution()
 
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
@@ -82,7 +86,7 @@ struct ClientState {
     /// Up to a whole number of cache lines (448 bytes, checked by `WorldMemoryTests`): with the
     /// table's base on a line, every player's state starts on one, and a sample or an event
     /// loads no line it does not use.
-    private var padding: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
+    private var padding: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!

@@ -113,7 +113,7 @@ extension World {
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
         // The anchor's error at the sync instant: what its attribution just split.
-        recorder.fetchSynced(at: t, error: clients[c].anchorParts.total)
+        recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t)
     }
@@ -153,11 +153,16 @@ extension World {
                                                      reading now: ClockReading, _ estimator: E) {
         let device = clients[c].device
         let middle = e.arrivedAt + (e.leftAt - e.arrivedAt) / 2
+        // The samples taken with the old anchor have all been recorded (the event began with
+        // `catchUpSamples`): its parts go in now, once for all of them.
+        recorder.attributeAnchor(clients[c].anchorParts, samples: clients[c].anchorSamples)
+        clients[c].anchorSamples = 0
         clients[c].anchorParts = AnchorAttribution.split(
             estimator: estimator, sample: s, reading: now, truth: server.serverTime(at: t),
             actual: clients[c].anchor.serverTime(at: now),
             exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
             midStamp: middle.ns &+ e.serverOffset, referenceMid: server.serverTime(at: middle))
+        clients[c].anchorError = clients[c].anchorParts.total
         clients[c].anchorDriftOffset = now - clockReading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)
     }

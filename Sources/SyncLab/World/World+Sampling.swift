@@ -85,6 +85,8 @@ extension World {
             return
         }
         let link = Int(s.link)
+        var attributed: UInt32 = 0
+        defer { clients[c].anchorSamples &+= attributed }
         for i in range {
             let instant = pendingSamples[i]
             let t = instant.t, serverNow = instant.serverNow, bucket = Int(instant.bucket)
@@ -112,8 +114,9 @@ extension World {
             let correction = estimated &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
             let drift = (readingNow - clockReading(s.device.withoutDrift, at: t)) &- s.anchorDriftOffset &+ correction
             let pause = clockPausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
-            recorder.attribute(anchor: s.anchorParts, estimateError: estimate, drift: drift, pause: pause,
+            recorder.attribute(anchorTotal: s.anchorError, estimateError: estimate, drift: drift, pause: pause,
                                displayError: displayError)
+            attributed &+= 1
             let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow,
                                                near: Int(instant.truthIndex))
             let minutesSinceWake: Int? = s.lastDeepWake == .min ? nil : Int((t.ns - s.lastDeepWake) / .minute)

@@ -212,7 +212,17 @@ public struct World {
 
     /// The results so far, with this world's counts.
     public func finish() -> RunResult {
-        recorder.finish(eventsScheduled: queue.scheduledCount, files: server.files)
+        completedRecorder().finish(eventsScheduled: queue.scheduledCount, files: server.files)
+    }
+
+    /// The recorder with what is still kept per player added: the split of each player's
+    /// current anchor, for the samples taken with it (added otherwise only at the next sync).
+    func completedRecorder() -> MetricsRecorder {
+        var completed = recorder
+        for c in clients.indices where clients[c].anchorSamples > 0 {
+            completed.attributeAnchor(clients[c].anchorParts, samples: clients[c].anchorSamples)
+        }
+        return completed
     }
 
     mutating func schedule(_ kind: WorldEvent.Kind, client: Int, epoch: UInt32 = 0, at t: SimTime) {
