@@ -87,7 +87,14 @@ extension TimerTick {
     @inline(__always)
     static func lastTick<C: DeviceClock>(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
                                          _ c: ClockContext, period: Nanoseconds, clock: C) -> SimTime {
-        let k = max(0, floorDiv(clock.reading(d, at: t, c) - s.base, period))
+        lastTick(atOrBefore: t, s, d, c, period: period, clock: clock, reading: clock.reading(d, at: t, c))
+    }
+
+    /// The same, given the clock's reading at t (a caller that has it already).
+    @inline(__always)
+    static func lastTick<C: DeviceClock>(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext,
+                                         period: Nanoseconds, clock: C, reading: ClockReading) -> SimTime {
+        let k = max(0, floorDiv(reading - s.base, period))
         return min(t, instant(k, s, d, c, period: period, clock: clock))
     }
 }

@@ -26,6 +26,18 @@ public enum BuiltInClock: DeviceClock {
         }
     }
 
+    /// Its place among the world's reference clocks (`World.referenceReading`, the error-by-clock
+    /// rows): every built-in clock is one of them, so a sample reads it once for both.
+    public var referenceIndex: Int {
+        switch self {
+        case .suspending: 0
+        case .continuous: 1
+        case .uptimeSecond: 2
+        case .uptimeMicrosecond: 3
+        case .wall: 4
+        }
+    }
+
     public var name: String {
         switch self {
         case .suspending: return SuspendingClock().name

@@ -54,7 +54,7 @@ struct MetricsRecorder {
     var serving: ServingRecord? = nil
     var database: DatabaseRecord? = nil
     /// Whether the estimate error lies inside the client's ± bound (`BoundCoverage`).
-    var bounds: BoundCoverage
+    let bounds: BoundBank
 
     /// Where each breakdown lives in the error bank. Every sample has one link, so the overall
     /// displayed and estimate errors are the merge of the per-link rows (`finish`): two
@@ -88,7 +88,7 @@ struct MetricsRecorder {
         timeline = ErrorBank(slots: timelineBuckets * slots.perBucket, subBits: 5)
         timelineInstants = [UInt64](repeating: 0, count: timelineBuckets)
         timelineViewing = timelineInstants
-        bounds = BoundCoverage(links: scenario.links.count)
+        bounds = BoundBank(links: scenario.links.count)
     }
 
     func inWindow(_ t: SimTime) -> Bool { t.ns >= 0 && t.ns < scenario.duration }
@@ -271,7 +271,7 @@ struct MetricsRecorder {
             deviceEvents: deviceEvents)
         result.serving = serving?.figures(scenario)
         result.database = database?.figures(scenario, schedule: schedule)
-        result.bounds = bounds
+        result.bounds = bounds.coverage
         result.fetchSyncError = fetchSyncError
         result.fetchSyncErrorOver250ms = fetchSyncErrorOver250ms
         return result

@@ -38,4 +38,23 @@ extension World {
         if let tick = designTick { return tick.lastTick(atOrBefore: t, s, d, context) }
         return scenario.client.tick.lastTick(atOrBefore: t, s, d, context)
     }
+
+    /// The design clock's reading at t, from the reference clocks' readings then when it is one
+    /// of them (every built-in clock is): a sample reads each clock once.
+    @inline(__always)
+    mutating func clockReading(_ d: DeviceState, at t: SimTime, _ references: ReferenceReadings) -> ClockReading {
+        if let clock = designClock { return references[clock.referenceIndex] }
+        return scenario.client.clock.reading(d, at: t, context)
+    }
+
+    /// The last tick at or before t, the same way.
+    @inline(__always)
+    mutating func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
+                           _ references: ReferenceReadings) -> SimTime {
+        if case .timer(let period, let clock)? = designTick {
+            return TimerTick.lastTick(atOrBefore: t, s, d, context, period: period, clock: clock,
+                                      reading: references[clock.referenceIndex])
+        }
+        return lastTick(atOrBefore: t, s, d)
+    }
 }

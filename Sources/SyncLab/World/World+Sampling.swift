@@ -90,8 +90,9 @@ extension World {
         for i in range {
             let instant = pendingSamples[i]
             let t = instant.t, serverNow = instant.serverNow, bucket = Int(instant.bucket)
+            let references = ReferenceReadings(s.device, at: t, context)
             // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = self.lastTick(atOrBefore: t, s.tick, s.device)
+            let lastTick = self.lastTick(atOrBefore: t, s.tick, s.device, references)
             let current = lastTick >= s.anchorSetAt
             guard current || s.previousValid else {
                 recorder.sampleBare(positions: positions)   // data arrived after the last tick
@@ -99,15 +100,14 @@ extension World {
             }
             let anchor = current ? s.anchor : s.previousAnchor
             let file = Int(current ? s.file : s.previousFile)
-            let readingNow = clockReading(s.device, at: t)
+            let readingNow = clockReading(s.device, at: t, references)
             let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.device, at: lastTick))
             let estimated = s.anchor.serverTime(at: readingNow)
             let estimate = estimated &- serverNow
             let displayError = shown &- serverNow
             recordBound(s, reading: readingNow, estimateError: estimate)
             for k in 0..<World.referenceClockCount {
-                let reading = World.referenceReading(k, s.device, at: t, context)
-                let error = s.shadows[k].serverTime(at: reading)
+                let error = s.shadows[k].serverTime(at: references[k])
                 recorder.shadowSample(clock: k, error: error &- serverNow, timelineBucket: bucket)
             }
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
@@ -138,6 +138,32 @@ extension World {
         case 2: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
         case 3: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
         default: return WallClock().reading(d, at: t, c)
+        }
+    }
+}
+
+/// The reference clocks' readings at one instant, in `World.referenceReading` order.
+struct ReferenceReadings {
+    private let r0, r1, r2, r3, r4: ClockReading
+
+    @inline(__always)
+    init(_ d: DeviceState, at t: SimTime, _ c: ClockContext) {
+        r0 = World.referenceReading(0, d, at: t, c)
+        r1 = World.referenceReading(1, d, at: t, c)
+        r2 = World.referenceReading(2, d, at: t, c)
+        r3 = World.referenceReading(3, d, at: t, c)
+        r4 = World.referenceReading(4, d, at: t, c)
+    }
+
+    subscript(k: Int) -> ClockReading {
+        @inline(__always) get {
+            switch k {
+            case 0: r0
+            case 1: r1
+            case 2: r2
+            case 3: r3
+            default: r4
+            }
         }
     }
 }
