@@ -73,7 +73,8 @@ extension Drift {
     /// The smallest e with e + scaled(e, ppb) ≥ target, for |ppb| < 10⁹: the inverse of a drift
     /// or of a rate correction, exact. For an integer e, e + ⌊e·ppb / 10⁹⌋ = ⌊e·rate / 10⁹⌋
     /// (rate = 10⁹ + ppb > 0), which reaches the integer target exactly when e·rate ≥ target·10⁹;
-    /// so e = ⌈target·10⁹ / rate⌉, one 128-by-64-bit division (the quotient is about target).
+    /// so e = ⌈target·10⁹ / rate⌉, one 128-bit division (the quotient is at most 2·|target| for
+    /// |ppb| ≤ 5·10⁸, so it fits for any time the world reaches).
     @inlinable public static func inverse(reaching target: Int64, ppb: Int64) -> Int64 {
         let rate = 1_000_000_000 &+ ppb
         let (quotient, remainder) = rate.dividingFullWidth(target.multipliedFullWidth(by: 1_000_000_000))

@@ -100,8 +100,34 @@ import SyncLabKernel
         for _ in 0..<200 {
             let d = Self.device(&rng)
             let t = SimTime(ns: Int64(rng.below(UInt64(24 * Int64.hour))))
+            let references = ReferenceReadings(d, at: t, Self.context)
             for (k, clock) in world.shadowClocks.enumerated() {
                 #expect(World.referenceReading(k, d, at: t, Self.context) == clock.reading(d, at: t, Self.context))
+                #expect(references[k] == clock.reading(d, at: t, Self.context))
+            }
+            // Every built-in clock is a reference clock: a sample takes its reading from there.
+            for clock in Self.clocks {
+                let fast = BuiltInClock(clock)!
+                #expect(references[fast.referenceIndex] == clock.reading(d, at: t, Self.context), "\(clock.name)")
+            }
+        }
+    }
+
+    /// A timer's last tick from the clock's reading at t (as a sample has it) is the tick the
+    /// plug-in gives.
+    @Test func lastTickFromAReadingMatchesThePlugin() {
+        var rng = RandomStream(seed: 6, purpose: StreamPurpose("test-last-tick-reading"))
+        for _ in 0..<200 {
+            let d = Self.device(&rng)
+            let start = SimTime(ns: Int64(rng.below(UInt64(Int64.hour))))
+            let t = start + Int64(rng.below(UInt64(10 * Int64.minute)))
+            for clock in Self.clocks {
+                let tick = TimerTick(period: 333 * .millisecond, clock: clock)
+                let s = tick.session(d, start: start, Self.context)
+                let fast = BuiltInClock(clock)!
+                let reading = ReferenceReadings(d, at: t, Self.context)[fast.referenceIndex]
+                #expect(TimerTick.lastTick(atOrBefore: t, s, d, Self.context, period: tick.period, clock: fast, reading: reading)
+                        == tick.lastTick(atOrBefore: t, s, d, Self.context))
             }
         }
     }

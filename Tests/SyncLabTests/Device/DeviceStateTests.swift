@@ -103,8 +103,8 @@ private func uniformIn(_ lo: Int64, _ hi: Int64, _ rng: inout RandomStream) -> I
         }
     }
 
-    /// Targets beyond 2⁵² ns (52 days) take the integer first guess; the answer is the same
-    /// boundary either side of it.
+    /// Targets beyond 2⁵² ns (52 days), where a floating-point guess would be off by more than
+    /// a step: the 128-bit quotient is still the boundary.
     @Test(arguments: [Int64(20_000), -20_000, 1, -1])
     func undriftedIsExactBeyondTheFloatingPointGuess(ppb: Int64) {
         let d = DeviceState(driftPPB: ppb, wallOffset: 0, bootTime: .zero, epochUnix: Self.epoch)
@@ -112,6 +112,20 @@ private func uniformIn(_ lo: Int64, _ hi: Int64, _ rng: inout RandomStream) -> I
             let e = d.undrifted(reaching: target)
             #expect(d.drifted(e) >= target, "ppb \(ppb) target \(target)")
             #expect(d.drifted(e - 1) < target, "ppb \(ppb) target \(target)")
+        }
+    }
+
+    /// The closed form ⌈target·10⁹ / (10⁹ + ppb)⌉ is the boundary for negative targets too (a
+    /// reading before the session's base), for drifts far beyond a real oscillator's, and for
+    /// rate corrections (`Drift.inverse` serves both).
+    @Test func inverseIsTheBoundaryForNegativeTargetsAndLargeRates() {
+        var rng = stateStream(7)
+        for _ in 0..<2_000 {
+            let ppb = uniformIn(-500_000_000, 500_000_000, &rng) / (rng.below(2) == 0 ? 1 : 10_000)
+            let target = uniformIn(-30 * 24 * .hour, 30 * 24 * .hour, &rng) / (rng.below(2) == 0 ? 1 : 1_000_000)
+            let e = Drift.inverse(reaching: target, ppb: ppb)
+            #expect(e &+ Drift.scaled(e, ppb: ppb) >= target, "ppb \(ppb) target \(target)")
+            #expect((e &- 1) &+ Drift.scaled(e &- 1, ppb: ppb) < target, "ppb \(ppb) target \(target)")
         }
     }
 

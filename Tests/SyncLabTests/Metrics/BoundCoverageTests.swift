@@ -24,4 +24,25 @@ import SyncLabKernel
         other.merge(a)
         #expect(other == merged)
     }
+
+    /// The recorder's bank gives the value record-by-record would, merged included.
+    @Test func bankMatchesRecordByRecord() {
+        var rng = RandomStream(seed: 9, purpose: StreamPurpose("test-bound-bank"))
+        var direct = [BoundCoverage(links: 3), BoundCoverage(links: 3)]
+        let banks = [BoundBank(links: 3), BoundBank(links: 3)]
+        for i in 0..<2_000 {
+            let shard = i % 2
+            let inside = rng.below(3) != 0
+            let bound = Int64(rng.below(UInt64(5 * Int64.second)))
+            let link = Int(rng.below(3))
+            direct[shard].record(inside: inside, bound: bound, link: link)
+            banks[shard].record(inside: inside, bound: bound, link: link)
+        }
+        #expect(banks[0].coverage == direct[0])
+        var merged = direct[0]
+        merged.merge(direct[1])
+        banks[0].merge(banks[1])
+        #expect(banks[0].coverage == merged)
+        #expect(BoundBank(links: 2).coverage == BoundCoverage(links: 2))
+    }
 }

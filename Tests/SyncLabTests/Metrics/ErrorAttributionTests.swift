@@ -120,6 +120,45 @@ import SyncLabKernel
         for part in a.sums { sum.add(part) }
         #expect(sum == a.totalSum)
         #expect(a.dominant != nil)
+        // Each anchor's parts are added once per sync, the last sync's when the results are
+        // read: split across shards, the run adds them up the same.
+        #expect(Simulation.run(s, threads: 2).errorAttribution == a)
+    }
+
+    /// An anchor's parts added once for n samples are the n samples' records.
+    @Test func anchorPartsAddedPerSyncEqualPerSampleRecords() {
+        var anchor = AnchorAttribution()
+        anchor.timestampResolution = -999_999_999
+        anchor.timestampPlacement = 4_000
+        anchor.serverOffset = .max / 3
+        anchor.pathAndEstimator = -7
+        var one = AttributionStats(), batched = AttributionStats()
+        let samples: [(estimate: Int64, drift: Int64, pause: Int64, display: Int64)] =
+            [(-600, 7, -20, -900), (5_000_000, -3, 0, 4_000_000), (.max / 3 + 1, 1, -1, .max / 3)]
+        for _ in 0..<5 {
+            for x in samples {
+                one.record(ErrorParts(anchor: anchor, estimateError: x.estimate, drift: x.drift, pause: x.pause,
+                                      displayError: x.display))
+                batched.recordSinceSync(anchorTotal: anchor.total, estimateError: x.estimate, drift: x.drift,
+                                        pause: x.pause, displayError: x.display)
+            }
+        }
+        batched.addAnchor(anchor, samples: 15)
+        batched.addAnchor(AnchorAttribution(), samples: 0)   // no samples: no extremes either
+        #expect(batched == one)
+        #expect(batched.maximum[2] == .max / 3 && batched.minimum[0] == -999_999_999)
+    }
+
+    /// x · n in 128 bits, past 64.
+    @Test func wideSumAddsProducts() {
+        var product = WideSum(), repeated = WideSum()
+        product.add(.max, times: 5)
+        product.add(-3, times: 1 << 40)
+        for _ in 0..<5 { repeated.add(.max) }
+        var minus = WideSum()
+        minus.add(-3 << 40)
+        repeated.add(minus)
+        #expect(product == repeated)
     }
 
     /// The same with the design memory in play: an NTP filter, best-of-3 probes, drift
