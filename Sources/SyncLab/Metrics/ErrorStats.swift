@@ -62,10 +62,13 @@ final class ErrorBank: @unchecked Sendable {
 
     deinit { signed.deallocate() }
 
+    /// Without a branch on the sign (half the errors are ahead, half behind: a branch on it is
+    /// a coin toss for the predictor).
     @inline(__always) func record(_ slot: Int, _ error: Nanoseconds) {
-        magnitudes.record(slot, error < 0 ? -error : error)
+        let sign = error &>> 63   // 0 or −1: |error| = (error ^ sign) − sign
+        magnitudes.record(slot, (error ^ sign) &- sign)
         signed[2 &* slot] &+= error / 1_000
-        if error > 0 { signed[2 &* slot &+ 1] &+= 1 }
+        signed[2 &* slot &+ 1] &+= (0 &- error) &>> 63 & 1   // error > 0 (errors are never Int64.min)
     }
 
     func merge(_ other: ErrorBank) {

@@ -157,8 +157,10 @@ extension World {
     }
 
     /// Records whether the estimate error at a sample lies inside the client's ± bound.
-    mutating func recordBound(_ s: ClientState, reading: ClockReading, estimateError: Int64) {
-        let bound = SyncEstimate.bound(s.syncBound, growthPPB: s.syncBoundGrowthPPB, age: reading - s.anchor.reading)
-        recorder.boundSample(inside: estimateError.magnitude <= UInt64(bound), bound: bound, link: Int(s.link))
+    @inline(__always)
+    mutating func recordBound(_ s: UnsafePointer<ClientState>, reading: ClockReading, estimateError: Int64) {
+        let bound = SyncEstimate.bound(s.pointee.syncBound, growthPPB: s.pointee.syncBoundGrowthPPB,
+                                       age: reading - s.pointee.anchor.reading)
+        recorder.boundSample(inside: estimateError.magnitude <= UInt64(bound), bound: bound, link: Int(s.pointee.link))
     }
 }

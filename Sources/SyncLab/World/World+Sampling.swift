@@ -78,52 +78,53 @@ extension World {
 
     /// Records player `c`'s error at the pending instants `range`, with its state now.
     mutating func recordSamples(_ c: Int, pending range: Range<Int>) {
-        let s = clients[c]
+        // Read in place: a copy of the whole state per call was a 448-byte memcpy.
+        let s = UnsafePointer(clients.base + c)
         let positions = scenario.positions
-        guard s.hasSync else {
+        guard s.pointee.hasSync else {
             for _ in range { recorder.sampleBare(positions: positions) }
             return
         }
-        let link = Int(s.link)
+        let link = Int(s.pointee.link)
         var attributed: UInt32 = 0
         defer { clients[c].anchorSamples &+= attributed }
         for i in range {
             let instant = pendingSamples[i]
             let t = instant.t, serverNow = instant.serverNow, bucket = Int(instant.bucket)
-            let references = ReferenceReadings(s.device, at: t, context)
+            let references = ReferenceReadings(s.pointee.device, at: t, context)
             // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = self.lastTick(atOrBefore: t, s.tick, s.device, references)
-            let current = lastTick >= s.anchorSetAt
-            guard current || s.previousValid else {
+            let lastTick = self.lastTick(atOrBefore: t, s.pointee.tick, s.pointee.device, references)
+            let current = lastTick >= s.pointee.anchorSetAt
+            guard current || s.pointee.previousValid else {
                 recorder.sampleBare(positions: positions)   // data arrived after the last tick
                 continue
             }
-            let anchor = current ? s.anchor : s.previousAnchor
-            let file = Int(current ? s.file : s.previousFile)
-            let readingNow = clockReading(s.device, at: t, references)
-            let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.device, at: lastTick))
-            let estimated = s.anchor.serverTime(at: readingNow)
+            let anchor = current ? s.pointee.anchor : s.pointee.previousAnchor
+            let file = Int(current ? s.pointee.file : s.pointee.previousFile)
+            let readingNow = clockReading(s.pointee.device, at: t, references)
+            let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.pointee.device, at: lastTick))
+            let estimated = s.pointee.anchor.serverTime(at: readingNow)
             let estimate = estimated &- serverNow
             let displayError = shown &- serverNow
             recordBound(s, reading: readingNow, estimateError: estimate)
             for k in 0..<World.referenceClockCount {
-                let error = s.shadows[k].serverTime(at: references[k])
+                let error = s.pointee.shadows[k].serverTime(at: references[k])
                 recorder.shadowSample(clock: k, error: error &- serverNow, timelineBucket: bucket)
             }
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
-            let correction = estimated &- (s.anchor.serverTime &+ (readingNow - s.anchor.reading))
-            let drift = (readingNow - clockReading(s.device.withoutDrift, at: t)) &- s.anchorDriftOffset &+ correction
-            let pause = clockPausesInDeepSleep ? s.anchorSlept &- s.device.slept(at: t) : 0
-            recorder.attribute(anchorTotal: s.anchorError, estimateError: estimate, drift: drift, pause: pause,
+            let correction = estimated &- (s.pointee.anchor.serverTime &+ (readingNow - s.pointee.anchor.reading))
+            let drift = (readingNow - clockReading(s.pointee.device.withoutDrift, at: t)) &- s.pointee.anchorDriftOffset &+ correction
+            let pause = clockPausesInDeepSleep ? s.pointee.anchorSlept &- s.pointee.device.slept(at: t) : 0
+            recorder.attribute(anchorTotal: s.pointee.anchorError, estimateError: estimate, drift: drift, pause: pause,
                                displayError: displayError)
             attributed &+= 1
             let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow,
                                                near: Int(instant.truthIndex))
-            let minutesSinceWake: Int? = s.lastDeepWake == .min ? nil : Int((t.ns - s.lastDeepWake) / .minute)
+            let minutesSinceWake: Int? = s.pointee.lastDeepWake == .min ? nil : Int((t.ns - s.pointee.lastDeepWake) / .minute)
             recorder.sample(displayError: displayError, estimateError: estimate, link: link,
                             minutesSinceWake: minutesSinceWake, bare: bare, stale: stale, positions: positions,
                             timelineBucket: bucket)
-            if s.tampered { recorder.tamperSample(headStart: displayError) }
+            if s.pointee.tampered { recorder.tamperSample(headStart: displayError) }
         }
     }
 
