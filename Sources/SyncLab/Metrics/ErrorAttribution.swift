@@ -186,15 +186,8 @@ public struct AttributionStats: Sendable, Equatable {
         totalSum.add(p.total)
     }
 
-    /// The same as recording `ErrorParts(anchor:…)`, without building the array (hot path).
-    mutating func record(anchor a: AnchorAttribution, estimateError: Int64, drift: Int64, pause: Int64,
-                         displayError: Int64) {
-        recordSinceSync(anchorTotal: a.total, estimateError: estimateError, drift: drift, pause: pause,
-                        displayError: displayError)
-        addAnchor(a, samples: 1)
-    }
-
-    /// Records one sample's count, total and the four parts since the sync; its anchor's four
+    /// The hot path's record: one sample's count, total and the four parts since the sync, as
+    /// `record(ErrorParts(anchor:…))` records them without building the array; the anchor's four
     /// parts are added with `addAnchor` (they are the same for every sample of one sync, so the
     /// world adds them once per sync, times its samples).
     @inline(__always)

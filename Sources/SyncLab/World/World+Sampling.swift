@@ -23,6 +23,10 @@ struct SampleInstant {
 /// few instants per player at a time while its state is in cache. When `pendingSampleLimit`
 /// instants are pending, and whenever the loop stops, every viewing player catches up (a limit
 /// of 1 is the sweep at each instant).
+///
+/// The same argument lets a part that stays fixed between syncs be added once: the anchor's four
+/// attribution parts are added at the next sync (or when the results are read), times the
+/// samples taken with it (`ClientState.anchorSamples`).
 extension World {
     /// How far ahead in the viewing list a full catch-up prefetches player state.
     static let sampleLookahead = 16
