@@ -15,9 +15,11 @@ struct MetricsRecorder {
     var requestsLost: UInt64 = 0
     var requestsFailed: UInt64 = 0
     var responses: UInt64 = 0
-    var roundTrip = Histogram()
-    /// Per completed fetch: the fresh estimate minus true server time at the receive instant.
-    var fetchSyncError = ErrorStats()
+    /// Per response, its round trip; per completed fetch, the fresh estimate minus true server
+    /// time at the receive instant. In banks (slot 0), recorded once per fetch: as a `Histogram`
+    /// and an `ErrorStats` in the recorder, each record paid copy-on-write and bounds checks.
+    let roundTrip = HistogramBank(slots: 1)
+    let fetchSyncError = ErrorBank(slots: 1)
     var fetchSyncErrorOver250ms: UInt64 = 0
     var visits: UInt64 = 0
     var releaseOnline = 0
@@ -158,13 +160,13 @@ struct MetricsRecorder {
     mutating func responseReceived(at t: SimTime, roundTrip rtt: Nanoseconds) {
         guard inWindow(t) else { return }
         responses += 1
-        roundTrip.record(rtt)
+        roundTrip.record(0, rtt)
     }
 
     /// A fetch completed at t and its estimate is `error` off the server's true time then.
     mutating func fetchSynced(at t: SimTime, error: Int64) {
         guard inWindow(t) else { return }
-        fetchSyncError.record(error)
+        fetchSyncError.record(0, error)
         if error > 250 * .millisecond || error < -250 * .millisecond { fetchSyncErrorOver250ms += 1 }
     }
 
@@ -255,7 +257,7 @@ struct MetricsRecorder {
             scenario: scenario, transitions: rows, transitionsUnviewed: unviewed,
             requestsPerSecond: requestsPerSecond, requestsServed: requestsServed, bytesServed: bytesServed,
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
-            responses: responses, roundTrip: roundTrip, visits: visits,
+            responses: responses, roundTrip: roundTrip.histogram(0), visits: visits,
             releaseOnline: releaseOnline, releaseJoined: releaseJoined,
             displayError: errors.stats(merging: slots.displayByLink..<slots.displayByLink + links),
             estimateError: errors.stats(merging: slots.estimateByLink..<slots.estimateByLink + links),
@@ -272,7 +274,7 @@ struct MetricsRecorder {
         result.serving = serving?.figures(scenario)
         result.database = database?.figures(scenario, schedule: schedule)
         result.bounds = bounds.coverage
-        result.fetchSyncError = fetchSyncError
+        result.fetchSyncError = fetchSyncError.stats(0)
         result.fetchSyncErrorOver250ms = fetchSyncErrorOver250ms
         return result
     }
