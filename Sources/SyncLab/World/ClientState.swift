@@ -16,6 +16,9 @@ struct ClientState {
     var previousValid = false
     /// The player has moved the wall clock forward (`devices.tampering`).
     var tampered = false
+    /// `shadows` holds a sync's exchange, not yet measured with the reference clocks
+    /// (`World.settleShadows`).
+    var shadowsPending = false
     var file: Int32 = -1
     var previousFile: Int32 = -1
     /// Measuring sample instants fired before this player's last event (see `World+Sampling`):
@@ -139,14 +142,50 @@ struct ShadowAnchor {
     @inline(__always) func serverTime(at r: ClockReading) -> Int64 { offset &+ r.ns }
 }
 
+/// What the reference clocks' syncs are computed from: the exchange's true instants and the
+/// server's stamps (40 bytes, the size of the five anchors whose place it takes while pending).
+struct ShadowExchange {
+    var sentAt, uploadCompleteAt, doneAt: SimTime
+    var timestamp, transmit: Int64
+
+    init(sentAt: SimTime, uploadCompleteAt: SimTime, doneAt: SimTime, timestamp: Int64, transmit: Int64) {
+        self.sentAt = sentAt
+        self.uploadCompleteAt = uploadCompleteAt
+        self.doneAt = doneAt
+        self.timestamp = timestamp
+        self.transmit = transmit
+    }
+
+    init(_ e: ProbeExchange) {
+        self.init(sentAt: e.sentAt, uploadCompleteAt: e.uploadCompleteAt, doneAt: e.doneAt, timestamp: e.timestamp,
+                  transmit: e.transmit)
+    }
+}
+
 /// A player's five reference-clock anchors, inline in its state (an array per player would be
-/// an object; a separate table, a sixth or seventh cache line per sample).
+/// an object; a separate table, a sixth or seventh cache line per sample). Until a sample needs
+/// them they hold the exchange they are computed from (`exchange`, `ClientState.shadowsPending`).
 struct ShadowAnchors {
     private var a0 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
     private var a1 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
     private var a2 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
     private var a3 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
     private var a4 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
+
+    /// The pending exchange, in the anchors' words.
+    var exchange: ShadowExchange {
+        get {
+            ShadowExchange(sentAt: SimTime(ns: a0.offset), uploadCompleteAt: SimTime(ns: a1.offset),
+                           doneAt: SimTime(ns: a2.offset), timestamp: a3.offset, transmit: a4.offset)
+        }
+        set {
+            a0.offset = newValue.sentAt.ns
+            a1.offset = newValue.uploadCompleteAt.ns
+            a2.offset = newValue.doneAt.ns
+            a3.offset = newValue.timestamp
+            a4.offset = newValue.transmit
+        }
+    }
 
     subscript(k: Int) -> ShadowAnchor {
         @inline(__always) get {

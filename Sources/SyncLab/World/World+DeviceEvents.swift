@@ -118,7 +118,8 @@ extension World {
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(downtime, .second))
         }
         if clients[c].phase != .offline { killApp(c) }
-        clients[c].device.reboot(at: t, epochUnix: scenario.epochUnix)
+        let epochUnix = scenario.epochUnix
+        updateDevice(c) { $0.reboot(at: t, epochUnix: epochUnix) }
         clients[c].screenOn = false
         clients[c].powerEpoch &+= 1
         schedule(.deepSleep, client: c, epoch: clients[c].powerEpoch, at: t + sleepDelay)
@@ -127,7 +128,7 @@ extension World {
     /// The wall clock moves by `delta`; a Store on screen recomputes when its next tick matters,
     /// since every instant scheduled from a wall-based clock has moved.
     mutating func moveWallClock(_ c: Int, _ t: SimTime, by delta: Nanoseconds) {
-        clients[c].device.moveWallClock(by: delta)
+        updateDevice(c) { $0.moveWallClock(by: delta) }
         if clients[c].phase == .viewing {
             clients[c].displayEpoch &+= 1
             scheduleDisplay(c, t)

@@ -4,7 +4,7 @@ import SyncLabKernel
 extension World {
     /// The app cold-starts: no data, no sync; the Store comes on screen and loads.
     mutating func visitStart(_ c: Int, _ t: SimTime) {
-        clients[c].device.wake(at: t)
+        updateDevice(c) { $0.wake(at: t) }
         clients[c].hasSync = false
         clients[c].previousValid = false
         clients[c].file = -1
@@ -18,7 +18,7 @@ extension World {
 
     /// The player comes back from a break to the Store, with the app still in memory.
     mutating func viewStart(_ c: Int, _ t: SimTime) {
-        let slept = clients[c].device.wake(at: t)
+        let slept = updateDevice(c) { $0.wake(at: t) }
         if slept > 0 { clients[c].lastDeepWake = t.ns }
         beginViewing(c, t)
     }

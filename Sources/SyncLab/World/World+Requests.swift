@@ -119,12 +119,36 @@ extension World {
     }
 
     /// What the sync's one-exchange estimate tells beyond the design's anchor: the split of the
-    /// anchor's error by source, and the same sync measured with each reference clock
-    /// (`shadowClocks` order). Generic, so readings the estimator does not use are never computed.
+    /// anchor's error by source, now, and the same sync measured with each reference clock
+    /// (`shadowClocks` order), when something needs it (`settleShadows`). Generic, so readings
+    /// the estimator does not use are never computed.
     @inline(__always)
     mutating func referenceSyncs<E: SyncEstimator>(_ c: Int, _ exchange: ProbeExchange, _ s: SyncSample,
                                                     at t: SimTime, reading now: ClockReading, _ estimator: E) {
         attributeAnchor(c, exchange, sample: s, at: t, reading: now, estimator)
+        // Only a sample reads the shadows, and a player may sync again before any sample sees
+        // these (every refetch of the reference fleet does): keep the exchange in their place.
+        clients[c].shadows.exchange = ShadowExchange(exchange)
+        clients[c].shadowsPending = true
+        if settlesShadowsAtSync { settleShadows(c) }
+    }
+
+    /// Measures the pending sync with each reference clock. Called before a sample reads the
+    /// shadows and before the device changes (`updateDevice`): a reading of a past instant
+    /// depends on the device's later sleeps, reboots and clock changes.
+    mutating func settleShadows(_ c: Int) {
+        clients[c].shadowsPending = false
+        let exchange = clients[c].shadows.exchange
+        switch designEstimator {
+        case .uploadComplete: shadowSyncs(c, exchange, UploadCompleteEstimator())
+        case .cristian: shadowSyncs(c, exchange, CristianEstimator())
+        case .ntp(let ntp): shadowSyncs(c, exchange, ntp)
+        case nil: shadowSyncs(c, exchange, scenario.client.estimator)
+        }
+    }
+
+    @inline(__always)
+    mutating func shadowSyncs<E: SyncEstimator>(_ c: Int, _ exchange: ShadowExchange, _ estimator: E) {
         let device = clients[c].device
         for k in 0..<World.referenceClockCount {
             let shadow = SyncSample(serverTimestamp: exchange.timestamp,
@@ -134,6 +158,14 @@ extension World {
                                     serverTransmit: exchange.transmit)
             clients[c].shadows[k] = ShadowAnchor(estimator.anchor(for: shadow))
         }
+    }
+
+    /// Changes player c's device, after settling a pending shadow sync against the device as it
+    /// was (every change of a device goes through here).
+    @inline(__always)
+    mutating func updateDevice<R>(_ c: Int, _ change: (inout DeviceState) -> R) -> R {
+        if clients[c].shadowsPending { settleShadows(c) }
+        return change(&clients[c].device)
     }
 
     mutating func requestFailed(_ c: Int, _ t: SimTime) {

@@ -89,6 +89,7 @@ extension World {
             for _ in range { recorder.sampleBare(positions: positions) }
             return
         }
+        if s.pointee.shadowsPending { settleShadows(c) }
         let link = Int(s.pointee.link)
         var attributed: UInt32 = 0
         defer { clients[c].anchorSamples &+= attributed }

@@ -38,6 +38,9 @@ public struct World {
     /// Instants kept pending at most (16 B each) before every viewing player catches up (a
     /// setting only so tests can show the results do not depend on it).
     var pendingSampleLimit = 4_096
+    /// Measure every sync with the reference clocks at once instead of when something needs it
+    /// (a setting only so tests can show the results do not depend on it).
+    var settlesShadowsAtSync = false
     var started = false
     /// The opt-in server models: the store file's serving models, or the original plan.
     var serving: ServingState? = nil
@@ -245,8 +248,9 @@ public struct World {
         fileStableUntil = nextCronAt
         schedule(.cron, client: -1, at: nextCronAt)
         scheduleNextSample()
+        let start = self.start
         for c in clients.indices {
-            clients[c].device.fallAsleep(at: start)
+            updateDevice(c) { $0.fallAsleep(at: start) }
             let gap = scenario.population.visitGap.sampleDuration(&clients[c].behaviourRNG)
             schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: start + gap)
             if scenario.devices.events.any { scheduleFirstDeviceEvents(c) }
@@ -261,7 +265,7 @@ public struct World {
         case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t) }
         case .viewStart: if e.epoch == clients[c].behaviourEpoch { viewStart(c, t) }
         case .viewEnd: if e.epoch == clients[c].behaviourEpoch { viewEnd(c, t) }
-        case .deepSleep: if e.epoch == clients[c].powerEpoch { clients[c].device.fallAsleep(at: t) }
+        case .deepSleep: if e.epoch == clients[c].powerEpoch { updateDevice(c) { $0.fallAsleep(at: t) } }
         case .sendRequest:
             if e.epoch == clients[c].fetchEpoch && clients[c].phase == .viewing { sendRequest(c, t) }
         case .serverArrival: serverArrival(c, t, epoch: e.epoch)

@@ -23,6 +23,30 @@ import SyncLabKernel
         return world.run()
     }
 
+    /// The reference clocks' syncs are measured when a sample or a device change needs them,
+    /// not at the sync: with reboots, wall-clock changes, tampering, app kills and standby (each
+    /// moves some clock's reading of a past instant), the results are those of measuring at once.
+    @Test func referenceSyncsMeasuredLaterGiveTheSameResults() throws {
+        var s = try Self.scenario()
+        s.devices.events = DeviceEventsConfig(
+            reboots: .init(every: .exponential(mean: 1.2e12)), appKills: .init(every: .exponential(mean: 0.9e12)),
+            wallClockChanges: .init(every: .exponential(mean: 1.2e12), jump: .uniform(min: -3.6e12, max: 3.6e12)),
+            tampering: .init(share: 0.2, advance: .constant(6e11), at: .uniform(min: 0, max: 1.2e12)))
+        for clock in [SuspendingClock() as any DeviceClock, WallClock()] {
+            s.client.clock = clock
+            var eager = World(scenario: s)
+            eager.settlesShadowsAtSync = true
+            let atSync = eager.run()
+            var lazy = World(scenario: s)
+            let later = lazy.run()
+            #expect(atSync.deviceEvents.reboots > 0 && atSync.deviceEvents.wallClockChanges > 0, "\(clock.name)")
+            #expect(atSync.samples > 10_000, "\(clock.name)")
+            #expect(later.errorByClock.map(\.1) == atSync.errorByClock.map(\.1), "\(clock.name)")
+            #expect(later.timeline == atSync.timeline, "\(clock.name)")
+            #expect(DeterminismTests.fingerprint(later) == DeterminismTests.fingerprint(atSync), "\(clock.name)")
+        }
+    }
+
     /// With a limit of one instant, every viewing player records each instant at the instant
     /// itself: the plain sweep. Larger limits leave instants pending across many events of each
     /// player. The records are the same.
