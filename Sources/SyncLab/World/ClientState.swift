@@ -44,7 +44,8 @@ struct ClientState {
     var anchorSamples: UInt32 = 0
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
-    /// The last sync measured with each reference clock (`World.shadowClocks` order).
+    /// The last sync measured with each reference clock (`World.shadowClocks` order), or while
+    /// `shadowsPending` the exchange it is to be measured from.
     var shadows = ShadowAnchors()
 
     var phase: Phase = .offline
