@@ -162,7 +162,7 @@ extension World {
 
     /// Changes player c's device, after settling a pending shadow sync against the device as it
     /// was (every change of a device goes through here).
-    @inline(__always)
+    @inline(__always) @discardableResult
     mutating func updateDevice<R>(_ c: Int, _ change: (inout DeviceState) -> R) -> R {
         if clients[c].shadowsPending { settleShadows(c) }
         return change(&clients[c].device)
