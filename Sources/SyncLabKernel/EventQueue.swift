@@ -95,6 +95,20 @@ public struct EventQueue<Payload> {
         nextSequence &+= 1
     }
 
+    /// Takes the next scheduling sequence number for an event whose time is known now but which
+    /// is scheduled later in the same step, or handled at once instead: scheduled with it
+    /// (`schedule(_:at:sequence:)`), the event keeps the place among equal times it would have had.
+    @inlinable public mutating func reserveSequence() -> UInt64 {
+        defer { nextSequence &+= 1 }
+        return nextSequence
+    }
+
+    /// Schedules `payload` at `time` with a sequence number taken by `reserveSequence`.
+    @inlinable public mutating func schedule(_ payload: Payload, at time: SimTime, sequence: UInt64) {
+        uniqueRing()
+        place(Entry(time: time.ns, sequence: sequence, payload: payload))
+    }
+
     @inlinable mutating func place(_ entry: Entry) {
         guard let offset = bucketOffset(entry.time) else {
             far.insert(entry)

@@ -64,6 +64,30 @@ struct EventQueueTests {
         #expect(out.map(\.payload) == expected.map(\.index))
     }
 
+    @Test("An event scheduled with a reserved sequence number takes the place among equal times it had when reserved")
+    func reservedSequenceKeepsItsPlace() {
+        // One instant in the bucket being drained, one in the ring ahead, one in the far heap.
+        for t in [Int64(0), 5 * Nanoseconds.second, 3 * Nanoseconds.hour] {
+            var q = EventQueue<String>()
+            q.schedule("first", at: SimTime(ns: t))
+            let reserved = q.reserveSequence()
+            q.schedule("third", at: SimTime(ns: t))
+            #expect(q.scheduledCount == 3)
+            q.schedule("second", at: SimTime(ns: t), sequence: reserved)
+            #expect(q.scheduledCount == 3, "a reserved number is counted once")
+            #expect(drain(&q).map(\.payload) == ["first", "second", "third"], "at \(t) ns")
+        }
+        // Reserved while the current bucket drains: it still goes before later-scheduled ties.
+        var q = EventQueue<String>()
+        q.schedule("a", at: SimTime(ns: 10))
+        q.schedule("b", at: SimTime(ns: 20))
+        #expect(q.pop()?.payload == "a")
+        let reserved = q.reserveSequence()
+        q.schedule("d", at: SimTime(ns: 20))
+        q.schedule("c", at: SimTime(ns: 20), sequence: reserved)
+        #expect(drain(&q).map(\.payload) == ["b", "c", "d"])
+    }
+
     @Test("Interleaved schedule and pop match a reference model")
     func interleaved() {
         var rng = RandomStream(seed: 5, purpose: StreamPurpose("queue-interleaved"))

@@ -64,6 +64,11 @@ struct ClientState {
     var refetchDue = ClockReading(ns: .max)
     /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
     var shownUpTo: Int64 = .min
+    /// When the live display tick and the end of this viewing session are due (`.max`: no tick
+    /// pending): a response due before both may be handled in the event that sent its request
+    /// (`World+InlineResponse`).
+    var displayDueAt: Int64 = .max
+    var viewEndAt: Int64 = .max
 
     // The request in flight.
     var requestSentAt = SimTime.zero
@@ -90,7 +95,7 @@ struct ClientState {
     /// Up to a whole number of cache lines (448 bytes, checked by `WorldMemoryTests`): with the
     /// table's base on a line, every player's state starts on one, and a sample or an event
     /// loads no line it does not use.
-    private var padding: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+    private var padding: (Int64, Int64) = (0, 0)
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!

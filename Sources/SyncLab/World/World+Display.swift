@@ -12,6 +12,9 @@ extension World {
     mutating func scheduleDisplay(_ c: Int, _ t: SimTime) {
         // Read in place: a copy of the whole state was a 448-byte memcpy per tick.
         let s = UnsafePointer(clients.base + c)
+        // Every caller has just handled or cancelled the live tick: none is pending until one is
+        // scheduled here.
+        clients[c].displayDueAt = .max
         guard s.pointee.phase == .viewing, s.pointee.hasSync else { return }
         var target = t
         if s.pointee.shownUpTo != .min {
@@ -27,6 +30,7 @@ extension World {
             target = clockEarliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
         let tick = firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)
+        clients[c].displayDueAt = tick.ns
         schedule(.display, client: c, epoch: s.pointee.displayEpoch, at: tick)
     }
 

@@ -33,6 +33,7 @@ extension World {
         viewingSlot[c] = Int32(viewing.count)
         viewing.append(Int32(c))
         let length = scenario.population.viewing.sampleDuration(&clients[c].behaviourRNG)
+        clients[c].viewEndAt = (t + max(length, .second)).ns
         schedule(.viewEnd, client: c, epoch: clients[c].behaviourEpoch, at: t + max(length, .second))
         let due = clients[c].hasSync &&
             clockReading(clients[c].device, at: t) >= clients[c].refetchDue

@@ -62,6 +62,9 @@ extension World {
         let done = clients[c].responseLeftAt + downlink + transfer
         if done - clients[c].requestSentAt > links[link].timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
+        } else if mayCompleteInline(c, at: done) {
+            // Decided at the end of this event (`World+InlineResponse`).
+            pendingResponse = PendingResponse(client: c, at: done, epoch: epoch, sequence: queue.reserveSequence())
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }

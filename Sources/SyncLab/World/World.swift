@@ -41,6 +41,16 @@ public struct World {
     /// Measure every sync with the reference clocks at once instead of when something needs it
     /// (a setting only so tests can show the results do not depend on it).
     var settlesShadowsAtSync = false
+    /// Handle a response in the event that sent its request when nothing can come in between
+    /// (`World+InlineResponse`; a setting only so tests can show the results do not depend on it).
+    var completesResponsesInline: Bool
+    var pendingResponse: PendingResponse? = nil
+    /// Responses handled that way (each still counts as a scheduled event: it took a sequence
+    /// number), the instant the current `run(until:)`
+    /// stops at, and the next sample instant's.
+    var responsesInline: UInt64 = 0
+    var runLimit = SimTime.zero
+    var nextSampleAt = SimTime.zero
     var started = false
     /// The opt-in server models: the store file's serving models, or the original plan.
     var serving: ServingState? = nil
@@ -153,6 +163,8 @@ public struct World {
         }
         usesServingModel = serving != nil
         usesDatabase = database != nil
+        // A probe round sends again from its responses, and device events are not followed.
+        completesResponsesInline = scenario.client.probes <= 1 && !scenario.devices.events.any
         setUpDesignMemory()
     }
 
@@ -194,8 +206,9 @@ public struct World {
             started = true
             bootstrap()
         }
+        runLimit = min(limit, end)
         var loaded = queue.bucketsLoaded
-        while let (t, e) = queue.pop(before: min(limit, end)) {
+        while let (t, e) = queue.pop(before: runLimit) {
             if queue.bucketsLoaded != loaded {
                 loaded = queue.bucketsLoaded
                 prefetchAhead()
@@ -236,7 +249,8 @@ public struct World {
     mutating func scheduleNextSample() {
         let every = scenario.sampleEvery
         let phase = Int64(samplingRNG.below(UInt64(every)))
-        schedule(.sample, client: -1, at: SimTime(ns: sampleIndex &* every &+ phase))
+        nextSampleAt = SimTime(ns: sampleIndex &* every &+ phase)
+        schedule(.sample, client: -1, at: nextSampleAt)
         sampleIndex += 1
     }
 
@@ -298,6 +312,10 @@ public struct World {
             if e.epoch == clients[c / (scenario.positions + 1)].fetchEpoch { databaseFailed(c, t) }
         case .databaseCountdown: databaseCountdown(c, t, epoch: e.epoch)
         case .databaseRetry: databaseRetry(c, t, epoch: e.epoch)
+        }
+        if let p = pendingResponse {
+            pendingResponse = nil
+            completePendingResponse(p)
         }
     }
 }

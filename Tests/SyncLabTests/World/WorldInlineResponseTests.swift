@@ -1,0 +1,110 @@
+import Testing
+import SyncLabKernel
+@testable import SyncLab
+
+/// Responses handled in the event that sent their request (`World+InlineResponse`): only when
+/// nothing can come in between, so a run is the same with the shortcut on or off.
+@Suite struct WorldInlineResponseTests {
+    static func load(_ file: String, players: Int, duration: Nanoseconds) throws -> Scenario {
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path(file))
+        s.population.players = players
+        s.duration = duration
+        if let release = s.population.release, release.at.ns >= duration {
+            s.population.release?.at = SimTime(ns: duration / 2)
+        }
+        return s
+    }
+
+    /// Runs `s` with responses handled inline where allowed, and always queued.
+    static func both(_ s: Scenario) -> (inline: RunResult, queued: RunResult, handledInline: UInt64) {
+        var fast = World(scenario: s)
+        let inline = fast.run()
+        var slow = World(scenario: s)
+        slow.completesResponsesInline = false
+        let queued = slow.run()
+        #expect(slow.responsesInline == 0)
+        return (inline, queued, fast.responsesInline)
+    }
+
+    static func expectSame(_ a: RunResult, _ b: RunResult, _ label: String) {
+        // The event count too: a response handled inline keeps the sequence number it reserved.
+        let sameFingerprint = DeterminismTests.fingerprint(a) == DeterminismTests.fingerprint(b)
+        #expect(sameFingerprint, "\(label)")
+        #expect(a.responses == b.responses && a.requestsSent == b.requestsSent && a.requestsFailed == b.requestsFailed, "\(label)")
+        #expect(a.displayError == b.displayError && a.estimateError == b.estimateError, "\(label)")
+        #expect(a.errorByClock.map(\.1) == b.errorByClock.map(\.1), "\(label)")
+        #expect(a.timeline == b.timeline, "\(label)")
+        #expect(a.errorAttribution == b.errorAttribution, "\(label)")
+        #expect(a.bounds == b.bounds, "\(label)")
+        #expect(a.roundTrip == b.roundTrip && a.fetchSyncError == b.fetchSyncError, "\(label)")
+    }
+
+    /// The gallery's designs (whole-second and aligned ticks, standby, a release, outages with
+    /// retries, the original plan's database) and a lossy link whose slow responses time out.
+    @Test func resultsDoNotDependOnTheShortcut() throws {
+        var cases: [(String, Scenario)] = []
+        for file in ["v115-pausing.json", "fix-aligned-ticks.json", "recommended.json", "outage-backoff.json",
+                     "original-plan.json", "multistore-80.json"] {
+            cases.append((file, try Self.load(file, players: 400, duration: 2 * .hour)))
+        }
+        var lossy = try Self.load("v115-pausing.json", players: 400, duration: 2 * .hour)
+        for k in lossy.links.indices {
+            lossy.links[k].failure = 0.1
+            lossy.links[k].timeout = 300 * .millisecond
+        }
+        cases.append(("lossy", lossy))
+        var inlineSomewhere = false
+        for (label, s) in cases {
+            let (inline, queued, handled) = Self.both(s)
+            #expect(queued.responses > 100, "\(label)")
+            Self.expectSame(inline, queued, label)
+            inlineSomewhere = inlineSomewhere || handled > 0
+        }
+        #expect(inlineSomewhere)
+    }
+
+    /// R1: nothing on screen to update, one sample instant a day. A player has at most one
+    /// response in flight when the instant fires, and every other response completes inline.
+    @Test func referenceFleetCompletesAlmostEveryResponseInline() throws {
+        let s = try Self.load("r1.json", players: 300, duration: 6 * .hour)
+        let (inline, queued, handled) = Self.both(s)
+        Self.expectSame(inline, queued, "r1")
+        #expect(inline.responses > 300 * 40)
+        #expect(handled <= inline.responses)
+        #expect(handled >= inline.responses - 300)
+    }
+
+    /// Sessions of 1–3 s and round trips of 1.5 s: many a viewing session ends while its fetch
+    /// is in flight (the response is then dropped), and samples are a day apart. Handling those
+    /// responses at once would keep them; only the ones completing before the session ends may.
+    @Test func aSessionEndingBeforeTheResponseKeepsItQueued() throws {
+        var s = try Self.load("r1.json", players: 200, duration: 1 * .hour)
+        s.links[0].uplink = .constant(0.5e9)
+        s.links[0].downlink = .constant(1e9)
+        s.population.viewing = .uniform(min: 1e9, max: 3e9)
+        s.population.breakDuration = .constant(1e9)
+        s.population.sessionsPerVisit = .constant(20)
+        s.population.visitGap = .uniform(min: 0, max: 10e9)
+        let (inline, queued, handled) = Self.both(s)
+        Self.expectSame(inline, queued, "short sessions")
+        #expect(inline.visits > 200 && handled > 200)
+        // Requests whose session ended first: their responses were dropped, never handled.
+        #expect(inline.requestsSent > inline.responses + 1_000)
+    }
+
+    /// With constant delays every round trip takes more than 100 ms. Sample instants fall at a
+    /// random phase in each 50 ms interval, so consecutive ones are less than 100 ms apart and
+    /// one always comes before the response completes: none completes inline. (Errors are
+    /// recorded for a tenth of the players only, to keep the test quick; the instants all fire.)
+    @Test func aSampleInstantBeforeTheResponseKeepsItQueued() throws {
+        var s = try Self.load("r1.json", players: 200, duration: 20 * .minute)
+        s.links[0].uplink = .constant(40e6)
+        s.links[0].downlink = .constant(60e6)
+        s.sampleEvery = 50 * .millisecond
+        s.samplePlayers = 20
+        let (inline, queued, handled) = Self.both(s)
+        Self.expectSame(inline, queued, "sampled every 50 ms")
+        #expect(inline.responses > 200 * 2)
+        #expect(handled == 0)
+    }
+}
