@@ -31,6 +31,12 @@ extension World {
         }
         let tick = firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)
         clients[c].displayDueAt = tick.ns
+        if mayRunAhead(c, to: tick) {
+            // Handled at the end of this event (`World+InlineResponse`), still counted as one.
+            pendingDisplay = PendingDisplay(client: c, at: tick, epoch: s.pointee.displayEpoch)
+            _ = queue.reserveSequence()
+            return
+        }
         schedule(.display, client: c, epoch: s.pointee.displayEpoch, at: tick)
     }
 

@@ -1,21 +1,24 @@
 import SyncLabKernel
 
-/// A response handled in the event that sent its request, instead of as an event of its own.
+/// A player's next events handled at once, ahead of the world's clock, instead of queued.
 ///
-/// A request answered when sent (`answersWhenSent`) knows at once when its response completes.
-/// Handling that completion there, rather than popping it from the queue a fraction of a second
-/// later, gives the same run when nothing can come in between that reads or changes the player:
-/// no event of the player is due before it (its next display tick, the end of its viewing
-/// session; device events and probe rounds are not followed, so scenarios with them always
-/// queue), no sample instant falls before it (a sample records the player's state as of its
-/// instant), and the run does not stop before it. Other players' events do not matter: every
+/// A request answered when sent (`answersWhenSent`: the file it finds on arrival is the
+/// server's timeline's) knows at once when its response completes. Handling that completion
+/// in the event that sent the request, rather than popping it from the queue a fraction of a
+/// second later, gives the same run when nothing can come in between that reads or changes the
+/// player: no other event of the player is due before it (its next display tick, the end of its
+/// viewing session; device events and probe rounds are not followed, so scenarios with them
+/// always queue), no sample instant falls before it (a sample records the player's state as of
+/// its instant), and the run does not stop before it. Other players' events do not matter: every
 /// player's draws and state are its own, the server answers from functions of time, and every
-/// figure the recorder keeps is a sum. The completion takes the scheduling sequence number its
-/// event would have had, and an event queued after all keeps it, so equal times come out in
-/// the same order either way.
+/// figure the recorder keeps is a sum. The same holds for the player's next display tick once
+/// the response is in, so a player with nothing on screen to update runs ahead, fetch after
+/// fetch, until its session ends, a sample instant or the end of the run. Each event handled so
+/// still takes a scheduling sequence number (a response queued after all keeps its own), so
+/// equal times come out in the same order and the event count is unchanged.
 ///
-/// The reference fleet's players refetch minutes apart with nothing on screen to update in
-/// between: every fetch cycle becomes one event instead of two.
+/// The reference fleet's players refetch minutes apart with one sample instant a day: each runs
+/// through most of its day in two or three events, with its state in cache.
 struct PendingResponse {
     var client: Int
     var at: SimTime
@@ -42,5 +45,49 @@ extension World {
         }
         responsesInline &+= 1
         responseDone(c, p.at)
+    }
+}
+
+/// A display tick of a player to handle at the end of the current event (`World.mayRunAhead`).
+struct PendingDisplay {
+    var client: Int
+    var at: SimTime
+    var epoch: UInt32
+}
+
+extension World {
+    /// Whether player c's next display tick, at `tick`, may be handled at once, ahead of the
+    /// world's clock: the same test as for a response — no other event of the player pending
+    /// (no request in flight or owed, the session lasting beyond the tick), no sample instant and
+    /// no stop of the run before it — on a design whose requests are answered when sent, from the
+    /// server's timeline.
+    @inline(__always)
+    func mayRunAhead(_ c: Int, to tick: SimTime) -> Bool {
+        runsPlayersAhead && completesResponsesInline && answersWhenSent && !usesDatabase
+            && tick < runLimit && tick < nextSampleAt && tick.ns < clients[c].viewEndAt
+            && !clients[c].fetchInFlight && !clients[c].needsFetch
+    }
+
+    /// Ends an event: handles the response and the display ticks it left pending, which may leave
+    /// others (a tick that refetches, whose response completes, whose next tick is due, ...), until
+    /// the player's next event must wait in the queue.
+    @inline(__always)
+    mutating func finishPlayerAhead() {
+        while true {
+            if let p = pendingResponse {
+                pendingResponse = nil
+                completePendingResponse(p)
+            } else if let d = pendingDisplay {
+                pendingDisplay = nil
+                // A tick cancelled since (the response it was computed before came in) is dropped,
+                // as its event would be.
+                if d.epoch == clients[d.client].displayEpoch && clients[d.client].phase == .viewing {
+                    displaysAhead &+= 1
+                    display(d.client, d.at)
+                }
+            } else {
+                return
+            }
+        }
     }
 }

@@ -27,21 +27,24 @@ extension World {
         let arrival = t + upload + uplink
         if lost {
             schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + links[link].timeout)
-        } else if answersWhenSent && arrival < fileStableUntil && arrival < end {
-            // Nothing the server reads can change before the request arrives (its file is
-            // published; its stamp, clock and outages are functions of time; no queue): answer
-            // it now and save an event.
-            serverArrival(c, arrival, epoch: clients[c].fetchEpoch)
+        } else if answersWhenSent {
+            // Nothing the server reads depends on other requests (its files are the timeline's;
+            // its stamp, clock and outages are functions of time; no queue): answer it now and
+            // save an event. One arriving after the end is not answered, as its event would not be.
+            if arrival < end {
+                serverArrival(c, arrival, epoch: clients[c].fetchEpoch,
+                              file: timeline.file(arrivingAt: arrival, sentAt: t))
+            }
         } else {
             schedule(.serverArrival, client: c, epoch: clients[c].fetchEpoch, at: arrival)
         }
     }
 
-    mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
-        if usesServingModel { servingArrival(c, t, epoch: epoch); return }
+    /// The request reaches the server at t, which answers with version `file`.
+    mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32, file: Int) {
+        if usesServingModel { servingArrival(c, t, epoch: epoch, file: file); return }
         // The server does its work whether or not the client still wants the answer.
-        let file = server.currentFile
-        let bytes = server.currentResponseBytes
+        let bytes = server.files[file].responseBytes
         let timestamp = server.timestamp(at: t)
         recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
         guard epoch == clients[c].fetchEpoch else { return }

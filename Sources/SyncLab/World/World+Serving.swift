@@ -41,8 +41,9 @@ extension World {
         }
     }
 
-    /// A request reaches the fleet at t (the serving-model counterpart of `serverArrival`).
-    mutating func servingArrival(_ c: Int, _ t: SimTime, epoch: UInt32) {
+    /// A request reaches the fleet at t, which answers with version `file` (the serving-model
+    /// counterpart of `serverArrival`).
+    mutating func servingArrival(_ c: Int, _ t: SimTime, epoch: UInt32, file: Int) {
         let wanted = epoch == clients[c].fetchEpoch
         let measured = recorder.inWindow(t)
         let link = Int(clients[c].link)
@@ -61,7 +62,6 @@ extension World {
             return
         }
         let k = pickServer(c)
-        let file = server.currentFile
         let bytes = server.files[file].responseBytes
         // Drawn from the player's stream as on the plain path, so a design without a queue
         // draws exactly the same values.

@@ -14,7 +14,12 @@ public struct World {
     let start: SimTime
     let end: SimTime
     var queue: EventQueue<WorldEvent>
-    var server: StoreServer
+    /// The server with every file of the run (`ServerTimeline`), the version it serves now, and
+    /// the generation runs done so far.
+    let server: StoreServer
+    let timeline: ServerTimeline
+    var liveFile = 0
+    var cronRunsDone = 0
     var clients: StateTable<ClientState>
     /// The scenario's link profiles, read in place (`scenario.links` by index).
     let links: StateTable<LinkProfile>
@@ -45,24 +50,23 @@ public struct World {
     /// (`World+InlineResponse`; a setting only so tests can show the results do not depend on it).
     var completesResponsesInline: Bool
     var pendingResponse: PendingResponse? = nil
+    /// Handle a player's next display tick at once when nothing can come in between, and so run
+    /// the player ahead of the others (`World+InlineResponse`; a setting for the tests, like the one above).
+    var runsPlayersAhead = true
+    var pendingDisplay: PendingDisplay? = nil
     /// Responses handled that way (each still counts as a scheduled event: it took a sequence
     /// number), the instant the current `run(until:)`
     /// stops at, and the next sample instant's.
     var responsesInline: UInt64 = 0
+    var displaysAhead: UInt64 = 0
     var runLimit = SimTime.zero
     var nextSampleAt = SimTime.zero
     var started = false
     /// The opt-in server models: the store file's serving models, or the original plan.
     var serving: ServingState? = nil
     var database: DatabaseState? = nil
-    /// Before this instant the file the server answers with cannot change (no publish can land
-    /// earlier): with `answersWhenSent`, a request arriving before it is answered when sent,
-    /// without an arrival event. Kept from the publishes pending and the next cron run (a
-    /// publish lands no earlier than its cron run).
-    var fileStableUntil = SimTime.zero
-    var pendingPublishes = 0
-    var nextCronAt = SimTime.zero
-    /// `server.answersEachRequestAlone`, read once.
+    /// `server.answersEachRequestAlone`, read once: a request is answered when sent, with the file
+    /// the timeline says it finds on arrival, without an arrival event.
     let answersWhenSent: Bool
     /// Whether the original plan's database, or the serving models, answer requests (read per
     /// request: testing the optional state itself copied it).
@@ -123,8 +127,10 @@ public struct World {
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)
-        server = StoreServer(config: scenario.server, schedule: schedule, epochUnix: scenario.epochUnix,
-                             seed: scenario.seed)
+        timeline = ServerTimeline(server: StoreServer(config: scenario.server, schedule: schedule,
+                                                      epochUnix: scenario.epochUnix, seed: scenario.seed),
+                                  start: start, end: end)
+        server = timeline.server
         shadowClocks = [SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(resolution: .second),
                         BootTimeUptimeClock(resolution: .microsecond), WallClock()]
         let n = self.players.count
@@ -255,12 +261,8 @@ public struct World {
     }
 
     mutating func bootstrap() {
-        // The server has been running: generate and publish once at the start.
-        server.generate(at: start)
-        server.publish(at: start)
-        nextCronAt = server.nextCronRun(after: start)
-        fileStableUntil = nextCronAt
-        schedule(.cron, client: -1, at: nextCronAt)
+        // The server has been running: it published once at the start (`ServerTimeline`).
+        schedule(.cron, client: -1, at: timeline.firstCron)
         scheduleNextSample()
         let start = self.start
         for c in clients.indices {
@@ -282,24 +284,20 @@ public struct World {
         case .deepSleep: if e.epoch == clients[c].powerEpoch { updateDevice(c) { $0.fallAsleep(at: t) } }
         case .sendRequest:
             if e.epoch == clients[c].fetchEpoch && clients[c].phase == .viewing { sendRequest(c, t) }
-        case .serverArrival: serverArrival(c, t, epoch: e.epoch)
+        case .serverArrival: serverArrival(c, t, epoch: e.epoch, file: liveFile)
         case .responseDone: if e.epoch == clients[c].fetchEpoch { responseDone(c, t) }
         case .requestFailed: if e.epoch == clients[c].fetchEpoch { requestFailed(c, t) }
         case .display:
             if e.epoch == clients[c].displayEpoch && clients[c].phase == .viewing { display(c, t) }
         case .cron:
-            server.generate(at: t)
-            let publishAt = t + server.publishDelay()
-            schedule(.publish, client: -1, at: publishAt)
-            nextCronAt = server.nextCronRun(after: t)
-            schedule(.cron, client: -1, at: nextCronAt)
-            fileStableUntil = pendingPublishes == 0 ? publishAt : min(fileStableUntil, publishAt)
-            pendingPublishes += 1
+            // The jobs' instants are the timeline's; their events keep the order of the queue.
+            let run = timeline.cronRuns[cronRunsDone]
+            assert(run.at == t, "cron run out of step with the timeline")
+            cronRunsDone += 1
+            schedule(.publish, client: -1, at: run.publishAt)
+            schedule(.cron, client: -1, at: run.next)
         case .publish:
-            server.publish(at: t)
-            // With another publish still pending its time is not kept: answer at arrival until then.
-            pendingPublishes -= 1
-            fileStableUntil = pendingPublishes == 0 ? nextCronAt : t
+            liveFile += 1
         case .sample:
             sample(t)
             scheduleNextSample()
@@ -313,9 +311,6 @@ public struct World {
         case .databaseCountdown: databaseCountdown(c, t, epoch: e.epoch)
         case .databaseRetry: databaseRetry(c, t, epoch: e.epoch)
         }
-        if let p = pendingResponse {
-            pendingResponse = nil
-            completePendingResponse(p)
-        }
+        finishPlayerAhead()
     }
 }

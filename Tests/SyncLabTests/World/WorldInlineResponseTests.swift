@@ -2,8 +2,9 @@ import Testing
 import SyncLabKernel
 @testable import SyncLab
 
-/// Responses handled in the event that sent their request (`World+InlineResponse`): only when
-/// nothing can come in between, so a run is the same with the shortcut on or off.
+/// Responses handled in the event that sent their request, and players run ahead of the world's
+/// clock (`World+InlineResponse`): only when nothing can come in between, so a run is the same
+/// with the shortcuts on or off.
 @Suite struct WorldInlineResponseTests {
     static func load(_ file: String, players: Int, duration: Nanoseconds) throws -> Scenario {
         var s = try ScenarioLoader().load(path: ScenarioFiles.path(file))
@@ -15,15 +16,17 @@ import SyncLabKernel
         return s
     }
 
-    /// Runs `s` with responses handled inline where allowed, and always queued.
-    static func both(_ s: Scenario) -> (inline: RunResult, queued: RunResult, handledInline: UInt64) {
+    /// Runs `s` with responses handled inline and players run ahead where allowed, and with
+    /// every event queued.
+    static func both(_ s: Scenario) -> (inline: RunResult, queued: RunResult, handledInline: UInt64, ahead: UInt64) {
         var fast = World(scenario: s)
         let inline = fast.run()
         var slow = World(scenario: s)
         slow.completesResponsesInline = false
+        slow.runsPlayersAhead = false
         let queued = slow.run()
-        #expect(slow.responsesInline == 0)
-        return (inline, queued, fast.responsesInline)
+        #expect(slow.responsesInline == 0 && slow.displaysAhead == 0)
+        return (inline, queued, fast.responsesInline, fast.displaysAhead)
     }
 
     static func expectSame(_ a: RunResult, _ b: RunResult, _ label: String) {
@@ -55,7 +58,7 @@ import SyncLabKernel
         cases.append(("lossy", lossy))
         var inlineSomewhere = false
         for (label, s) in cases {
-            let (inline, queued, handled) = Self.both(s)
+            let (inline, queued, handled, _) = Self.both(s)
             #expect(queued.responses > 100, "\(label)")
             Self.expectSame(inline, queued, label)
             inlineSomewhere = inlineSomewhere || handled > 0
@@ -64,14 +67,17 @@ import SyncLabKernel
     }
 
     /// R1: nothing on screen to update, one sample instant a day. A player has at most one
-    /// response in flight when the instant fires, and every other response completes inline.
+    /// response in flight when the instant fires, and every other response completes inline;
+    /// every display tick runs ahead but the first of each player (due when the first response
+    /// is queued or before) and one at the sample instant.
     @Test func referenceFleetCompletesAlmostEveryResponseInline() throws {
         let s = try Self.load("r1.json", players: 300, duration: 6 * .hour)
-        let (inline, queued, handled) = Self.both(s)
+        let (inline, queued, handled, ahead) = Self.both(s)
         Self.expectSame(inline, queued, "r1")
         #expect(inline.responses > 300 * 40)
         #expect(handled <= inline.responses)
         #expect(handled >= inline.responses - 300)
+        #expect(ahead >= inline.responses - 2 * 300)
     }
 
     /// Sessions of 1–3 s and round trips of 1.5 s: many a viewing session ends while its fetch
@@ -85,7 +91,7 @@ import SyncLabKernel
         s.population.breakDuration = .constant(1e9)
         s.population.sessionsPerVisit = .constant(20)
         s.population.visitGap = .uniform(min: 0, max: 10e9)
-        let (inline, queued, handled) = Self.both(s)
+        let (inline, queued, handled, _) = Self.both(s)
         Self.expectSame(inline, queued, "short sessions")
         #expect(inline.visits > 200 && handled > 200)
         // Requests whose session ended first: their responses were dropped, never handled.
@@ -102,7 +108,7 @@ import SyncLabKernel
         s.links[0].downlink = .constant(60e6)
         s.sampleEvery = 50 * .millisecond
         s.samplePlayers = 20
-        let (inline, queued, handled) = Self.both(s)
+        let (inline, queued, handled, _) = Self.both(s)
         Self.expectSame(inline, queued, "sampled every 50 ms")
         #expect(inline.responses > 200 * 2)
         #expect(handled == 0)
