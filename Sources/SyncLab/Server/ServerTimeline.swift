@@ -21,8 +21,8 @@ public struct ServerTimeline: Sendable {
     /// The first generation run after the start, and every run before the end, in order.
     public let firstCron: SimTime
     public let cronRuns: [CronRun]
-    /// Per file version, the instant of the generation run that started it (`Int64.min` ns for the file
-    /// published at the start).
+    /// Per file version, the instant of the generation run that started it (`Int64.min` ns for
+    /// the file published at the start).
     let startedAt: [SimTime]
 
     /// The jobs of a run from `start` (where the server has been running: it generates and

@@ -65,7 +65,7 @@ struct ClientState {
     /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
     var shownUpTo: Int64 = .min
     /// When the live display tick and the end of this viewing session are due (`.max`: no tick
-    /// pending): a response due before both may be handled in the event that sent its request
+    /// pending): a response or a tick due before them may be handled at once
     /// (`World+InlineResponse`).
     var displayDueAt: Int64 = .max
     var viewEndAt: Int64 = .max

@@ -54,9 +54,9 @@ public struct World {
     /// the player ahead of the others (`World+InlineResponse`; a setting for the tests, like the one above).
     var runsPlayersAhead = true
     var pendingDisplay: PendingDisplay? = nil
-    /// Responses handled that way (each still counts as a scheduled event: it took a sequence
-    /// number), the instant the current `run(until:)`
-    /// stops at, and the next sample instant's.
+    /// Responses and display ticks handled that way (each still takes a sequence number, so it
+    /// counts as a scheduled event), the instant the current `run(until:)` stops at, and the
+    /// next sample instant's.
     var responsesInline: UInt64 = 0
     var displaysAhead: UInt64 = 0
     var runLimit = SimTime.zero
