@@ -119,13 +119,10 @@ public struct StoreServer: Sendable {
         }
         files.append(PublishedFile(version: files.count, publishedAt: t, coverageStart: coverageStart, coverage: coverage,
                                    items: items, responseBytes: config.file.responseBytes(items: items)))
-        currentResponseBytes = files[files.count - 1].responseBytes
     }
 
     /// The version the API serves now.
     public var currentFile: Int { files.count - 1 }
-    /// The current version's response size (read per request).
-    public private(set) var currentResponseBytes = 0
     /// The cron host's clock minus true time (`config.clockOffset`, read per request).
     public var clockOffset: Nanoseconds { config.clockOffset }
 }

@@ -60,10 +60,10 @@ extension World {
     /// world's clock: the same test as for a response — no other event of the player pending
     /// (no request in flight or owed, the session lasting beyond the tick), no sample instant and
     /// no stop of the run before it — on a design whose requests are answered when sent, from the
-    /// server's timeline.
+    /// server's timeline (never the original plan's database).
     @inline(__always)
     func mayRunAhead(_ c: Int, to tick: SimTime) -> Bool {
-        runsPlayersAhead && completesResponsesInline && answersWhenSent && !usesDatabase
+        runsPlayersAhead && completesResponsesInline && answersWhenSent
             && tick < runLimit && tick < nextSampleAt && tick.ns < clients[c].viewEndAt
             && !clients[c].fetchInFlight && !clients[c].needsFetch
     }
