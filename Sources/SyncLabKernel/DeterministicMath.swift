@@ -50,16 +50,22 @@ public enum DeterministicMath {
         if x < -745.133_219_101_941_1 { return 0 }
         // x = (64m + j)·ln2/64 + r with |r| ≤ ln2/128: e^x = 2^m · 2^(j/64) · e^r. The table holds
         // 2^(j/64) correctly rounded; ln2/64 is split so that k·hi is exact for every k here.
-        let kd = (x * sixtyFourOverLn2).rounded(.toNearestOrEven)
+        // Rounded to the nearest integer, ties to even, by adding and removing 1.5·2^52 (exact for
+        // |x·64/ln2| < 2^51, here below 70,000): the same as `rounded(.toNearestOrEven)`, which
+        // is a call into the C library on the baseline x86-64 target. The integer is in the low
+        // bits of the shifted sum.
+        let shifted = x * sixtyFourOverLn2 + roundingShifter
+        let kd = shifted - roundingShifter
         let r = (x - kd * ln2Hi64) - kd * ln2Lo64
         // e^r − 1 to degree 6: the next term is below 3e-20 for |r| ≤ 0.0055.
         let p = r + r * r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720)))))
-        let k = Int(kd)
+        let k = Int(Int32(truncatingIfNeeded: shifted.bitPattern))
         let t = twoToTheJOver64[k & 63]
         return scale(t + t * p, k >> 6)
     }
 
     static let sixtyFourOverLn2 = 0x1.71547652b82fep+6
+    static let roundingShifter = 0x1.8p52
     static let ln2Hi64 = ln2Hi / 64   // exact: a power-of-two scaling
     static let ln2Lo64 = ln2Lo / 64
 
@@ -84,7 +90,10 @@ public enum DeterministicMath {
     ]
 
     /// y · 2^k, exact unless the result is subnormal or overflows.
+    @inline(__always)
     static func scale(_ y: Double, _ k: Int) -> Double {
+        // 2^k for a normal exponent straight from its bits (every exp of a delay takes this way).
+        if k >= -1022 && k <= 1023 { return y * Double(bitPattern: UInt64(k &+ 1023) &<< 52) }
         var y = y
         var k = k
         while k > 1000 { y *= 0x1.0p1000; k -= 1000 }

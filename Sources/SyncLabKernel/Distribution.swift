@@ -47,7 +47,12 @@ public enum Distribution: Sendable, Equatable {
 
     /// A sample rounded to whole nanoseconds and clamped at zero: the form every delay takes.
     @inlinable public func sampleDuration(_ rng: inout RandomStream) -> Nanoseconds {
-        let v = sample(&rng)
+        Distribution.duration(sample(&rng))
+    }
+
+    /// A sample `v` as a duration: rounded to whole nanoseconds, clamped at zero.
+    @inlinable @inline(__always)
+    public static func duration(_ v: Double) -> Nanoseconds {
         if !(v > 0) { return 0 }
         if v >= 9.0e18 { return 9_000_000_000_000_000_000 }
         return Int64(v.rounded(.toNearestOrEven))

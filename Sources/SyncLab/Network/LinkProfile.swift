@@ -28,10 +28,18 @@ public struct LinkProfile: Sendable {
     }
 
     /// Time for `bytes` to arrive at `bytesPerSecond`, in whole nanoseconds (rounded up).
+    @inline(__always)
     public static func transferTime(bytes: Int, bytesPerSecond: Double) -> Nanoseconds {
-        let ns = (Double(bytes) * 1e9 / bytesPerSecond).rounded(.up)
+        // Nothing to send (a request without a body) takes no division.
+        if bytes == 0 && bytesPerSecond > 0 { return 0 }
+        let ns = Double(bytes) * 1e9 / bytesPerSecond
         // A vanishing bandwidth means the transfer never completes in any run: a finite "never".
+        // (Doubles from 2^53 up are whole, so the rounded-up value is below 1e18 exactly when
+        // this one is.)
         guard bytesPerSecond > 0, ns < 1e18 else { return .max / 4 }
-        return Int64(ns)
+        // Rounded up by hand: the baseline x86-64 target has no rounding instruction, and
+        // `rounded(.up)` is a call into the C library on every request.
+        let whole = Int64(ns)
+        return Double(whole) < ns ? whole + 1 : whole
     }
 }

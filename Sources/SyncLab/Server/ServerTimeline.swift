@@ -21,9 +21,17 @@ public struct ServerTimeline: Sendable {
     /// The first generation run after the start, and every run before the end, in order.
     public let firstCron: SimTime
     public let cronRuns: [CronRun]
-    /// Per file version, the instant of the generation run that started it (`Int64.min` ns for
-    /// the file published at the start).
-    let startedAt: [SimTime]
+    /// Per file version, when it was published and the instant of the generation run that
+    /// started it (`Int64.min` ns for the file published at the start), in ns.
+    let publishedAt: [Int64]
+    let startedAt: [Int64]
+    /// A lookup over `publishedAt`: bucket b spans [origin + b·2^shift, origin + (b+1)·2^shift)
+    /// and `firstInBucket[b]` is the first file published at or after its start (a bucket or two
+    /// per file, so a lookup searches a file or two, not the whole day's list; a power of two, so
+    /// finding the bucket takes a shift, not a division).
+    let origin: Int64
+    let bucketShift: Int64
+    let firstInBucket: [Int32]
 
     /// The jobs of a run from `start` (where the server has been running: it generates and
     /// publishes once) to `end`.
@@ -64,21 +72,49 @@ public struct ServerTimeline: Sendable {
         self.server = server
         self.firstCron = firstCron
         cronRuns = runs
-        self.startedAt = startedAt
+        self.startedAt = startedAt.map(\.ns)
+        let published = server.files.map(\.publishedAt.ns)
+        publishedAt = published
+        origin = start.ns
+        let span = max(end.ns &- start.ns, 1)
+        let perFile = UInt64(span / Int64(published.count))
+        bucketShift = Int64(UInt64.bitWidth - perFile.leadingZeroBitCount)   // 2^shift > perFile
+        let buckets = Int(span >> bucketShift) + 1
+        var first = [Int32](repeating: 0, count: buckets + 1)
+        var f = 0
+        for b in 0...buckets {
+            let bucketStart = origin &+ Int64(b) << bucketShift
+            while f < published.count && published[f] < bucketStart { f += 1 }
+            first[b] = Int32(f)
+        }
+        firstInBucket = first
     }
 
     /// The file version a request arriving at `t`, sent at `sent`, is answered with: the last
     /// one published before `t`, or at `t` if its generation run came before the request was
     /// sent (the run's queue then holds the publish first).
     public func file(arrivingAt t: SimTime, sentAt sent: SimTime) -> Int {
-        let files = server.files
-        var lo = 0, hi = files.count            // first file published at t or later
+        // The first file published at t or later lies between the first of t's bucket and the
+        // first of the next (before the first bucket: from 0; past the last: up to the end).
+        let count = publishedAt.count
+        var lo = 0, hi = count
+        if t.ns >= origin {
+            let b = (t.ns &- origin) >> bucketShift
+            if b < Int64(firstInBucket.count - 1) {
+                lo = Int(firstInBucket[Int(b)])
+                hi = Int(firstInBucket[Int(b) + 1])
+            } else {
+                lo = Int(firstInBucket[firstInBucket.count - 1])
+            }
+        } else {
+            hi = Int(firstInBucket[0])
+        }
         while lo < hi {
             let mid = (lo + hi) / 2
-            if files[mid].publishedAt < t { lo = mid + 1 } else { hi = mid }
+            if publishedAt[mid] < t.ns { lo = mid + 1 } else { hi = mid }
         }
         var file = lo - 1
-        while file + 1 < files.count && files[file + 1].publishedAt == t && startedAt[file + 1] < sent { file += 1 }
+        while file + 1 < count && publishedAt[file + 1] == t.ns && startedAt[file + 1] < sent.ns { file += 1 }
         return max(file, 0)
     }
 }

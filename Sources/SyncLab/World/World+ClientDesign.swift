@@ -82,10 +82,15 @@ extension World {
 
     /// The exchange of the request that just completed at t.
     func currentExchange(_ c: Int, doneAt t: SimTime) -> ProbeExchange {
-        let read = scenario.client.syncReading == .responseHeaders ? clients[c].responseHeadersAt : t
+        let read = readsResponseHeaders ? clients[c].responseHeadersAt : t
+        // A stamp depends only on the server's exact clock: a response that leaves at the
+        // instant the request was stamped carries the request's stamp (no division to redo).
+        let left = clients[c].responseLeftAt, offset = clients[c].requestServerOffset
+        let transmit = left.ns &+ offset == clients[c].requestExactStamp
+            ? clients[c].requestTimestamp : server.timestamp(at: left, clockOffset: offset)
         return ProbeExchange(sentAt: clients[c].requestSentAt, uploadCompleteAt: clients[c].uploadCompleteAt, doneAt: read,
                       timestamp: clients[c].requestTimestamp,
-                      transmit: server.timestamp(at: clients[c].responseLeftAt, clockOffset: clients[c].requestServerOffset),
+                      transmit: transmit,
                       arrivedAt: clients[c].requestArrivedAt, leftAt: clients[c].responseLeftAt,
                       exactStamp: clients[c].requestExactStamp, serverOffset: clients[c].requestServerOffset)
     }

@@ -88,9 +88,9 @@ extension World {
         database!.sentAt[slot] = t.ns
         database!.witnessed[slot] = p < scenario.positions && database!.item[slot] >= 0
         let link = Int(clients[c].link)
-        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
+        let bandwidth = linkDraw(.bandwidth, c, link: link)
         let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
-        let uplink = links[link].uplink.sampleDuration(&clients[c].networkRNG)
+        let uplink = linkDelay(.uplink, c, link: link)
         let lost = clients[c].networkRNG.bernoulli(links[link].failure)
         recorder.requestSent(at: t, lost: lost)
         let epoch = clients[c].fetchEpoch
@@ -113,7 +113,7 @@ extension World {
                 if outage.mode == .refused { recorder.database?.outageRefused += 1 } else { recorder.database?.outageTimedOut += 1 }
             }
             guard wanted else { return }
-            let at = outage.mode == .refused ? t + links[link].downlink.sampleDuration(&clients[c].networkRNG)
+            let at = outage.mode == .refused ? t + linkDelay(.downlink, c, link: link)
                 : SimTime(ns: database!.sentAt[slot]) + links[link].timeout
             schedule(.databaseFailed, client: slot, epoch: epoch, at: at)
             return
@@ -137,7 +137,7 @@ extension World {
             // The API answers with an error once it gives up.
             var at = t
             if case let .gaveUp(giveUp) = admission { at = giveUp }
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: at + links[link].downlink.sampleDuration(&clients[c].networkRNG))
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: at + linkDelay(.downlink, c, link: link))
             return
         case let .served(start, done, queued):
             if measured {
@@ -150,8 +150,8 @@ extension World {
             answered = done
         }
         clients[c].responseLeftAt = answered
-        let downlink = links[link].downlink.sampleDuration(&clients[c].networkRNG)
-        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
+        let downlink = linkDelay(.downlink, c, link: link)
+        let bandwidth = linkDraw(.bandwidth, c, link: link)
         let reply = answered + downlink + LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         let sent = SimTime(ns: database!.sentAt[slot])
         if reply - sent > links[link].timeout {

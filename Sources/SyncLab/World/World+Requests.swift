@@ -18,9 +18,9 @@ extension World {
         clients[c].needsFetch = false
         clients[c].requestSentAt = t
         let link = Int(clients[c].link)
-        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
+        let bandwidth = linkDraw(.bandwidth, c, link: link)
         let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
-        let uplink = links[link].uplink.sampleDuration(&clients[c].networkRNG)
+        let uplink = linkDelay(.uplink, c, link: link)
         let lost = clients[c].networkRNG.bernoulli(links[link].failure)
         clients[c].uploadCompleteAt = t + upload
         recorder.requestSent(at: t, lost: lost)
@@ -49,10 +49,10 @@ extension World {
         recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
         guard epoch == clients[c].fetchEpoch else { return }
         // Drawn from the player's stream, so the server's draws never depend on other players.
-        let service = serviceTime.sampleDuration(&clients[c].networkRNG)
+        let service = serviceDelay(c)
         let link = Int(clients[c].link)
-        let downlink = links[link].downlink.sampleDuration(&clients[c].networkRNG)
-        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
+        let downlink = linkDelay(.downlink, c, link: link)
+        let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = timestamp
         clients[c].requestFile = Int32(file)
@@ -60,8 +60,10 @@ extension World {
         clients[c].requestExactStamp = server.serverTime(at: t)
         clients[c].requestServerOffset = server.clockOffset
         clients[c].responseLeftAt = t + service
-        clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
-            + LinkProfile.transferTime(bytes: min(bytes, headerBytes), bytesPerSecond: bandwidth)
+        if readsResponseHeaders {
+            clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
+                + LinkProfile.transferTime(bytes: min(bytes, headerBytes), bytesPerSecond: bandwidth)
+        }
         let done = clients[c].responseLeftAt + downlink + transfer
         if done - clients[c].requestSentAt > links[link].timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)

@@ -52,7 +52,7 @@ extension World {
             case .refused:
                 if measured { recorder.serving?.outageRefused += 1 }
                 guard wanted else { return }
-                let back = links[link].downlink.sampleDuration(&clients[c].networkRNG)
+                let back = linkDelay(.downlink, c, link: link)
                 schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             case .timeout:
                 if measured { recorder.serving?.outageTimedOut += 1 }
@@ -67,7 +67,7 @@ extension World {
         // draws exactly the same values.
         let service: Nanoseconds
         if wanted {
-            service = server.config.serviceTime.sampleDuration(&clients[c].networkRNG)
+            service = serviceDelay(c)
         } else if scenario.server.workers != nil {
             service = server.config.serviceTime.sampleDuration(&serving!.abandonedRNG)
         } else {
@@ -80,7 +80,7 @@ extension World {
             // Queue full: the server answers at once with an error (HTTP 503).
             if measured { recorder.serving?.queueFull += 1 }
             guard wanted else { return }
-            let back = links[link].downlink.sampleDuration(&clients[c].networkRNG)
+            let back = linkDelay(.downlink, c, link: link)
             schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             return
         }
@@ -94,14 +94,16 @@ extension World {
         }
         guard wanted else { return }
         let stampAt = scenario.server.timestampAt == .requestStart ? t : left
-        let downlink = links[link].downlink.sampleDuration(&clients[c].networkRNG)
-        let bandwidth = links[link].bandwidth.sample(&clients[c].networkRNG)
+        let downlink = linkDelay(.downlink, c, link: link)
+        let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = server.timestamp(at: stampAt, clockOffset: serving!.offsets[k])
         clients[c].requestFile = Int32(file)
         clients[c].responseLeftAt = left
-        clients[c].responseHeadersAt = left + downlink
-            + LinkProfile.transferTime(bytes: min(bytes, server.config.file.headerBytes), bytesPerSecond: bandwidth)
+        if readsResponseHeaders {
+            clients[c].responseHeadersAt = left + downlink
+                + LinkProfile.transferTime(bytes: min(bytes, headerBytes), bytesPerSecond: bandwidth)
+        }
         clients[c].requestArrivedAt = t
         clients[c].requestExactStamp = stampAt.ns &+ serving!.offsets[k]
         clients[c].requestServerOffset = serving!.offsets[k]

@@ -23,6 +23,8 @@ public struct World {
     var clients: StateTable<ClientState>
     /// The scenario's link profiles, read in place (`scenario.links` by index).
     let links: StateTable<LinkProfile>
+    /// Their draws as plain data (`World+LinkDraws`).
+    let linkSamplers: StateTable<LinkSamplers>
     /// Clients with the Store on screen, for sampling (order is deterministic: swap-remove).
     var viewing: [Int32] = []
     var viewingSlot: [Int32]
@@ -75,7 +77,11 @@ public struct World {
     /// The server's service time and header size, read once: reaching them through
     /// `server.config` copied the whole configuration per request.
     let serviceTime: Distribution
+    let serviceSampler: Sampler
     let headerBytes: Int
+    /// Whether the design syncs on the response's headers (`client.syncReading`): only then is
+    /// their arrival worked out.
+    let readsResponseHeaders: Bool
     /// The client design's per-client memory (filter window, drift, probes, retry): see
     /// `DesignMemoryLayout`; empty for designs that keep none.
     var designLayout = DesignMemoryLayout.none
@@ -123,7 +129,9 @@ public struct World {
         sampleStride = scenario.sampleStride
         answersWhenSent = scenario.server.answersEachRequestAlone
         serviceTime = scenario.server.serviceTime
+        serviceSampler = Sampler(scenario.server.serviceTime)
         headerBytes = scenario.server.file.headerBytes
+        readsResponseHeaders = scenario.client.syncReading == .responseHeaders
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
         let schedule = schedule ?? World.schedule(for: scenario)
@@ -151,6 +159,7 @@ public struct World {
         }
         self.clients = StateTable(clients)
         links = StateTable(scenario.links)
+        linkSamplers = StateTable(scenario.links.map(LinkSamplers.init))
         viewingSlot = [Int32](repeating: -1, count: n)
         positionMark = [UInt32](repeating: 0, count: scenario.positions)
         recorder = MetricsRecorder(scenario: scenario, schedule: schedule,

@@ -30,6 +30,14 @@ import SyncLabKernel
     @Test func noBandwidthMeansNeverInPractice() {
         #expect(LinkProfile.transferTime(bytes: 100, bytesPerSecond: 0) == .max / 4)
         #expect(LinkProfile.transferTime(bytes: 100, bytesPerSecond: -5) == .max / 4)
+        #expect(LinkProfile.transferTime(bytes: 0, bytesPerSecond: 0) == .max / 4)
+        // 1e18 ns (about 32 years) and beyond is "never"; just below it is a real, whole time.
+        #expect(LinkProfile.transferTime(bytes: 1_000_000_000, bytesPerSecond: 1) == .max / 4)
+        #expect(LinkProfile.transferTime(bytes: 999_999_999, bytesPerSecond: 1) == 999_999_999_000_000_000)
+        #expect(LinkProfile.transferTime(bytes: 1 << 40, bytesPerSecond: 1.1) == .max / 4)
+        // Past 2^53 ns every double is whole, so the quotient is not rounded up again: 10^7 B at
+        // 1.1 B/s is 9 090 909 090 909 090.9… ns, whose nearest double is 9 090 909 090 909 090.
+        #expect(LinkProfile.transferTime(bytes: 10_000_000, bytesPerSecond: 1.1) == 9_090_909_090_909_090)
     }
 
     @Test func seededTransferTimesAreTheExactCeiling() {

@@ -54,6 +54,34 @@ import SyncLabKernel
         #expect(timeline.server.files.count == 1 + timeline.cronRuns.filter { $0.publishAt < end }.count)
     }
 
+    /// The bucketed lookup against a scan of every file, at each publish instant and its
+    /// neighbours, with sends before, at and after the run that started the file, and at instants
+    /// spread over the run and beyond both ends (publishes that overlap and tie included).
+    @Test(arguments: [
+        ServerConfig(),
+        ServerConfig(publishLag: 50 * .second, publishDuration: .uniform(min: 1e9, max: 80e9)),
+        ServerConfig(cronJitter: .constant(0), publishLag: 60 * .second, publishDuration: .constant(0)),
+    ])
+    func lookupMatchesScan(config: ServerConfig) {
+        let start = SimTime(ns: -5 * .minute), end = SimTime(ns: 2 * .hour)
+        let timeline = ServerTimeline(server: Self.server(config), start: start, end: end)
+        let published = timeline.server.files.map(\.publishedAt.ns)
+        func scan(_ t: Int64, _ sent: Int64) -> Int {
+            var file = 0
+            for k in published.indices.dropFirst()
+            where published[k] < t || (published[k] == t && timeline.startedAt[k] < sent) { file = k }
+            return file
+        }
+        var instants: [Int64] = []
+        for p in published { instants += [p - 1, p, p + 1] }
+        for k in 0...1_000 { instants.append(start.ns - .minute + Int64(k) * (end.ns - start.ns + 2 * .minute) / 1_000) }
+        for t in instants {
+            for sent in [t - 2 * .minute, t - 30 * .second, t - 1] {
+                #expect(timeline.file(arrivingAt: SimTime(ns: t), sentAt: SimTime(ns: sent)) == scan(t, sent))
+            }
+        }
+    }
+
     /// A request gets the last file published before it arrives; one published at the very
     /// instant it arrives only if that file's cron run came before the request was sent.
     @Test func fileFoundOnArrival() {
