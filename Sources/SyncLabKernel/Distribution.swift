@@ -79,21 +79,28 @@ public enum Distribution: Sendable, Equatable {
     /// tail (Marsaglia's tail method). It replaced the polar method, whose logarithm and square
     /// root per deviate were a tenth of a network-heavy run.
     @inlinable static func standardNormal(_ rng: inout RandomStream) -> Double {
-        let z = NormalZiggurat.shared
+        standardNormal(&rng, layers: NormalZiggurat.shared.layerTable)
+    }
+
+    /// The same with the ziggurat's layers at hand (`NormalZiggurat.layerTable`), as a sampler
+    /// keeps them: no lazy-global check per deviate.
+    @inlinable @inline(__always)
+    static func standardNormal(_ rng: inout RandomStream, layers: UnsafePointer<NormalZiggurat.Layer>) -> Double {
         while true {
             let bits = rng.next()
             // The layer from the low 7 bits, u in [−1, 1) from the high 53: independent bits.
             let i = Int(truncatingIfNeeded: bits & 0x7F)
             let u = 2 * (Double(bits >> 11) * 0x1.0p-53) - 1
-            if u.magnitude < z.ratio[i] { return u * z.x[i] }
-            if let x = z.edge(layer: i, u: u, &rng) { return x }
+            let layer = layers[i]
+            if u.magnitude < layer.ratio { return u * layer.x }
+            if let x = NormalZiggurat.shared.edge(layer: i, u: u, &rng) { return x }
         }
     }
 }
 
 /// The ziggurat's layers for the standard normal density, computed once from `DeterministicMath`
 /// and IEEE square roots, so every machine builds the same table.
-@usableFromInline struct NormalZiggurat: Sendable {
+@usableFromInline struct NormalZiggurat: @unchecked Sendable {
     static let layers = 128
     /// The base layer's right edge, and the common area of the layers (Doornik's constants).
     static let r = 3.442_619_855_899
@@ -106,6 +113,16 @@ public enum Distribution: Sendable, Equatable {
 
     @usableFromInline static let shared = NormalZiggurat()
 
+    /// Layer i's sure part: x[i] and x[i+1] / x[i], side by side.
+    @usableFromInline struct Layer {
+        @usableFromInline let x: Double
+        @usableFromInline let ratio: Double
+    }
+
+    /// The layers as one block that lives as long as the process (the shared table is built
+    /// once and never freed), so a sampler can keep a plain pointer to it.
+    @usableFromInline let layerTable: UnsafePointer<Layer>
+
     init() {
         let n = NormalZiggurat.layers, r = NormalZiggurat.r, v = NormalZiggurat.area
         var x = [Double](repeating: 0, count: n + 1)
@@ -117,7 +134,11 @@ public enum Distribution: Sendable, Equatable {
             f = DeterministicMath.exp(-0.5 * x[i] * x[i])
         }
         self.x = x
-        ratio = (0..<n).map { x[$0 + 1] / x[$0] }
+        let ratio = (0..<n).map { x[$0 + 1] / x[$0] }
+        self.ratio = ratio
+        let table = UnsafeMutablePointer<Layer>.allocate(capacity: n)
+        for i in 0..<n { (table + i).initialize(to: Layer(x: x[i], ratio: ratio[i])) }
+        layerTable = UnsafePointer(table)
     }
 
     /// The slow path for a point (layer i, u) outside the layer's sure part: a deviate from the

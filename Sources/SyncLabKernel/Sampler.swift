@@ -2,10 +2,11 @@
 ///
 /// A `Distribution` may hold a latency trace, so reading one out of a table retains and releases
 /// it, and its draw is a call and a switch over every case: together about a fifth of a draw. A
-/// sampler holds only its shape and two numbers. It draws exactly what the distribution draws,
+/// sampler holds only its shape, two numbers and a pointer to the normal ziggurat's layers (so a
+/// normal deviate skips the lazy global's check). It draws exactly what the distribution draws,
 /// from the same stream, by the same arithmetic; the rarer shapes (`drawsInline` false) are left
-/// to the distribution itself.
-public struct Sampler: Sendable, Equatable {
+/// to the distribution itself. (Sendable: the layers are read-only and never freed.)
+public struct Sampler: @unchecked Sendable, Equatable {
     @usableFromInline enum Shape: UInt8, Sendable {
         case constant, uniform, normal, lognormal, other
     }
@@ -15,8 +16,11 @@ public struct Sampler: Sendable, Equatable {
     @usableFromInline let a: Double
     /// uniform: max − min; normal: sd; lognormal: sigma.
     @usableFromInline let b: Double
+    /// The normal deviates' ziggurat (read-only, alive for the whole process).
+    @usableFromInline let layers: UnsafePointer<NormalZiggurat.Layer>
 
     public init(_ distribution: Distribution) {
+        layers = NormalZiggurat.shared.layerTable
         switch distribution {
         case .constant(let v): (shape, a, b) = (.constant, v, 0)
         case .uniform(let lo, let hi): (shape, a, b) = (.uniform, lo, hi - lo)
@@ -35,8 +39,8 @@ public struct Sampler: Sendable, Equatable {
         switch shape {
         case .constant: return a
         case .uniform: return a + b * rng.unit()
-        case .normal: return a + b * Distribution.standardNormal(&rng)
-        case .lognormal: return a * DeterministicMath.exp(b * Distribution.standardNormal(&rng))
+        case .normal: return a + b * Distribution.standardNormal(&rng, layers: layers)
+        case .lognormal: return a * DeterministicMath.exp(b * Distribution.standardNormal(&rng, layers: layers))
         case .other: preconditionFailure("drawn by the distribution")
         }
     }

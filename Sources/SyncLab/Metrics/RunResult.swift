@@ -218,9 +218,10 @@ public enum Simulation {
         let n = scenario.population.players
         let count = shardCount(scenario, threads: threads)
         let schedule = World.schedule(for: scenario)
-        let shards = (0..<count).map { k in
-            ShardBox(World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count),
-                           schedule: k == 0 ? schedule : schedule.ownCopy()))
+        // Each shard builds its world (its players' state, queue and recorder) on its own thread.
+        let shards = ShardBox.build(count) { k in
+            World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count),
+                  schedule: k == 0 ? schedule : schedule.ownCopy())
         }
         func each(_ body: @escaping @Sendable (ShardBox) -> Void) {
             if shards.count == 1 { body(shards[0]); return }
@@ -250,4 +251,19 @@ public enum Simulation {
 final class ShardBox: @unchecked Sendable {
     var world: World
     init(_ world: World) { self.world = world }
+
+    /// `count` shards, world k made by `make(k)`, concurrently when there are several.
+    static func build(_ count: Int, _ make: @escaping @Sendable (Int) -> World) -> [ShardBox] {
+        guard count > 1 else { return [ShardBox(make(0))] }
+        let built = Built(count)
+        DispatchQueue.concurrentPerform(iterations: count) { k in (built.slots.baseAddress! + k).initialize(to: make(k)) }
+        return (0..<count).map { ShardBox((built.slots.baseAddress! + $0).move()) }
+    }
+
+    /// Worlds under construction, one slot per thread (each written by one thread only).
+    private final class Built: @unchecked Sendable {
+        let slots: UnsafeMutableBufferPointer<World>
+        init(_ count: Int) { slots = .allocate(capacity: count) }
+        deinit { slots.deallocate() }
+    }
 }

@@ -27,6 +27,11 @@ extension World {
             }
             if !s.pointee.fetchInFlight { reading = min(reading, s.pointee.refetchDue.ns) }
             guard reading != .max else { return }
+            // While a fetch is in flight the next tick is the next transition's. One the clock
+            // does not reach before the run ends is never handled: no need to work it out (a clock
+            // that only moves forward reaches it after the end if it has not by then).
+            if clocksOnlyMoveForward && s.pointee.fetchInFlight
+                && clockReading(s.pointee.device, at: lastInstant).ns < reading { return }
             target = clockEarliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
         let tick = firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)

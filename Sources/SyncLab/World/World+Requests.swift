@@ -100,7 +100,8 @@ extension World {
         clients[c].syncBound = estimate.bound
         clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
         clients[c].anchorSetAt = t
-        let now = clockReading(device, at: t)
+        // (The sample's download reading when the exchange was read at t: the same reading.)
+        let now = exchange.doneAt == t ? s.downloadComplete : clockReading(device, at: t)
         // The estimator's one-exchange form, re-run for the attribution and with each reference
         // clock: specialised per built-in estimator (nine anchors per sync).
         switch designEstimator {
@@ -203,7 +204,8 @@ extension World {
             exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
             midStamp: middle.ns &+ e.serverOffset, referenceMid: server.serverTime(at: middle))
         clients[c].anchorError = clients[c].anchorParts.total
-        clients[c].anchorDriftOffset = now - clockReading(device.withoutDrift, at: t)
+        // A clock without drift reads the same as the device's own when the device has none.
+        clients[c].anchorDriftOffset = device.driftPPB == 0 ? 0 : now - clockReading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)
     }
 }

@@ -24,6 +24,7 @@ import SyncLabKernel
         var slow = World(scenario: s)
         slow.completesResponsesInline = false
         slow.runsPlayersAhead = false
+        slow.clocksOnlyMoveForward = false      // every in-flight tick worked out (`World+Display`)
         let queued = slow.run()
         #expect(slow.responsesInline == 0 && slow.displaysAhead == 0)
         return (inline, queued, fast.responsesInline, fast.displaysAhead)
@@ -78,6 +79,18 @@ import SyncLabKernel
         #expect(handled <= inline.responses)
         #expect(handled >= inline.responses - 300)
         #expect(ahead >= inline.responses - 2 * 300)
+    }
+
+    /// Transitions every 50 minutes over 3 hours (the last one past the end): while a fetch is
+    /// in flight, the next tick is a transition's, before the end or after it. Skipping those
+    /// after it changes nothing, and the transitions before it are all shown.
+    @Test func inFlightTicksPastTheEndNeedNoWorkingOut() throws {
+        var s = try Self.load("r1.json", players: 300, duration: 3 * .hour)
+        s.shelfLife = .constant(50 * 60e9)
+        let (inline, queued, _, _) = Self.both(s)
+        Self.expectSame(inline, queued, "transitions every 50 min")
+        #expect(inline.responses > 300 * 15)
+        #expect(inline.transitions.filter { $0.viewers == 300 }.count >= 3)
     }
 
     /// Sessions of 1–3 s and round trips of 1.5 s: many a viewing session ends while its fetch
