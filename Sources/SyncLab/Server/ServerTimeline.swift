@@ -26,9 +26,9 @@ public struct ServerTimeline: Sendable {
     let publishedAt: [Int64]
     let startedAt: [Int64]
     /// A lookup over `publishedAt`: bucket b spans [origin + b·2^shift, origin + (b+1)·2^shift)
-    /// and `firstInBucket[b]` is the first file published at or after its start (a bucket or two
-    /// per file, so a lookup searches a file or two, not the whole day's list; a power of two, so
-    /// finding the bucket takes a shift, not a division).
+    /// and `firstInBucket[b]` is the first file published at or after its start (four buckets or
+    /// more per file, so a lookup mostly compares with one file or none, not the whole day's
+    /// list; a power of two, so finding the bucket takes a shift, not a division).
     let origin: Int64
     let bucketShift: Int64
     let firstInBucket: [Int32]
@@ -77,8 +77,8 @@ public struct ServerTimeline: Sendable {
         publishedAt = published
         origin = start.ns
         let span = max(end.ns &- start.ns, 1)
-        let perFile = UInt64(span / Int64(published.count))
-        bucketShift = Int64(UInt64.bitWidth - perFile.leadingZeroBitCount)   // 2^shift > perFile
+        let perBucket = UInt64(span / Int64(4 * published.count))
+        bucketShift = Int64(UInt64.bitWidth - perBucket.leadingZeroBitCount)   // 2^shift > perBucket
         let buckets = Int(span >> bucketShift) + 1
         var first = [Int32](repeating: 0, count: buckets + 1)
         var f = 0
