@@ -62,6 +62,13 @@ final class BoundBank: @unchecked Sendable {
 
     deinit { counts.deallocate() }
 
+    /// An independent bank with the same contents.
+    func copy() -> BoundBank {
+        let other = BoundBank(links: links)
+        other.merge(self)
+        return other
+    }
+
     @inline(__always) func record(inside: Bool, bound: Nanoseconds, link: Int) {
         counts[2 &* link] &+= 1
         if inside { counts[2 &* link &+ 1] &+= 1 }

@@ -62,6 +62,14 @@ final class ErrorBank: @unchecked Sendable {
 
     deinit { signed.deallocate() }
 
+    /// An independent bank with the same contents.
+    func copy() -> ErrorBank {
+        let other = ErrorBank(slots: slots, subBits: magnitudes.subBits)
+        other.magnitudes.merge(magnitudes)
+        other.signed.update(from: signed, count: 2 * max(slots, 1))
+        return other
+    }
+
     /// Without a branch on the sign (half the errors are ahead, half behind: a branch on it is
     /// a coin toss for the predictor).
     @inline(__always) func record(_ slot: Int, _ error: Nanoseconds) {

@@ -10,7 +10,7 @@ struct MetricsRecorder {
     let firstSecond: Int64
     /// Requests per server second, counted in place (a table, like the banks below: as an array
     /// in the recorder, every request paid a copy-on-write check).
-    let requestsPerSecond: StateTable<UInt32>
+    private(set) var requestsPerSecond: StateTable<UInt32>
     var bytesServed: UInt64 = 0
     var requestsServed: UInt64 = 0
     var requestsSent: UInt64 = 0
@@ -20,8 +20,8 @@ struct MetricsRecorder {
     /// Per response, its round trip; per completed fetch, the fresh estimate minus true server
     /// time at the receive instant. In banks (slot 0), recorded once per fetch: as a `Histogram`
     /// and an `ErrorStats` in the recorder, each record paid copy-on-write and bounds checks.
-    let roundTrip = HistogramBank(slots: 1)
-    let fetchSyncError = ErrorBank(slots: 1)
+    private(set) var roundTrip = HistogramBank(slots: 1)
+    private(set) var fetchSyncError = ErrorBank(slots: 1)
     var fetchSyncErrorOver250ms: UInt64 = 0
     var visits: UInt64 = 0
     var releaseOnline = 0
@@ -30,7 +30,7 @@ struct MetricsRecorder {
     var shown: ShowRecords
 
     /// Sampled errors, one slot per breakdown row (see `Slots`).
-    let errors: ErrorBank
+    private(set) var errors: ErrorBank
     let slots: Slots
     static let wakeBuckets = 12
     var samples: UInt64 = 0
@@ -46,7 +46,7 @@ struct MetricsRecorder {
     /// estimate with each reference clock (coarse histograms: these feed charts).
     let timelineStep: Nanoseconds
     let timelineBuckets: Int
-    let timeline: ErrorBank
+    private(set) var timeline: ErrorBank
     var timelineInstants: [UInt64]
     var timelineViewing: [UInt64]
     var currentBucket = 0
@@ -58,7 +58,7 @@ struct MetricsRecorder {
     var serving: ServingRecord? = nil
     var database: DatabaseRecord? = nil
     /// Whether the estimate error lies inside the client's ± bound (`BoundCoverage`).
-    let bounds: BoundBank
+    private(set) var bounds: BoundBank
 
     /// Where each breakdown lives in the error bank. Every sample has one link, so the overall
     /// displayed and estimate errors are the merge of the per-link rows (`finish`): two
@@ -104,8 +104,22 @@ struct MetricsRecorder {
         releaseJoined = joined
     }
 
+    /// Gives this recorder tables of its own where a copy shares them (the tables are references,
+    /// so a copied world would otherwise count in both): called before a world runs.
+    mutating func ensureUniqueTables() {
+        shown.ensureUniquePool()
+        if !isKnownUniquelyReferenced(&requestsPerSecond) { requestsPerSecond = requestsPerSecond.copy() }
+        if !isKnownUniquelyReferenced(&roundTrip) { roundTrip = roundTrip.copy() }
+        if !isKnownUniquelyReferenced(&fetchSyncError) { fetchSyncError = fetchSyncError.copy() }
+        if !isKnownUniquelyReferenced(&errors) { errors = errors.copy() }
+        if !isKnownUniquelyReferenced(&timeline) { timeline = timeline.copy() }
+        if !isKnownUniquelyReferenced(&bounds) { bounds = bounds.copy() }
+    }
+
     /// Adds another shard's records (same scenario, other players). Population-wide facts (sample
     /// instants, the release's online count) are the same in every shard and are not added.
+    /// It adds into this recorder's tables, which a recorder taken from a world
+    /// (`World.completedRecorder`) shares with it: merge once the world is done.
     mutating func merge(_ o: MetricsRecorder) {
         for i in requestsPerSecond.indices { requestsPerSecond[i] &+= o.requestsPerSecond[i] }
         bytesServed += o.bytesServed

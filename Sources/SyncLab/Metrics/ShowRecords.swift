@@ -13,7 +13,7 @@ import SyncLabKernel
 struct ShowRecords {
     /// This recorder's own pool (the one appended to: held on its own, reaching it through the
     /// array cost a reference count per show), then each merged shard's pools in order.
-    private let own: ShowPool
+    private var own: ShowPool
     private var merged: [ShowPool] = []
     var pools: [ShowPool] { [own] + merged }
 
@@ -22,6 +22,12 @@ struct ShowRecords {
     @inline(__always) func append(_ offset: Int64, to transition: Int) { own.append(offset, to: transition) }
 
     mutating func merge(_ other: ShowRecords) { merged += other.pools }
+
+    /// Gives these records a pool of their own to append to when a copy shares it (a copied
+    /// world about to run). The merged pools are only read.
+    mutating func ensureUniquePool() {
+        if !isKnownUniquelyReferenced(&own) { own = own.copy() }
+    }
 
     func isEmpty(_ transition: Int) -> Bool {
         own.count(transition) == 0 && merged.allSatisfy { $0.count(transition) == 0 }
@@ -83,6 +89,22 @@ final class ShowPool: @unchecked Sendable {
     }
 
     deinit { for page in pages { page.deallocate() } }
+
+    /// An independent pool with the same contents.
+    func copy() -> ShowPool {
+        let other = ShowPool(transitions: counts.count)
+        let pageSlots = ShowPool.chunkSlots << ShowPool.pageShift
+        other.pages = pages.map { page in
+            let p = UnsafeMutablePointer<Int64>.allocate(capacity: pageSlots)
+            p.update(from: page, count: pageSlots)
+            return p
+        }
+        other.chunks = chunks
+        other.tail = tail
+        other.head = head
+        other.counts = counts
+        return other
+    }
 
     var bytes: Int { pages.count << (ShowPool.pageShift + 7) + 12 * counts.count }
 

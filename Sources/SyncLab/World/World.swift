@@ -243,9 +243,11 @@ public struct World {
         catchUpAllSamples()
     }
 
-    /// A copied world shares its state tables: the copy being run takes its own first.
+    /// A copied world shares its state tables and the recorder's: the copy being run takes its
+    /// own first.
     mutating func ensureUniqueState() {
         if !isKnownUniquelyReferenced(&clients) { clients = clients.copy() }
+        recorder.ensureUniqueTables()
     }
 
     /// The results so far, with this world's counts.

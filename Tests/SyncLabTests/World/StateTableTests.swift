@@ -17,9 +17,7 @@ import SyncLabKernel
     }
 
     /// Running a copy of a world leaves the original's players untouched, and the original, run
-    /// afterwards, moves its players exactly as a fresh world does. (The metric accumulators are
-    /// references with one owner, as before the tables: a copy shares them, so results are
-    /// compared through the players' state here.)
+    /// afterwards, moves its players exactly as a fresh world does.
     @Test func aCopiedWorldKeepsItsOwnPlayers() throws {
         var scenario = try DeterminismTests.shipped("v115-uptime.json")
         scenario.population.players = 40
@@ -36,5 +34,35 @@ import SyncLabKernel
         #expect(original.clients.map(\.fetchEpoch) == fresh.clients.map(\.fetchEpoch))
         #expect(original.clients.map(\.anchor) == fresh.clients.map(\.anchor))
         #expect(copy.clients.map(\.anchor) == fresh.clients.map(\.anchor))
+    }
+
+    /// A world copied halfway and both run to the end: each reports what a world run straight
+    /// through reports (the recorder's tables are references too, and the copy being run takes
+    /// its own).
+    @Test func aCopiedWorldKeepsItsOwnResults() throws {
+        var scenario = try DeterminismTests.shipped("v115-pausing.json")
+        scenario.population.players = 300
+        scenario.duration = 2 * .hour
+        scenario.population.release = nil
+        let end = SimTime(ns: scenario.duration)
+        var straight = World(scenario: scenario)
+        straight.run(until: end)
+        let expected = straight.finish()
+        var original = World(scenario: scenario)
+        original.run(until: SimTime(ns: .hour))
+        var copy = original
+        original.run(until: end)
+        copy.run(until: end)
+        let a = original.finish(), b = copy.finish()
+        #expect(expected.samples > 1_000 && expected.responses > 50)
+        let want = DeterminismTests.fingerprint(expected)
+        for (label, got) in [("original", DeterminismTests.fingerprint(a)), ("copy", DeterminismTests.fingerprint(b))] {
+            #expect(got.count == want.count, "\(label)")
+            for (k, line) in got.enumerated() where k < want.count && line != want[k] {
+                Issue.record("\(label): fingerprint line \(k) differs: \(line.prefix(80)) vs \(want[k].prefix(80))")
+            }
+        }
+        #expect(a.errorByClock.map(\.1) == expected.errorByClock.map(\.1) && a.bounds == expected.bounds)
+        #expect(b.roundTrip == expected.roundTrip && b.timeline == expected.timeline)
     }
 }
