@@ -3,6 +3,17 @@ import Testing
 @testable import SyncLabCLI
 import SyncLab
 
+/// The folders the CLI tests write, all inside one folder per test process that is removed when
+/// the process exits (a run of the suite used to leave dozens behind).
+enum CLITestFolders {
+    static let root: String = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("synclab-cli-tests-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: CLITestFolders.root) }
+        return root
+    }()
+}
+
 /// The command line as a user meets it: exit statuses, messages naming file and key path, and
 /// report folders that are complete, byte-identical, and never written over a user's files.
 @Suite struct CLITests {
@@ -15,9 +26,9 @@ import SyncLab
         return (status, box.out, box.err)
     }
 
+    /// A fresh folder inside this test process's own (`CLITestFolders`).
     static func temporaryDirectory() -> String {
-        let dir = FileManager.default.temporaryDirectory
-            .appendingPathComponent("synclab-cli-\(UUID().uuidString)").path
+        let dir = CLITestFolders.root + "/cli-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }

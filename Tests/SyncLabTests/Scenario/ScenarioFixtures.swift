@@ -29,10 +29,21 @@ enum ScenarioFixtures {
         }
     }
 
-    /// A fresh temporary folder.
+    /// A fresh folder inside this test process's own (`TestFolders`).
     static func temporaryDirectory() -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("synclab-scenario-\(UUID().uuidString)").path
+        let dir = TestFolders.root + "/scenario-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }
+}
+
+/// The folders the tests write, all inside one folder per test process that is removed when the
+/// process exits (a run of the suite used to leave dozens behind).
+enum TestFolders {
+    static let root: String = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("synclab-tests-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TestFolders.root) }
+        return root
+    }()
 }
