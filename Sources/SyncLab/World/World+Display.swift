@@ -31,7 +31,7 @@ extension World {
             // does not reach before the run ends is never handled: no need to work it out (a clock
             // that only moves forward reaches it after the end if it has not by then).
             if clocksOnlyMoveForward && s.pointee.fetchInFlight
-                && clockReading(s.pointee.device, at: lastInstant).ns < reading { return }
+                && clockReading(s.pointee.device, at: SimTime(ns: end.ns &- 1)).ns < reading { return }
             target = clockEarliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
         let tick = firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)

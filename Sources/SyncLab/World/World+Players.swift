@@ -33,8 +33,9 @@ extension World {
         viewingSlot[c] = Int32(viewing.count)
         viewing.append(Int32(c))
         let length = scenario.population.viewing.sampleDuration(&clients[c].behaviourRNG)
-        clients[c].viewEndAt = (t + max(length, .second)).ns
-        schedule(.viewEnd, client: c, epoch: clients[c].behaviourEpoch, at: t + max(length, .second))
+        let viewEnd = t + max(length, .second)
+        clients[c].viewEndAt = viewEnd.ns
+        schedule(.viewEnd, client: c, epoch: clients[c].behaviourEpoch, at: viewEnd)
         let due = clients[c].hasSync &&
             clockReading(clients[c].device, at: t) >= clients[c].refetchDue
         if clients[c].needsFetch || !clients[c].hasSync || due { sendRequest(c, t) }

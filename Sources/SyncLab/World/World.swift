@@ -101,8 +101,6 @@ public struct World {
     /// Whether the design's clock never reads less later than earlier: a built-in clock on
     /// devices without reboots, wall-clock changes or tampering (`World+Display`).
     var clocksOnlyMoveForward: Bool
-    /// The run's last instant (`end` − 1 ns).
-    let lastInstant: SimTime
     let sampleStride: Int
 
     /// The item schedule a scenario's run uses (the same for every shard).
@@ -139,7 +137,6 @@ public struct World {
         readsResponseHeaders = scenario.client.syncReading == .responseHeaders
         start = SimTime(ns: -scenario.warmup)
         end = SimTime(ns: scenario.duration)
-        lastInstant = SimTime(ns: scenario.duration - 1)
         clocksOnlyMoveForward = designClock != nil && !scenario.devices.events.any
         let schedule = schedule ?? World.schedule(for: scenario)
         timeline = ServerTimeline(server: StoreServer(config: scenario.server, schedule: schedule,

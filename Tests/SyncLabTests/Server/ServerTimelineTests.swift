@@ -38,11 +38,14 @@ import SyncLabKernel
     /// The seeds' server; a compile job longer than the cron period (publishes overlap the next
     /// runs and can land out of their runs' order); cron runs on the exact minute with a fixed
     /// compile time (ties between a publish and the next run).
-    @Test(arguments: [
+    static let configs = [
         ServerConfig(),
         ServerConfig(publishLag: 50 * .second, publishDuration: .uniform(min: 1e9, max: 80e9)),
         ServerConfig(cronJitter: .constant(0), publishLag: 60 * .second, publishDuration: .constant(0)),
-    ])
+    ]
+
+    /// The timeline's jobs are those of the queue, for each of `configs`.
+    @Test(arguments: ServerTimelineTests.configs)
     func sameJobsAsQueuedEvents(config: ServerConfig) {
         let start = SimTime(ns: -5 * .minute), end = SimTime(ns: 2 * .hour)
         let timeline = ServerTimeline(server: Self.server(config), start: start, end: end)
@@ -56,12 +59,9 @@ import SyncLabKernel
 
     /// The bucketed lookup against a scan of every file, at each publish instant and its
     /// neighbours, with sends before, at and after the run that started the file, and at instants
-    /// spread over the run and beyond both ends (publishes that overlap and tie included).
-    @Test(arguments: [
-        ServerConfig(),
-        ServerConfig(publishLag: 50 * .second, publishDuration: .uniform(min: 1e9, max: 80e9)),
-        ServerConfig(cronJitter: .constant(0), publishLag: 60 * .second, publishDuration: .constant(0)),
-    ])
+    /// spread over the run and beyond both ends (publishes that overlap and tie included), for
+    /// each of `configs`.
+    @Test(arguments: ServerTimelineTests.configs)
     func lookupMatchesScan(config: ServerConfig) {
         let start = SimTime(ns: -5 * .minute), end = SimTime(ns: 2 * .hour)
         let timeline = ServerTimeline(server: Self.server(config), start: start, end: end)
