@@ -5,9 +5,32 @@ import SyncLabKernel
 public enum CSVTables {
     /// Requests reaching the server in each server second of the measured window.
     public static func load(_ r: RunResult) -> String {
-        var out = "second,requests\n"
-        for (i, n) in r.requestsPerSecond.enumerated() { out += "\(i),\(n)\n" }
-        return out
+        // A day is 86,400 rows: written as bytes, since an interpolated string per row was a
+        // quarter of a report's work.
+        var out = Array("second,requests\n".utf8)
+        out.reserveCapacity(out.count + 14 * r.requestsPerSecond.count)
+        for (i, n) in r.requestsPerSecond.enumerated() {
+            appendDecimal(UInt64(i), to: &out)
+            out.append(UInt8(ascii: ","))
+            appendDecimal(UInt64(n), to: &out)
+            out.append(UInt8(ascii: "\n"))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The decimal digits of n, as `"\(n)"` writes them.
+    static func appendDecimal(_ n: UInt64, to out: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for 20 digits, least significant first
+        var count = 0
+        var rest = n
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            for k in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[k]) }
+        }
     }
 
     /// One row per transition at least one player showed.
