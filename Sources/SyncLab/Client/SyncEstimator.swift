@@ -43,7 +43,7 @@ public struct SyncAnchor: Sendable, Equatable {
         self.ratePPB = ratePPB
     }
     /// Estimated server time when the clock reads `r` (never incremented, always from the clock).
-    @inlinable public func serverTime(at r: ClockReading) -> Int64 {
+    @inlinable @inline(__always) public func serverTime(at r: ClockReading) -> Int64 {
         let elapsed = r - reading
         return serverTime &+ elapsed &+ Drift.scaled(elapsed, ppb: ratePPB)
     }

@@ -81,7 +81,7 @@ extension World {
     }
 
     /// The exchange of the request that just completed at t.
-    func currentExchange(_ c: Int, doneAt t: SimTime) -> ProbeExchange {
+    @inline(__always) func currentExchange(_ c: Int, doneAt t: SimTime) -> ProbeExchange {
         let read = readsResponseHeaders ? clients[c].responseHeadersAt : t
         // A stamp depends only on the server's exact clock: a response that leaves at the
         // instant the request was stamped carries the request's stamp (no division to redo).
