@@ -78,7 +78,15 @@ public struct StoreServer: Sendable {
     /// as a call on the world's server it copied the whole server value per request.)
     @inline(__always)
     public func timestamp(at t: SimTime) -> Int64 {
-        floorTo(epochUnix &+ serverTime(at: t), config.timestampResolution) &- epochUnix
+        StoreServer.stamp(epochUnix &+ serverTime(at: t), resolution: config.timestampResolution) &- epochUnix
+    }
+
+    /// Unix nanoseconds `unix` truncated to the resolution. The seeds' whole second is divided
+    /// as a constant (a multiplication) rather than by a value known only at run time (a
+    /// hardware division, per request).
+    @inline(__always)
+    static func stamp(_ unix: Int64, resolution: Nanoseconds) -> Int64 {
+        resolution == .second ? floorTo(unix, .second) : floorTo(unix, resolution)
     }
 
     /// The next generation run strictly after t: each period boundary of server time plus jitter.

@@ -16,6 +16,8 @@ extension World {
         // scheduled here.
         clients[c].displayDueAt = .max
         guard s.pointee.phase == .viewing, s.pointee.hasSync else { return }
+        // One copy for the clock and tick calls below (each argument was its own copy).
+        let device = s.pointee.device
         var target = t
         if s.pointee.shownUpTo != .min {
             var reading = Int64.max
@@ -31,10 +33,10 @@ extension World {
             // does not reach before the run ends is never handled: no need to work it out (a clock
             // that only moves forward reaches it after the end if it has not by then).
             if clocksOnlyMoveForward && s.pointee.fetchInFlight
-                && clockReading(s.pointee.device, at: SimTime(ns: end.ns &- 1)).ns < reading { return }
-            target = clockEarliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
+                && clockReading(device, at: SimTime(ns: end.ns &- 1)).ns < reading { return }
+            target = clockEarliest(device, reaching: ClockReading(ns: reading), notBefore: t)
         }
-        let tick = firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)
+        let tick = firstTick(atOrAfter: target, s.pointee.tick, device)
         clients[c].displayDueAt = tick.ns
         if mayRunAhead(c, to: tick) {
             // Handled at the end of this event (`World+InlineResponse`), still counted as one.
