@@ -16,9 +16,9 @@ struct ClientState {
     var previousValid = false
     /// The player has moved the wall clock forward (`devices.tampering`).
     var tampered = false
-    /// `shadows` holds a sync's exchange, not yet measured with the reference clocks
-    /// (`World.settleShadows`).
-    var shadowsPending = false
+    /// The last sync is kept as its exchange (`shadows.exchange`, `split.serverSide`): what only
+    /// a sample reads of it is not worked out yet (`World.settleSync`).
+    var syncPending = false
     var file: Int32 = -1
     var previousFile: Int32 = -1
     /// Measuring sample instants fired before this player's last event (see `World+Sampling`):
@@ -33,19 +33,21 @@ struct ClientState {
     var anchorSetAt = SimTime.zero
     /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
     var lastDeepWake: Int64 = .min
-    /// The ± bound of `anchor` at its reading, and how fast it grows with age (ppb).
+    /// The ± bound of `anchor` at its reading (for a stateless estimator, worked out when the
+    /// sync settles), and how fast it grows with age (ppb).
     var syncBound: Int64 = 0
     var syncBoundGrowthPPB: Int64 = 0
-    /// The anchor's error at the sync instant (the sum of `anchorParts`), the samples taken with
+    /// The anchor's error at the sync instant (the sum of `split.parts`), the samples taken with
     /// it so far (its parts are added once per sync, times this), the measuring clock's drift
     /// offset (reading minus a drift-free reading) and the deep sleep accumulated at the sync
-    /// instant: what attributing a later sample's error needs (see `ErrorSource`).
+    /// instant: what attributing a later sample's error needs (see `ErrorSource`). All but the
+    /// error are worked out when the sync settles.
     var anchorError: Int64 = 0
     var anchorSamples: UInt32 = 0
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
     /// The last sync measured with each reference clock (`World.shadowClocks` order), or while
-    /// `shadowsPending` the exchange it is to be measured from.
+    /// `syncPending` the exchange it is to be measured from.
     var shadows = ShadowAnchors()
 
     var phase: Phase = .offline
@@ -86,8 +88,9 @@ struct ClientState {
     var responseLeftAt = SimTime.zero
     /// True instant the response's headers (and the server's stamps in them) arrived.
     var responseHeadersAt = SimTime.zero
-    /// The anchor's error at the sync split by source (`anchorError` is their sum).
-    var anchorParts = AnchorAttribution()
+    /// The anchor's error at the sync split by source (`anchorError` is their sum), or while
+    /// `syncPending` the server's side of the exchange it is split from.
+    var split = AnchorSplit()
 
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
@@ -170,7 +173,7 @@ struct ShadowExchange {
 
 /// A player's five reference-clock anchors, inline in its state (an array per player would be
 /// an object; a separate table, a sixth or seventh cache line per sample). Until a sample needs
-/// them they hold the exchange they are computed from (`exchange`, `ClientState.shadowsPending`).
+/// them they hold the exchange they are computed from (`exchange`, `ClientState.syncPending`).
 struct ShadowAnchors {
     private var a0 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
     private var a1 = ShadowAnchor(SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0)))
@@ -212,5 +215,35 @@ struct ShadowAnchors {
             default: a4 = newValue
             }
         }
+    }
+}
+
+/// The server's side of an exchange: what splitting its anchor's error (`AnchorAttribution`)
+/// needs beyond the client's side (`ShadowExchange`).
+struct ExchangeServerSide {
+    var arrivedAt, leftAt: SimTime
+    var exactStamp, serverOffset: Int64
+}
+
+/// A player's anchor error split by source, or until a sample needs the split, the server's side
+/// of the exchange it is computed from (`ClientState.syncPending`): the same 32 bytes. Most
+/// anchors of a player who refetches every few minutes are never sampled (the reference fleet
+/// samples once a day), so most splits are never worked out.
+struct AnchorSplit {
+    private var w0: Int64 = 0, w1: Int64 = 0, w2: Int64 = 0, w3: Int64 = 0
+
+    var parts: AnchorAttribution {
+        get {
+            var a = AnchorAttribution()
+            (a.timestampResolution, a.timestampPlacement, a.serverOffset, a.pathAndEstimator) = (w0, w1, w2, w3)
+            return a
+        }
+        set { (w0, w1, w2, w3) = (newValue.timestampResolution, newValue.timestampPlacement,
+                                  newValue.serverOffset, newValue.pathAndEstimator) }
+    }
+
+    var serverSide: ExchangeServerSide {
+        get { ExchangeServerSide(arrivedAt: SimTime(ns: w0), leftAt: SimTime(ns: w1), exactStamp: w2, serverOffset: w3) }
+        set { (w0, w1, w2, w3) = (newValue.arrivedAt.ns, newValue.leftAt.ns, newValue.exactStamp, newValue.serverOffset) }
     }
 }

@@ -95,85 +95,105 @@ extension World {
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
         clients[c].previousValid = clients[c].hasSync
-        let estimate = syncEstimate(c, s)
-        clients[c].anchor = estimate.anchor
-        clients[c].syncBound = estimate.bound
-        clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
+        if let estimator = statelessEstimator {
+            // Its bound depends on this sample alone: worked out when the sync settles.
+            clients[c].anchor = estimator.anchor(for: s)
+            clients[c].syncBoundGrowthPPB = boundModel.maxDriftPPB
+        } else {
+            let estimate = syncEstimate(c, s)
+            clients[c].anchor = estimate.anchor
+            clients[c].syncBound = estimate.bound
+            clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
+        }
         clients[c].anchorSetAt = t
         // (The sample's download reading when the exchange was read at t: the same reading.)
         let now = exchange.doneAt == t ? s.downloadComplete : clockReading(device, at: t)
-        // The estimator's one-exchange form, re-run for the attribution and with each reference
-        // clock: specialised per built-in estimator (nine anchors per sync).
-        switch designEstimator {
-        case .uploadComplete: referenceSyncs(c, exchange, s, at: t, reading: now, UploadCompleteEstimator())
-        case .cristian: referenceSyncs(c, exchange, s, at: t, reading: now, CristianEstimator())
-        case .ntp(let ntp): referenceSyncs(c, exchange, s, at: t, reading: now, ntp)
-        case nil: referenceSyncs(c, exchange, s, at: t, reading: now, scenario.client.estimator)
-        }
+        // The anchor's error at the sync instant, which its split (`AnchorAttribution`) adds up to.
+        clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.serverTime(at: t)
+        keepSync(c, exchange)
         clients[c].hasSync = true
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
-        let load = LoadContext(loadedAt: now, anchor: estimate.anchor,
-                               epochUnix: scenario.epochUnix)
+        let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)
         if let refetch = designRefetch {
             clients[c].refetchDue = refetch.refetchDue(after: load, &clients[c].designRNG)
         } else {
             clients[c].refetchDue = scenario.client.refetch.refetchDue(after: load, &clients[c].designRNG)
         }
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
-        // The anchor's error at the sync instant: what its attribution just split.
         recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t)
     }
 
-    /// What the sync's one-exchange estimate tells beyond the design's anchor: the split of the
-    /// anchor's error by source, now, and the same sync measured with each reference clock
-    /// (`shadowClocks` order), when something needs it (`settleShadows`). Generic, so readings
-    /// the estimator does not use are never computed.
-    @inline(__always)
-    mutating func referenceSyncs<E: SyncEstimator>(_ c: Int, _ exchange: ProbeExchange, _ s: SyncSample,
-                                                    at t: SimTime, reading now: ClockReading, _ estimator: E) {
-        attributeAnchor(c, exchange, sample: s, at: t, reading: now, estimator)
-        // Only a sample reads the shadows, and a player may sync again before any sample sees
-        // these (every refetch of the reference fleet does): keep the exchange in their place.
+    /// Keeps the sync's exchange in place of what only a sample reads of it (`settleSync`). A
+    /// player may sync again before any sample sees this one: the reference fleet's players sync
+    /// every few minutes and are sampled once a day.
+    mutating func keepSync(_ c: Int, _ exchange: ProbeExchange) {
+        // The samples taken with the last anchor have all been recorded (the event began with
+        // `catchUpSamples`), and settled it: its parts go in now, once for all of them.
+        if clients[c].anchorSamples > 0 {
+            recorder.attributeAnchor(clients[c].split.parts, samples: clients[c].anchorSamples)
+            clients[c].anchorSamples = 0
+        }
         clients[c].shadows.exchange = ShadowExchange(exchange)
-        clients[c].shadowsPending = true
-        if settlesShadowsAtSync { settleShadows(c) }
+        clients[c].split.serverSide = ExchangeServerSide(arrivedAt: exchange.arrivedAt, leftAt: exchange.leftAt,
+                                                         exactStamp: exchange.exactStamp,
+                                                         serverOffset: exchange.serverOffset)
+        clients[c].syncPending = true
+        if settlesSyncsAtOnce { settleSync(c) }
     }
 
-    /// Measures the pending sync with each reference clock. Called before a sample reads the
-    /// shadows and before the device changes (`updateDevice`): a reading of a past instant
-    /// depends on the device's later sleeps, reboots and clock changes.
-    mutating func settleShadows(_ c: Int) {
-        clients[c].shadowsPending = false
-        let exchange = clients[c].shadows.exchange
-        // At most once per sync: the enum's own dispatch per anchor is cheap enough here.
+    /// Works out what only samples read of the kept sync: for a stateless estimator its ± bound,
+    /// the split of its anchor's error by source, the clock's drift offset and sleep at the sync,
+    /// and the same sync measured with each reference clock (`shadowClocks` order). Called
+    /// before a sample reads them and before the device changes (`updateDevice`): a reading of a
+    /// past instant depends on the device's later sleeps, reboots and clock changes.
+    mutating func settleSync(_ c: Int) {
+        clients[c].syncPending = false
+        // At most once per sampled sync: the enum's own dispatch per anchor is cheap enough here.
         if let estimator = designEstimator {
-            shadowSyncs(c, exchange, estimator)
+            settleSync(c, estimator)
         } else {
-            shadowSyncs(c, exchange, scenario.client.estimator)
+            settleSync(c, scenario.client.estimator)
         }
     }
 
     @inline(__always)
-    mutating func shadowSyncs<E: SyncEstimator>(_ c: Int, _ exchange: ShadowExchange, _ estimator: E) {
+    mutating func settleSync<E: SyncEstimator>(_ c: Int, _ estimator: E) {
         let device = clients[c].device
+        let t = clients[c].anchorSetAt
+        let e = clients[c].shadows.exchange, side = clients[c].split.serverSide
+        // The design clock's readings of the exchange, as at the sync (the device has not changed).
+        let s = SyncSample(serverTimestamp: e.timestamp, requestSent: clockReading(device, at: e.sentAt),
+                           uploadComplete: clockReading(device, at: e.uploadCompleteAt),
+                           downloadComplete: clockReading(device, at: e.doneAt), serverTransmit: e.transmit)
+        let now = e.doneAt == t ? s.downloadComplete : clockReading(device, at: t)
+        if statelessEstimator != nil { clients[c].syncBound = estimator.halfWidth(for: s, boundModel) }
+        let middle = side.arrivedAt + (side.leftAt - side.arrivedAt) / 2
+        clients[c].split.parts = AnchorAttribution.split(
+            estimator: estimator, sample: s, reading: now, truth: server.serverTime(at: t),
+            actual: clients[c].anchor.serverTime(at: now),
+            exactStamp: side.exactStamp, exactTransmit: side.leftAt.ns &+ side.serverOffset,
+            midStamp: middle.ns &+ side.serverOffset, referenceMid: server.serverTime(at: middle))
+        // A clock without drift reads the same as the device's own when the device has none.
+        clients[c].anchorDriftOffset = device.driftPPB == 0 ? 0 : now - clockReading(device.withoutDrift, at: t)
+        clients[c].anchorSlept = device.slept(at: t)
         for k in 0..<World.referenceClockCount {
-            let shadow = SyncSample(serverTimestamp: exchange.timestamp,
-                                    requestSent: World.referenceReading(k, device, at: exchange.sentAt, context),
-                                    uploadComplete: World.referenceReading(k, device, at: exchange.uploadCompleteAt, context),
-                                    downloadComplete: World.referenceReading(k, device, at: exchange.doneAt, context),
-                                    serverTransmit: exchange.transmit)
+            let shadow = SyncSample(serverTimestamp: e.timestamp,
+                                    requestSent: World.referenceReading(k, device, at: e.sentAt, context),
+                                    uploadComplete: World.referenceReading(k, device, at: e.uploadCompleteAt, context),
+                                    downloadComplete: World.referenceReading(k, device, at: e.doneAt, context),
+                                    serverTransmit: e.transmit)
             clients[c].shadows[k] = ShadowAnchor(estimator.anchor(for: shadow))
         }
     }
 
-    /// Changes player c's device, after settling a pending shadow sync against the device as it
-    /// was (every change of a device goes through here).
+    /// Changes player c's device, after settling a kept sync against the device as it was (every
+    /// change of a device goes through here).
     @inline(__always) @discardableResult
     mutating func updateDevice<R>(_ c: Int, _ change: (inout DeviceState) -> R) -> R {
-        if clients[c].shadowsPending { settleShadows(c) }
+        if clients[c].syncPending { settleSync(c) }
         return change(&clients[c].device)
     }
 
@@ -186,26 +206,5 @@ extension World {
         clients[c].probesDone = 0
         let delay = retryDelay(c)
         schedule(.sendRequest, client: c, epoch: clients[c].fetchEpoch, at: t + delay)
-    }
-
-    /// Splits the new anchor's error at the sync instant t (the clock then reading `now`) into its
-    /// sources, and keeps what the clock part of later samples is measured from.
-    mutating func attributeAnchor<E: SyncEstimator>(_ c: Int, _ e: ProbeExchange, sample s: SyncSample, at t: SimTime,
-                                                     reading now: ClockReading, _ estimator: E) {
-        let device = clients[c].device
-        let middle = e.arrivedAt + (e.leftAt - e.arrivedAt) / 2
-        // The samples taken with the old anchor have all been recorded (the event began with
-        // `catchUpSamples`): its parts go in now, once for all of them.
-        recorder.attributeAnchor(clients[c].anchorParts, samples: clients[c].anchorSamples)
-        clients[c].anchorSamples = 0
-        clients[c].anchorParts = AnchorAttribution.split(
-            estimator: estimator, sample: s, reading: now, truth: server.serverTime(at: t),
-            actual: clients[c].anchor.serverTime(at: now),
-            exactStamp: e.exactStamp, exactTransmit: e.leftAt.ns &+ e.serverOffset,
-            midStamp: middle.ns &+ e.serverOffset, referenceMid: server.serverTime(at: middle))
-        clients[c].anchorError = clients[c].anchorParts.total
-        // A clock without drift reads the same as the device's own when the device has none.
-        clients[c].anchorDriftOffset = device.driftPPB == 0 ? 0 : now - clockReading(device.withoutDrift, at: t)
-        clients[c].anchorSlept = device.slept(at: t)
     }
 }

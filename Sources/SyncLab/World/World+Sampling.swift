@@ -89,7 +89,7 @@ extension World {
             for _ in range { recorder.sampleBare(positions: positions) }
             return
         }
-        if s.pointee.shadowsPending { settleShadows(c) }
+        if s.pointee.syncPending { settleSync(c) }
         let link = Int(s.pointee.link)
         var attributed: UInt32 = 0
         defer { clients[c].anchorSamples &+= attributed }

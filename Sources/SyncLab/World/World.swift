@@ -45,9 +45,9 @@ public struct World {
     /// Instants kept pending at most (16 B each) before every viewing player catches up (a
     /// setting only so tests can show the results do not depend on it).
     var pendingSampleLimit = 4_096
-    /// Measure every sync with the reference clocks at once instead of when something needs it
-    /// (a setting only so tests can show the results do not depend on it).
-    var settlesShadowsAtSync = false
+    /// Settle every sync at once (its bound, error split and reference clocks) instead of when
+    /// something needs it (a setting only so tests can show the results do not depend on it).
+    var settlesSyncsAtOnce = false
     /// Handle a response in the event that sent its request when nothing can come in between
     /// (`World+InlineResponse`; a setting only so tests can show the results do not depend on it).
     var completesResponsesInline: Bool
@@ -91,6 +91,9 @@ public struct World {
     let designClock: BuiltInClock?
     let designTick: BuiltInTick?
     let designEstimator: BuiltInEstimator?
+    /// The design's estimator when it is built in, keeps no memory and has no drift correction:
+    /// its estimate is the one-exchange anchor and bound, so the bound can wait for a sample.
+    let statelessEstimator: BuiltInEstimator?
     /// The seeds' refetch policy on its concrete type (nil for any other plug-in).
     let designRefetch: UniformWindowRefetch?
     /// What the design's ± bounds assume (resolved once: it reads the clock's resolution).
@@ -126,6 +129,8 @@ public struct World {
         designClock = BuiltInClock(scenario.client.clock)
         designTick = BuiltInTick(scenario.client.tick)
         designEstimator = BuiltInEstimator(scenario.client.estimator)
+        statelessEstimator = scenario.client.estimator.memoryWords == 0 && scenario.client.driftCorrection == nil
+            ? designEstimator : nil
         designRefetch = scenario.client.refetch as? UniformWindowRefetch
         boundModel = scenario.boundModel
         clockPausesInDeepSleep = scenario.client.clock.pausesInDeepSleep
@@ -257,7 +262,7 @@ public struct World {
     func completedRecorder() -> MetricsRecorder {
         var completed = recorder
         for c in clients.indices where clients[c].anchorSamples > 0 {
-            completed.attributeAnchor(clients[c].anchorParts, samples: clients[c].anchorSamples)
+            completed.attributeAnchor(clients[c].split.parts, samples: clients[c].anchorSamples)
         }
         return completed
     }

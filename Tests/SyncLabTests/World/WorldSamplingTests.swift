@@ -23,27 +23,47 @@ import SyncLabKernel
         return world.run()
     }
 
-    /// The reference clocks' syncs are measured when a sample or a device change needs them,
-    /// not at the sync: with reboots, wall-clock changes, tampering, app kills and standby (each
-    /// moves some clock's reading of a past instant), the results are those of measuring at once.
-    @Test func referenceSyncsMeasuredLaterGiveTheSameResults() throws {
+    /// What only samples read of a sync — its reference clocks' anchors, its error split, the
+    /// drift and sleep it is measured from, a stateless estimator's bound — is worked out when a
+    /// sample or a device change needs it, not at the sync. With reboots, wall-clock changes,
+    /// tampering, app kills and standby (each moves some clock's reading of a past instant), the
+    /// results are those of working it out at once, for a stateless built-in estimator (bound
+    /// deferred), one with best-of-3 probes, one with filter memory and drift correction (bound at
+    /// the sync), and an app team's estimator called through its protocol.
+    @Test func syncsSettledLaterGiveTheSameResults() throws {
+        struct TeamEstimator: SyncEstimator {
+            var name: String { "team" }
+            func anchor(for s: SyncSample) -> SyncAnchor {
+                SyncAnchor(serverTime: s.serverTimestamp &+ s.roundTrip / 3, reading: s.downloadComplete)
+            }
+            func halfWidth(for s: SyncSample, _ m: BoundModel) -> Nanoseconds { s.roundTrip &+ m.serverResolution }
+        }
         var s = try Self.scenario()
         s.devices.events = DeviceEventsConfig(
             reboots: .init(every: .exponential(mean: 1.2e12)), appKills: .init(every: .exponential(mean: 0.9e12)),
             wallClockChanges: .init(every: .exponential(mean: 1.2e12), jump: .uniform(min: -3.6e12, max: 3.6e12)),
             tampering: .init(share: 0.2, advance: .constant(6e11), at: .uniform(min: 0, max: 1.2e12)))
-        for clock in [SuspendingClock() as any DeviceClock, WallClock()] {
-            s.client.clock = clock
+        s.devices.driftPPM = .normal(mean: 0, sd: 30)
+        let v115 = s.client
+        var probing = v115, filtering = v115, team = v115
+        (probing.clock, probing.estimator, probing.probes) = (WallClock(), CristianEstimator(), 3)
+        (filtering.clock, filtering.estimator, filtering.driftCorrection) = (ContinuousClock(), NTPEstimator(window: 4), DriftCorrection())
+        team.estimator = TeamEstimator()
+        for design in [v115, probing, filtering, team] {
+            s.client = design
+            let label = "\(design.clock.name), \(design.estimator.name), \(design.probes) probes"
             var eager = World(scenario: s)
-            eager.settlesShadowsAtSync = true
+            eager.settlesSyncsAtOnce = true
             let atSync = eager.run()
             var lazy = World(scenario: s)
             let later = lazy.run()
-            #expect(atSync.deviceEvents.reboots > 0 && atSync.deviceEvents.wallClockChanges > 0, "\(clock.name)")
-            #expect(atSync.samples > 10_000, "\(clock.name)")
-            #expect(later.errorByClock.map(\.1) == atSync.errorByClock.map(\.1), "\(clock.name)")
-            #expect(later.timeline == atSync.timeline, "\(clock.name)")
-            #expect(DeterminismTests.fingerprint(later) == DeterminismTests.fingerprint(atSync), "\(clock.name)")
+            #expect(atSync.deviceEvents.reboots > 0 && atSync.deviceEvents.wallClockChanges > 0, "\(label)")
+            #expect(atSync.samples > 10_000, "\(label)")
+            #expect(later.errorByClock.map(\.1) == atSync.errorByClock.map(\.1), "\(label)")
+            #expect(later.errorAttribution == atSync.errorAttribution, "\(label)")
+            #expect(later.bounds == atSync.bounds, "\(label)")
+            #expect(later.timeline == atSync.timeline, "\(label)")
+            #expect(DeterminismTests.fingerprint(later) == DeterminismTests.fingerprint(atSync), "\(label)")
         }
     }
 
