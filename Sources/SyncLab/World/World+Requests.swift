@@ -129,6 +129,7 @@ extension World {
     /// Keeps the sync's exchange in place of what only a sample reads of it (`settleSync`). A
     /// player may sync again before any sample sees this one: the reference fleet's players sync
     /// every few minutes and are sampled once a day.
+    @inline(__always)
     mutating func keepSync(_ c: Int, _ exchange: ProbeExchange) {
         // The samples taken with the last anchor have all been recorded (the event began with
         // `catchUpSamples`), and settled it: its parts go in now, once for all of them.
