@@ -108,10 +108,15 @@ struct ClientState {
     init(device: DeviceState, link: UInt8, seed: UInt64, index: UInt64) {
         self.device = device
         self.link = link
-        behaviourRNG = RandomStream(seed: seed, purpose: StreamPurpose("behaviour"), entity: index)
-        networkRNG = RandomStream(seed: seed, purpose: StreamPurpose("network"), entity: index)
-        designRNG = RandomStream(seed: seed, purpose: StreamPurpose("design"), entity: index)
+        behaviourRNG = RandomStream(seed: seed, purpose: ClientState.behaviourPurpose, entity: index)
+        networkRNG = RandomStream(seed: seed, purpose: ClientState.networkPurpose, entity: index)
+        designRNG = RandomStream(seed: seed, purpose: ClientState.designPurpose, entity: index)
     }
+
+    // Each purpose's tag hashed once, not once per player (it was half of building a world).
+    static let behaviourPurpose = StreamPurpose("behaviour")
+    static let networkPurpose = StreamPurpose("network")
+    static let designPurpose = StreamPurpose("design")
 }
 
 /// What happens in the world. Data, not closures: handled by one `switch` in `World`.

@@ -100,7 +100,7 @@ extension World {
             let p = min(1, wanted / Double(offline))
             for c in clients.indices where clients[c].phase == .offline {
                 // A stream of its own, so the release does not shift the player's other draws.
-                var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("release"),
+                var rng = RandomStream(seed: scenario.seed, purpose: World.releasePurpose,
                                        entity: UInt64(players.lowerBound + c))
                 guard rng.bernoulli(p) else { continue }
                 joined += 1

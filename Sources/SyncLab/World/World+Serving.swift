@@ -36,7 +36,7 @@ extension World {
             return k
         case .random:
             let request = (UInt64(players.lowerBound + c) << 32) | UInt64(clients[c].fetchEpoch)
-            var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("balancer"), entity: request)
+            var rng = RandomStream(seed: scenario.seed, purpose: World.balancerPurpose, entity: request)
             return Int(rng.below(UInt64(fleet.servers)))
         }
     }

@@ -157,7 +157,7 @@ public struct World {
         clients.reserveCapacity(n)
         let shares = scenario.links.map(\.share)
         for i in self.players {
-            var rng = RandomStream(seed: scenario.seed, purpose: StreamPurpose("device"), entity: UInt64(i))
+            var rng = RandomStream(seed: scenario.seed, purpose: World.devicePurpose, entity: UInt64(i))
             let drift = scenario.devices.driftPPM.sample(&rng)
             let wallOffset = Int64(scenario.devices.wallClockOffset.sample(&rng).rounded())
             let uptime = scenario.devices.uptimeAtStart.sampleDuration(&rng)
@@ -191,6 +191,11 @@ public struct World {
         completesResponsesInline = scenario.client.probes <= 1 && !scenario.devices.events.any
         setUpDesignMemory()
     }
+
+    /// The per-player streams' purposes, hashed once (see `ClientState`'s).
+    static let devicePurpose = StreamPurpose("device")
+    static let releasePurpose = StreamPurpose("release")
+    static let balancerPurpose = StreamPurpose("balancer")
 
     /// The reference clocks every run measures the same syncs with, by label.
     public static var shadowClockLabels: [String] {
