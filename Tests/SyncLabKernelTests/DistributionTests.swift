@@ -321,4 +321,24 @@ struct DistributionTests {
         }
         #expect(negatives > 4000)   // the clamp was actually exercised (expected ≈ 5000)
     }
+
+    /// The rounding by adding and removing 2^52 is `rounded(.toNearestOrEven)`: at every tie and
+    /// its neighbours, around 2^52 where it stops being used, and at 100,000 values spread over
+    /// every binade from 2^-20 up to the clamp.
+    @Test func durationRoundsToNearestEven() {
+        var values: [Double] = [0x1p-1074, 0.25, 0.5, 1.5, 2.5, 3.5, 1e6 + 0.5, 1e6 + 1.5, 123_456_789.5]
+        for tie in values where tie.rounded(.down) != tie {
+            values += [tie.nextDown, tie.nextUp]
+        }
+        for base in [0x1p52, 0x1p53, 0x1p62] { values += [base.nextDown, base, base.nextUp] }
+        values += [0x1p52 - 0.5, 0x1p52 - 1.5, 0x1p51 + 0.5, 0x1p51 + 1.5]
+        var rng = RandomStream(seed: 7, purpose: StreamPurpose("rounding"))
+        for _ in 0..<100_000 {
+            let exponent = Int(rng.below(82)) - 20   // up to 2^62, below the clamp at 9e18
+            values.append(Double(sign: .plus, exponent: exponent, significand: 1 + rng.unit()))
+        }
+        for v in values {
+            #expect(Distribution.duration(v) == Int64(v.rounded(.toNearestOrEven)), "\(v)")
+        }
+    }
 }
