@@ -36,9 +36,18 @@ public final class HistogramBank: @unchecked Sendable {
 
     /// Records a non-negative value (negative values count as 0) in slot `slot`.
     @inlinable @inline(__always) public func record(_ slot: Int, _ value: Int64) {
+        record(slot, value, layout: subBits)
+    }
+
+    /// The same, from a caller that knows the bank's `subBits` when it is compiled: passed as a
+    /// constant, the bucket's shifts and the slot's size are constants where this is inlined
+    /// (half the instructions of a bucket's index).
+    @inlinable @inline(__always) public func record(_ slot: Int, _ value: Int64, layout: Int) {
+        assert(layout == subBits, "recorded with another layout than the bank's")
+        let width = (1 &<< layout) &+ (64 &- layout) &<< (layout &- 1)
         let v = value < 0 ? 0 : value
-        let base = storage + slot &* stride
-        base[Histogram.bucketIndex(UInt64(v), subBits: subBits)] &+= 1
+        let base = storage + slot &* (width &+ 5)
+        base[Histogram.bucketIndex(UInt64(v), subBits: layout)] &+= 1
         let stats = base + width
         stats[0] &+= 1
         if v < Int64(bitPattern: stats[1]) { stats[1] = UInt64(bitPattern: v) }

@@ -10,7 +10,8 @@ public struct BoundCoverage: Sendable, Equatable {
     public var samplesByLink: [UInt64]
     public var insideByLink: [UInt64]
     /// The claimed ± bound, ns (6% quantile precision is plenty for a width).
-    public var width = Histogram(subBits: 7)
+    public var width = Histogram(subBits: BoundCoverage.widthLayout)
+    static let widthLayout = 7
 
     public init(links: Int) {
         samplesByLink = [UInt64](repeating: 0, count: links)
@@ -52,7 +53,7 @@ final class BoundBank: @unchecked Sendable {
     let links: Int
     /// Per link: samples, then samples inside the bound.
     private let counts: UnsafeMutablePointer<UInt64>
-    private let width = HistogramBank(slots: 1, subBits: BoundCoverage(links: 0).width.subBits)
+    private let width = HistogramBank(slots: 1, subBits: BoundCoverage.widthLayout)
 
     init(links: Int) {
         self.links = links
@@ -72,7 +73,7 @@ final class BoundBank: @unchecked Sendable {
     @inline(__always) func record(inside: Bool, bound: Nanoseconds, link: Int) {
         counts[2 &* link] &+= 1
         if inside { counts[2 &* link &+ 1] &+= 1 }
-        width.record(0, bound)
+        width.record(0, bound, layout: BoundCoverage.widthLayout)
     }
 
     func merge(_ o: BoundBank) {

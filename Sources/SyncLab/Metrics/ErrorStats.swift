@@ -73,8 +73,13 @@ final class ErrorBank: @unchecked Sendable {
     /// Without a branch on the sign (half the errors are ahead, half behind: a branch on it is
     /// a coin toss for the predictor).
     @inline(__always) func record(_ slot: Int, _ error: Nanoseconds) {
+        record(slot, error, layout: magnitudes.subBits)
+    }
+
+    /// The same with the bank's layout known to the caller (`HistogramBank.record(_:_:layout:)`).
+    @inline(__always) func record(_ slot: Int, _ error: Nanoseconds, layout: Int) {
         let sign = error &>> 63   // 0 or −1: |error| = (error ^ sign) − sign
-        magnitudes.record(slot, (error ^ sign) &- sign)
+        magnitudes.record(slot, (error ^ sign) &- sign, layout: layout)
         signed[2 &* slot] &+= error / 1_000
         signed[2 &* slot &+ 1] &+= (0 &- error) &>> 63 & 1   // error > 0 (errors are never Int64.min)
     }

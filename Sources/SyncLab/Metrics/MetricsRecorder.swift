@@ -20,8 +20,12 @@ struct MetricsRecorder {
     /// Per response, its round trip; per completed fetch, the fresh estimate minus true server
     /// time at the receive instant. In banks (slot 0), recorded once per fetch: as a `Histogram`
     /// and an `ErrorStats` in the recorder, each record paid copy-on-write and bounds checks.
-    private(set) var roundTrip = HistogramBank(slots: 1)
-    private(set) var fetchSyncError = ErrorBank(slots: 1)
+    private(set) var roundTrip = HistogramBank(slots: 1, subBits: MetricsRecorder.layout)
+    private(set) var fetchSyncError = ErrorBank(slots: 1, subBits: MetricsRecorder.layout)
+    /// The banks' layouts (`Histogram.subBits`: 2^-10 relative resolution, and 2^-5 over time),
+    /// passed to every record as constants (`HistogramBank.record(_:_:layout:)`).
+    static let layout = 10
+    static let timelineLayout = 5
     var fetchSyncErrorOver250ms: UInt64 = 0
     var visits: UInt64 = 0
     var releaseOnline = 0
@@ -84,12 +88,12 @@ struct MetricsRecorder {
         requestsPerSecond = StateTable([UInt32](repeating: 0, count: max(seconds, 1)))
         shown = ShowRecords(transitions: schedule.transitions.count)
         slots = Slots(clocks: shadowClockNames.count, links: scenario.links.count)
-        errors = ErrorBank(slots: slots.count)
+        errors = ErrorBank(slots: slots.count, subBits: MetricsRecorder.layout)
         // About 300 buckets at most, in whole minutes.
         let step = max(1, ceilDiv(scenario.duration, 300 * .minute)) * .minute
         timelineStep = step
         timelineBuckets = Int(ceilDiv(scenario.duration, step))
-        timeline = ErrorBank(slots: timelineBuckets * slots.perBucket, subBits: 5)
+        timeline = ErrorBank(slots: timelineBuckets * slots.perBucket, subBits: MetricsRecorder.timelineLayout)
         timelineInstants = [UInt64](repeating: 0, count: timelineBuckets)
         timelineViewing = timelineInstants
         bounds = BoundBank(links: scenario.links.count)
@@ -177,13 +181,13 @@ struct MetricsRecorder {
     @inline(__always) mutating func responseReceived(at t: SimTime, roundTrip rtt: Nanoseconds) {
         guard inWindow(t) else { return }
         responses += 1
-        roundTrip.record(0, rtt)
+        roundTrip.record(0, rtt, layout: MetricsRecorder.layout)
     }
 
     /// A fetch completed at t and its estimate is `error` off the server's true time then.
     @inline(__always) mutating func fetchSynced(at t: SimTime, error: Int64) {
         guard inWindow(t) else { return }
-        fetchSyncError.record(0, error)
+        fetchSyncError.record(0, error, layout: MetricsRecorder.layout)
         // Without a branch: in the reference fleet 70% of fetches are over, a poor bet to predict.
         fetchSyncErrorOver250ms &+= error.magnitude > UInt64(250 * Nanoseconds.millisecond) ? 1 : 0
     }
@@ -227,20 +231,20 @@ struct MetricsRecorder {
 
     @inline(__always)
     mutating func shadowSample(clock k: Int, error: Int64, timelineBucket: Int) {
-        errors.record(slots.shadow + k, error)
-        timeline.record(timelineBucket * slots.perBucket + 1 + k, error)
+        errors.record(slots.shadow + k, error, layout: MetricsRecorder.layout)
+        timeline.record(timelineBucket * slots.perBucket + 1 + k, error, layout: MetricsRecorder.timelineLayout)
     }
 
     @inline(__always)
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
                          minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int, timelineBucket: Int) {
         samples += 1
-        errors.record(slots.displayByLink + link, shownError)
-        errors.record(slots.estimateByLink + link, estimate)
+        errors.record(slots.displayByLink + link, shownError, layout: MetricsRecorder.layout)
+        errors.record(slots.estimateByLink + link, estimate, layout: MetricsRecorder.layout)
         let bucket = minutesSinceWake.map { min($0 + 1, MetricsRecorder.wakeBuckets - 1) } ?? 0
-        errors.record(slots.displayByWake + bucket, shownError)
-        errors.record(slots.estimateByWake + bucket, estimate)
-        timeline.record(timelineBucket * slots.perBucket, shownError)
+        errors.record(slots.displayByWake + bucket, shownError, layout: MetricsRecorder.layout)
+        errors.record(slots.estimateByWake + bucket, estimate, layout: MetricsRecorder.layout)
+        timeline.record(timelineBucket * slots.perBucket, shownError, layout: MetricsRecorder.timelineLayout)
         positionSamples += UInt64(positions)
         bareSamples += UInt64(bare)
         staleSamples += UInt64(stale)
