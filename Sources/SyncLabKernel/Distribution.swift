@@ -112,12 +112,11 @@ public enum Distribution: Sendable, Equatable {
 
     /// Layer edges x[0] > x[1] = r > … > x[128] = 0 (x[0] is the base layer's equivalent width).
     @usableFromInline let x: [Double]
-    /// x[i+1] / x[i]: below it, a point of layer i is under the density for certain.
-    @usableFromInline let ratio: [Double]
 
     @usableFromInline static let shared = NormalZiggurat()
 
-    /// Layer i's sure part: x[i] and x[i+1] / x[i], side by side.
+    /// Layer i's sure part: x[i], and x[i+1] / x[i] (below it, a point of layer i is under the
+    /// density for certain), side by side.
     @usableFromInline struct Layer {
         @usableFromInline let x: Double
         @usableFromInline let ratio: Double
@@ -138,10 +137,8 @@ public enum Distribution: Sendable, Equatable {
             f = DeterministicMath.exp(-0.5 * x[i] * x[i])
         }
         self.x = x
-        let ratio = (0..<n).map { x[$0 + 1] / x[$0] }
-        self.ratio = ratio
         let table = UnsafeMutablePointer<Layer>.allocate(capacity: n)
-        for i in 0..<n { (table + i).initialize(to: Layer(x: x[i], ratio: ratio[i])) }
+        for i in 0..<n { (table + i).initialize(to: Layer(x: x[i], ratio: x[i + 1] / x[i])) }
         layerTable = UnsafePointer(table)
     }
 
