@@ -55,11 +55,20 @@ public enum Distribution: Sendable, Equatable {
     public static func duration(_ v: Double) -> Nanoseconds {
         if !(v > 0) { return 0 }
         if v >= 9.0e18 { return 9_000_000_000_000_000_000 }
-        // Below 2^52, adding and removing 2^52 rounds to the nearest integer, ties to even, exactly
-        // as `rounded(.toNearestOrEven)` does, which on the baseline x86-64 target is a call into
-        // the C library (two per request); from 2^52 up every double is already whole.
-        if v < 0x1p52 { return Int64((v + 0x1p52) - 0x1p52) }
+        // Below 2^52, adding 2^52 rounds to the nearest integer, ties to even, exactly as
+        // `rounded(.toNearestOrEven)` does (on the baseline x86-64 target a call into the C
+        // library, two per request); from 2^52 up every double is already whole.
+        if v < 0x1p52 { return wholeBelow2to52(v) }
         return Int64(v)
+    }
+
+    /// v in [0, 2^52) rounded to the nearest integer, ties to even. The sum v + 2^52 lies in
+    /// [2^52, 2^53], where doubles are the integers: its bits less 2^52's are the integer (a
+    /// round up to 2^53 carries into the exponent, which the subtraction keeps), with none of
+    /// a conversion's range checks.
+    @inlinable @inline(__always)
+    public static func wholeBelow2to52(_ v: Double) -> Int64 {
+        Int64(bitPattern: (v + 0x1p52).bitPattern &- (0x1p52 as Double).bitPattern)
     }
 
     /// The distribution's mean (infinite for Pareto with shape ≤ 1).

@@ -38,8 +38,10 @@ public struct LinkProfile: Sendable {
         // this one is.)
         guard bytesPerSecond > 0, ns < 1e18 else { return .max / 4 }
         // Rounded up by hand: the baseline x86-64 target has no rounding instruction, and
-        // `rounded(.up)` is a call into the C library on every request.
-        let whole = Int64(ns)
-        return Double(whole) < ns ? whole + 1 : whole
+        // `rounded(.up)` is a call into the C library on every request. (From 2^52 up every
+        // double is whole.)
+        guard ns < 0x1p52 else { return Int64(ns) }
+        let nearest = Distribution.wholeBelow2to52(ns)
+        return Double(nearest) < ns ? nearest &+ 1 : nearest
     }
 }

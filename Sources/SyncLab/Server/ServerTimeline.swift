@@ -100,7 +100,7 @@ public struct ServerTimeline: Sendable {
         let count = publishedAt.count
         var lo = 0, hi = count
         if t.ns >= origin {
-            let b = (t.ns &- origin) >> bucketShift
+            let b = (t.ns &- origin) &>> bucketShift   // below 64: no check of the shift's range
             if b < Int64(firstInBucket.count - 1) {
                 lo = Int(firstInBucket[Int(b)])
                 hi = Int(firstInBucket[Int(b) + 1])

@@ -27,6 +27,25 @@ import SyncLabKernel
         #expect(LinkProfile.transferTime(bytes: 12_484, bytesPerSecond: 1_000_001) == 12_483_988)
     }
 
+    @Test func roundsUpAsTheLibraryDoesOverEveryScale() {
+        // Against `rounded(.up)`: times from under a nanosecond to ~30 years (either side of 2^52
+        // ns, where doubles become whole), and ties of the nearest-integer step it starts from.
+        var rng = RandomStream(seed: 11, purpose: StreamPurpose("transfer"))
+        var cases: [(Int, Double)] = [(1, 2e9), (3, 2e9), (5, 2e9), (1, 1e9 / 2.5), (1, 1e9 / 3.5),
+                                      (1 << 52, 1e9), ((1 << 52) - 1, 1e9), ((1 << 52) + 1, 1e9)]
+        for _ in 0..<50_000 {
+            let bytes = Int(rng.below(1 << UInt64(1 + rng.below(50))))
+            let rate = 2e9 * Double(sign: .plus, exponent: -Int(rng.below(40)), significand: 1 + rng.unit())
+            cases.append((bytes, rate))
+        }
+        for (bytes, rate) in cases {
+            let ns = Double(bytes) * 1e9 / rate
+            guard ns < 1e18, bytes > 0 else { continue }
+            #expect(LinkProfile.transferTime(bytes: bytes, bytesPerSecond: rate) == Int64(ns.rounded(.up)),
+                    "\(bytes) B at \(rate) B/s")
+        }
+    }
+
     @Test func noBandwidthMeansNeverInPractice() {
         #expect(LinkProfile.transferTime(bytes: 100, bytesPerSecond: 0) == .max / 4)
         #expect(LinkProfile.transferTime(bytes: 100, bytesPerSecond: -5) == .max / 4)
