@@ -38,7 +38,7 @@ public struct ClockReading: Comparable, Hashable, Sendable, CustomStringConverti
 }
 
 /// Integer division rounding toward negative infinity (Swift's `/` truncates toward zero).
-@inlinable public func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+@inlinable @inline(__always) public func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     // The common case first: a non-negative instant over a positive step (by a constant, such as
     // the whole second, a multiplication and a shift, with no test of the remainder).
     if a >= 0 && b > 0 { return a / b }
