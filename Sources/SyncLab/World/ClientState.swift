@@ -71,6 +71,9 @@ struct ClientState {
     /// (`World+InlineResponse`).
     var displayDueAt: Int64 = .max
     var viewEndAt: Int64 = .max
+    /// The design clock's reading just before the run ends (`.min`: not worked out since the
+    /// device last changed): a transition it does not reach is never shown (`World.nextTick`).
+    var readingAtEnd: Int64 = .min
 
     // The request in flight.
     var requestSentAt = SimTime.zero
@@ -98,7 +101,7 @@ struct ClientState {
     /// Up to a whole number of cache lines (448 bytes, checked by `WorldMemoryTests`): with the
     /// table's base on a line, every player's state starts on one, and a sample or an event
     /// loads no line it does not use.
-    private var padding: (Int64, Int64) = (0, 0)
+    private var padding: Int64 = 0
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!

@@ -16,8 +16,6 @@ extension World {
         // scheduled here.
         clients[c].displayDueAt = .max
         guard s.pointee.phase == .viewing, s.pointee.hasSync else { return }
-        // One copy for the clock and tick calls below (each argument was its own copy).
-        let device = s.pointee.device
         var target = t
         if s.pointee.shownUpTo != .min {
             var reading = Int64.max
@@ -32,11 +30,10 @@ extension World {
             // While a fetch is in flight the next tick is the next transition's. One the clock
             // does not reach before the run ends is never handled: no need to work it out (a clock
             // that only moves forward reaches it after the end if it has not by then).
-            if clocksOnlyMoveForward && s.pointee.fetchInFlight
-                && clockReading(device, at: SimTime(ns: end.ns &- 1)).ns < reading { return }
-            target = clockEarliest(device, reaching: ClockReading(ns: reading), notBefore: t)
+            if clocksOnlyMoveForward && s.pointee.fetchInFlight && readingAtEnd(c) < reading { return }
+            target = clockEarliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
-        let tick = firstTick(atOrAfter: target, s.pointee.tick, device)
+        let tick = firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)
         clients[c].displayDueAt = tick.ns
         if mayRunAhead(c, to: tick) {
             // Handled at the end of this event (`World+InlineResponse`), still counted as one.
@@ -45,6 +42,16 @@ extension World {
             return
         }
         schedule(.display, client: c, epoch: s.pointee.displayEpoch, at: tick)
+    }
+
+    /// Player c's clock reading just before the run ends, worked out once per device state (in
+    /// the reference fleet, once per player: every fetch asks it while in flight).
+    @inline(__always)
+    mutating func readingAtEnd(_ c: Int) -> Int64 {
+        if clients[c].readingAtEnd == .min {
+            clients[c].readingAtEnd = clockReading(clients[c].device, at: SimTime(ns: end.ns &- 1)).ns
+        }
+        return clients[c].readingAtEnd
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.

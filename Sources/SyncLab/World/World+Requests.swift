@@ -191,10 +191,12 @@ extension World {
     }
 
     /// Changes player c's device, after settling a kept sync against the device as it was (every
-    /// change of a device goes through here).
+    /// change of a device goes through here). Its clock's reading at the end of the run may
+    /// change with it: worked out again when next asked.
     @inline(__always) @discardableResult
     mutating func updateDevice<R>(_ c: Int, _ change: (inout DeviceState) -> R) -> R {
         if clients[c].syncPending { settleSync(c) }
+        clients[c].readingAtEnd = .min
         return change(&clients[c].device)
     }
 

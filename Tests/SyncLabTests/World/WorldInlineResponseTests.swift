@@ -126,4 +126,25 @@ import SyncLabKernel
         #expect(inline.responses > 200 * 2)
         #expect(handled == 0)
     }
+
+    /// The clock reading at the end of the run that a player keeps (`World.readingAtEnd`) is the
+    /// clock's own, worked out again after every change of the device: a suspending clock's
+    /// reading at the end drops when the device sleeps and recovers when it wakes.
+    @Test func keptEndReadingFollowsTheDevice() throws {
+        let s = try Self.load("v115-pausing.json", players: 20, duration: 2 * .hour)
+        var world = World(scenario: s)
+        let end = SimTime(ns: s.duration - 1)
+        for c in 0..<20 {
+            func fresh() -> Int64 { world.clockReading(world.clients[c].device, at: end).ns }
+            #expect(world.readingAtEnd(c) == fresh())
+            let awake = world.readingAtEnd(c)
+            world.updateDevice(c) { $0.fallAsleep(at: SimTime(ns: 10 * .minute)) }
+            #expect(world.readingAtEnd(c) == fresh())
+            let asleep = world.readingAtEnd(c)
+            #expect(asleep < awake, "asleep to the end, the suspending clock reads less")
+            world.updateDevice(c) { _ = $0.wake(at: SimTime(ns: 40 * .minute)) }
+            #expect(world.readingAtEnd(c) == fresh())
+            #expect(asleep < world.readingAtEnd(c) && world.readingAtEnd(c) < awake, "30 minutes of deep sleep")
+        }
+    }
 }
