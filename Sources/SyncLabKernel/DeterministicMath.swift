@@ -44,28 +44,10 @@ public enum DeterministicMath {
     }
 
     /// e^x. Overflows to +infinity above ~709.78 and underflows to 0 below ~-745.
-    public static func exp(_ x: Double) -> Double {
-        if x.isNaN { return x }
-        if x > 709.782_712_893_384 { return .infinity }
-        if x < -745.133_219_101_941_1 { return 0 }
-        // x = (64m + j)·ln2/64 + r with |r| ≤ ln2/128: e^x = 2^m · 2^(j/64) · e^r. The table holds
-        // 2^(j/64) correctly rounded; ln2/64 is split so that k·hi is exact for every k here.
-        // Rounded to the nearest integer, ties to even, by adding and removing 1.5·2^52 (exact for
-        // |x·64/ln2| < 2^51, here below 70,000): the same as `rounded(.toNearestOrEven)`, which
-        // is a call into the C library on the baseline x86-64 target. The integer is in the low
-        // bits of the shifted sum.
-        let shifted = x * sixtyFourOverLn2 + roundingShifter
-        let kd = shifted - roundingShifter
-        let r = (x - kd * ln2Hi64) - kd * ln2Lo64
-        // e^r − 1 to degree 6: the next term is below 3e-20 for |r| ≤ 0.0055. Evaluated in
-        // pairs (Estrin) rather than nested (Horner): half the chain of dependent operations,
-        // which is what a draw waits on.
-        let r2 = r * r
-        let p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * ((1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720)))
-        let k = Int(Int32(truncatingIfNeeded: shifted.bitPattern))
-        let t = twoToTheJOver64[k & 63]
-        return scale(t + t * p, k >> 6)
-    }
+    /// (A call straight to `deterministicExp`: as a static function the optimizer gave it a
+    /// forwarding entry, one more jump per draw.)
+    @inlinable @inline(__always)
+    public static func exp(_ x: Double) -> Double { deterministicExp(x) }
 
     static let sixtyFourOverLn2 = 0x1.71547652b82fep+6
     static let roundingShifter = 0x1.8p52
@@ -103,4 +85,28 @@ public enum DeterministicMath {
         while k < -1000 { y *= 0x1.0p-1000; k += 1000 }
         return y * Double(sign: .plus, exponent: k, significand: 1)
     }
+}
+
+/// `DeterministicMath.exp`.
+@usableFromInline func deterministicExp(_ x: Double) -> Double {
+    if x.isNaN { return x }
+    if x > 709.782_712_893_384 { return .infinity }
+    if x < -745.133_219_101_941_1 { return 0 }
+    // x = (64m + j)·ln2/64 + r with |r| ≤ ln2/128: e^x = 2^m · 2^(j/64) · e^r. The table holds
+    // 2^(j/64) correctly rounded; ln2/64 is split so that k·hi is exact for every k here.
+    // Rounded to the nearest integer, ties to even, by adding and removing 1.5·2^52 (exact for
+    // |x·64/ln2| < 2^51, here below 70,000): the same as `rounded(.toNearestOrEven)`, which
+    // is a call into the C library on the baseline x86-64 target. The integer is in the low
+    // bits of the shifted sum.
+    let shifted = x * DeterministicMath.sixtyFourOverLn2 + DeterministicMath.roundingShifter
+    let kd = shifted - DeterministicMath.roundingShifter
+    let r = (x - kd * DeterministicMath.ln2Hi64) - kd * DeterministicMath.ln2Lo64
+    // e^r − 1 to degree 6: the next term is below 3e-20 for |r| ≤ 0.0055. Evaluated in
+    // pairs (Estrin) rather than nested (Horner): half the chain of dependent operations,
+    // which is what a draw waits on.
+    let r2 = r * r
+    let p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * ((1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720)))
+    let k = Int(Int32(truncatingIfNeeded: shifted.bitPattern))
+    let t = DeterministicMath.twoToTheJOver64[k & 63]
+    return DeterministicMath.scale(t + t * p, k >> 6)
 }
