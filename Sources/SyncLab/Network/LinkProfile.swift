@@ -42,6 +42,7 @@ public struct LinkProfile: Sendable {
         // double is whole.)
         guard ns < 0x1p52 else { return Int64(ns) }
         let nearest = Distribution.wholeBelow2to52(ns)
-        return Double(nearest) < ns ? nearest &+ 1 : nearest
+        // Up by one when rounded down: half the time, so added rather than branched on.
+        return nearest &+ (Double(nearest) < ns ? 1 : 0)
     }
 }
