@@ -87,7 +87,7 @@ public enum DeterministicMath {
     }
 }
 
-/// `DeterministicMath.exp`.
+/// The body of `DeterministicMath.exp`, a free function so that its callers reach it directly.
 @usableFromInline func deterministicExp(_ x: Double) -> Double {
     if x.isNaN { return x }
     if x > 709.782_712_893_384 { return .infinity }

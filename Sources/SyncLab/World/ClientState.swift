@@ -72,7 +72,7 @@ struct ClientState {
     var displayDueAt: Int64 = .max
     var viewEndAt: Int64 = .max
     /// The design clock's reading just before the run ends (`.min`: not worked out since the
-    /// device last changed): a transition it does not reach is never shown (`World.nextTick`).
+    /// device last changed): a transition it does not reach is never shown (`World.scheduleDisplay`).
     var readingAtEnd: Int64 = .min
 
     // The request in flight.
