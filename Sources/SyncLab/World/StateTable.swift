@@ -15,10 +15,21 @@ final class StateTable<Element>: RandomAccessCollection {
     /// is a whole number of lines never straddles one more than it fills.
     init(_ elements: [Element]) {
         count = elements.count
-        let bytes = MemoryLayout<Element>.stride * Swift.max(count, 1)
-        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Swift.max(64, MemoryLayout<Element>.alignment))
-            .bindMemory(to: Element.self, capacity: Swift.max(count, 1))
+        base = StateTable.allocate(count)
         elements.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: count) }
+    }
+
+    /// A table of `count` elements, element k made by `make(k)` in place.
+    init(count: Int, _ make: (Int) -> Element) {
+        self.count = count
+        base = StateTable.allocate(count)
+        for k in 0..<count { (base + k).initialize(to: make(k)) }
+    }
+
+    private static func allocate(_ count: Int) -> UnsafeMutablePointer<Element> {
+        let bytes = MemoryLayout<Element>.stride * Swift.max(count, 1)
+        return UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Swift.max(64, MemoryLayout<Element>.alignment))
+            .bindMemory(to: Element.self, capacity: Swift.max(count, 1))
     }
 
     deinit {

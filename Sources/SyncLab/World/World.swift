@@ -153,10 +153,12 @@ public struct World {
         let n = self.players.count
         queue = EventQueue(capacity: n * 3 + 64, start: start)
         samplingRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("sampling"))
-        var clients: [ClientState] = []
-        clients.reserveCapacity(n)
         let shares = scenario.links.map(\.share)
-        for i in self.players {
+        let first = self.players.lowerBound, start = self.start
+        // Made in the table's own block: through an array first, a million players' state was
+        // written twice (and its pages faulted in twice).
+        self.clients = StateTable(count: n) { k in
+            let i = first + k
             var rng = RandomStream(seed: scenario.seed, purpose: World.devicePurpose, entity: UInt64(i))
             let drift = scenario.devices.driftPPM.sample(&rng)
             let wallOffset = Int64(scenario.devices.wallClockOffset.sample(&rng).rounded())
@@ -164,9 +166,8 @@ public struct World {
             let link = World.pick(shares, rng.unit())
             let device = DeviceState(driftPPB: Int64((drift * 1000).rounded()), wallOffset: wallOffset,
                                      bootTime: start - uptime, epochUnix: scenario.epochUnix)
-            clients.append(ClientState(device: device, link: UInt8(link), seed: scenario.seed, index: UInt64(i)))
+            return ClientState(device: device, link: UInt8(link), seed: scenario.seed, index: UInt64(i))
         }
-        self.clients = StateTable(clients)
         links = StateTable(scenario.links)
         linkSamplers = StateTable(scenario.links.map(LinkSamplers.init))
         viewingSlot = [Int32](repeating: -1, count: n)

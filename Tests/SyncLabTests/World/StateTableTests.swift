@@ -16,6 +16,17 @@ import SyncLabKernel
         #expect(StateTable([Int]()).isEmpty)
     }
 
+    /// A table made element by element in its own block holds what one made from an array does,
+    /// each element made once, in order; and it starts on a cache line like any other.
+    @Test func aTableMadeInPlaceHoldsTheSameElements() {
+        var made: [Int] = []
+        let table = StateTable(count: 5) { k in made.append(k); return 10 * k + 1 }
+        #expect(Array(table) == Array(StateTable([1, 11, 21, 31, 41])))
+        #expect(made == [0, 1, 2, 3, 4])
+        #expect(Int(bitPattern: table.base) % 64 == 0)
+        #expect(StateTable(count: 0) { _ in 1 }.isEmpty)
+    }
+
     /// Running a copy of a world leaves the original's players untouched, and the original, run
     /// afterwards, moves its players exactly as a fresh world does.
     @Test func aCopiedWorldKeepsItsOwnPlayers() throws {
