@@ -88,9 +88,8 @@ extension World {
             }
             exchange = best
         }
-        let s = SyncSample(serverTimestamp: exchange.timestamp, requestSent: clockReading(device, at: exchange.sentAt),
-                           uploadComplete: clockReading(device, at: exchange.uploadCompleteAt),
-                           downloadComplete: clockReading(device, at: exchange.doneAt), serverTransmit: exchange.transmit)
+        let kept = ShadowExchange(exchange)
+        let (s, now) = designSync(device, kept, at: t)
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
@@ -106,11 +105,9 @@ extension World {
             clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
         }
         clients[c].anchorSetAt = t
-        // (The sample's download reading when the exchange was read at t: the same reading.)
-        let now = exchange.doneAt == t ? s.downloadComplete : clockReading(device, at: t)
         // The anchor's error at the sync instant, which its split (`AnchorAttribution`) adds up to.
         clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.serverTime(at: t)
-        keepSync(c, exchange)
+        keepSync(c, exchange, kept)
         clients[c].hasSync = true
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
@@ -130,14 +127,14 @@ extension World {
     /// player may sync again before any sample sees this one: the reference fleet's players sync
     /// every few minutes and are sampled once a day.
     @inline(__always)
-    mutating func keepSync(_ c: Int, _ exchange: ProbeExchange) {
+    mutating func keepSync(_ c: Int, _ exchange: ProbeExchange, _ kept: ShadowExchange) {
         // The samples taken with the last anchor have all been recorded (the event began with
         // `catchUpSamples`), and settled it: its parts go in now, once for all of them.
         if clients[c].anchorSamples > 0 {
             recorder.attributeAnchor(clients[c].split.parts, samples: clients[c].anchorSamples)
             clients[c].anchorSamples = 0
         }
-        clients[c].shadows.exchange = ShadowExchange(exchange)
+        clients[c].shadows.exchange = kept
         clients[c].split.serverSide = ExchangeServerSide(arrivedAt: exchange.arrivedAt, leftAt: exchange.leftAt,
                                                          exactStamp: exchange.exactStamp,
                                                          serverOffset: exchange.serverOffset)
@@ -165,11 +162,8 @@ extension World {
         let device = clients[c].device
         let t = clients[c].anchorSetAt
         let e = clients[c].shadows.exchange, side = clients[c].split.serverSide
-        // The design clock's readings of the exchange, as at the sync (the device has not changed).
-        let s = SyncSample(serverTimestamp: e.timestamp, requestSent: clockReading(device, at: e.sentAt),
-                           uploadComplete: clockReading(device, at: e.uploadCompleteAt),
-                           downloadComplete: clockReading(device, at: e.doneAt), serverTransmit: e.transmit)
-        let now = e.doneAt == t ? s.downloadComplete : clockReading(device, at: t)
+        // As at the sync: the device has not changed since.
+        let (s, now) = designSync(device, e, at: t)
         if statelessEstimator != nil { clients[c].syncBound = estimator.halfWidth(for: s, boundModel) }
         let middle = side.arrivedAt + (side.leftAt - side.arrivedAt) / 2
         clients[c].split.parts = AnchorAttribution.split(
@@ -188,6 +182,16 @@ extension World {
                                     serverTransmit: e.transmit)
             clients[c].shadows[k] = ShadowAnchor(estimator.anchor(for: shadow))
         }
+    }
+
+    /// The design clock's sample of an exchange completed by t, and its reading at t (the
+    /// download's reading when the exchange was read at t).
+    @inline(__always)
+    mutating func designSync(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime) -> (SyncSample, ClockReading) {
+        let s = SyncSample(serverTimestamp: e.timestamp, requestSent: clockReading(device, at: e.sentAt),
+                           uploadComplete: clockReading(device, at: e.uploadCompleteAt),
+                           downloadComplete: clockReading(device, at: e.doneAt), serverTransmit: e.transmit)
+        return (s, e.doneAt == t ? s.downloadComplete : clockReading(device, at: t))
     }
 
     /// Changes player c's device, after settling a kept sync against the device as it was (every
