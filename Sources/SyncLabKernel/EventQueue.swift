@@ -224,7 +224,7 @@ public struct EventQueue<Payload> {
         chunkBytes = (entryOffset + perChunk * MemoryLayout<Entry>.stride + 63) & ~63
         // Full chunks for the expected entries, plus one partly filled chunk per occupied bucket.
         self.capacity = max(16, capacity / perChunk + min(buckets, capacity))
-        pool = .allocate(byteCount: self.capacity * chunkBytes, alignment: 64)
+        pool = LargeBlock.allocate(byteCount: self.capacity * chunkBytes, alignment: 64)
         heads = .allocate(capacity: buckets)
         heads.initialize(repeating: -1, count: buckets)
         fill = .allocate(capacity: buckets)
@@ -291,7 +291,7 @@ public struct EventQueue<Payload> {
 
     @usableFromInline func grow() {
         let newCapacity = capacity * 2
-        let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * chunkBytes, alignment: 64)
+        let bigger = LargeBlock.allocate(byteCount: newCapacity * chunkBytes, alignment: 64)
         // Entries are moved bitwise (every Swift value may be); the old block is then freed
         // without deinitializing them.
         bigger.copyMemory(from: pool, byteCount: used * chunkBytes)

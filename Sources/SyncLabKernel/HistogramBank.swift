@@ -17,7 +17,9 @@ public final class HistogramBank: @unchecked Sendable {
         self.slots = slots
         width = (1 << subBits) + (64 - subBits) << (subBits - 1)
         stride = width + 5
-        storage = .allocate(capacity: stride * max(slots, 1))
+        let count = stride * max(slots, 1)
+        storage = LargeBlock.allocate(byteCount: count * MemoryLayout<UInt64>.stride, alignment: MemoryLayout<UInt64>.alignment)
+            .bindMemory(to: UInt64.self, capacity: count)
         storage.initialize(repeating: 0, count: stride * max(slots, 1))
         for s in 0..<slots {
             storage[s * stride + width + 1] = UInt64(bitPattern: .max)   // min

@@ -1,3 +1,5 @@
+import SyncLabKernel
+
 /// A fixed-size table of values the event loop reads and writes in place: one heap block, no
 /// per-access uniqueness or bounds check, no copy of an element to read one field.
 ///
@@ -28,7 +30,7 @@ final class StateTable<Element>: RandomAccessCollection {
 
     private static func allocate(_ count: Int) -> UnsafeMutablePointer<Element> {
         let bytes = MemoryLayout<Element>.stride * Swift.max(count, 1)
-        return UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Swift.max(64, MemoryLayout<Element>.alignment))
+        return LargeBlock.allocate(byteCount: bytes, alignment: Swift.max(64, MemoryLayout<Element>.alignment))
             .bindMemory(to: Element.self, capacity: Swift.max(count, 1))
     }
 
