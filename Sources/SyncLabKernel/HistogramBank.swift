@@ -20,7 +20,7 @@ public final class HistogramBank: @unchecked Sendable {
         let count = stride * max(slots, 1)
         storage = LargeBlock.allocate(byteCount: count * MemoryLayout<UInt64>.stride, alignment: MemoryLayout<UInt64>.alignment)
             .bindMemory(to: UInt64.self, capacity: count)
-        storage.initialize(repeating: 0, count: stride * max(slots, 1))
+        storage.initialize(repeating: 0, count: count)
         for s in 0..<slots {
             storage[s * stride + width + 1] = UInt64(bitPattern: .max)   // min
             storage[s * stride + width + 2] = UInt64(bitPattern: .min)   // max
