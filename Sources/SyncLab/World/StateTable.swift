@@ -40,7 +40,7 @@ final class StateTable<Element>: RandomAccessCollection {
     }
 
     /// An independent table with the same contents.
-    func copy() -> StateTable { StateTable(Array(self)) }
+    func copy() -> StateTable { StateTable(count: count) { self[$0] } }
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
