@@ -10,21 +10,25 @@
 #   BENCH_RUNS=1 BENCH_WORKLOADS="r1-100k v115-10k" make bench
 #
 # Not part of `make test` or CI: it measures the machine as much as the code. The 1-minute load
-# average before each workload is recorded so a busy machine shows in the results.
+# average before each workload is recorded so a busy machine shows in the results, and the
+# workload `r1-100k-c` times the issue's yardstick, a plain single-threaded C event loop with a
+# binary heap (bench/reference/r1.c, built here with $CC, default cc), in the same hour: the
+# machine's speed swings by a third from hour to hour, and that loop's time says which hour it was.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SYNCLAB=${SYNCLAB:-.build/release/synclab}
 RUNS=${BENCH_RUNS:-3}
 LABEL=${BENCH_LABEL:-$(git rev-parse --short HEAD 2>/dev/null || echo unlabelled)}
-WORKLOADS=${BENCH_WORKLOADS:-"r1-100k v115-10k v115-100k v115-1m v115-1m-sampled"}
+WORKLOADS=${BENCH_WORKLOADS:-"r1-100k r1-100k-c v115-10k v115-100k v115-1m v115-1m-sampled"}
 CSV=bench/results.csv
 TIME=/usr/bin/time
 
-# name -> players, simulated hours, arguments to `synclab run`
+# name -> players, simulated hours, arguments to `synclab run` (or, for the C reference loop, to it)
 workload() {
     case "$1" in
         r1-100k)   echo "100000 24 Scenarios/r1.json" ;;
+        r1-100k-c) echo "100000 24 100000" ;;
         r1-1m)     echo "1000000 24 Scenarios/r1.json --clients 1000000" ;;
         v115-10k)  echo "10000 24 Scenarios/v115-pausing.json --clients 10000 --duration 24h" ;;
         v115-100k) echo "100000 24 Scenarios/v115-pausing.json --clients 100000 --duration 24h" ;;
@@ -47,11 +51,22 @@ trap 'rm -rf "$tmp"' EXIT
 rows=()
 for w in $WORKLOADS; do
     read -r players hours args <<<"$(workload "$w")"
+    command=("$SYNCLAB" run)
+    out=(--out "$tmp/report")
+    if [ "$w" = r1-100k-c ]; then
+        # The baseline x86-64 target at -O2, as the Swift release build is compiled.
+        "${CC:-cc}" -O2 -o "$tmp/r1-reference" bench/reference/r1.c -lm 2> "$tmp/err" \
+            || { echo "  $w skipped: no C compiler (${CC:-cc}): $(head -1 "$tmp/err")" >&2; continue; }
+        command=("$tmp/r1-reference")
+        out=()
+    fi
     load=$(cut -d' ' -f1 /proc/loadavg)
     : > "$tmp/runs"
     for i in $(seq 1 "$RUNS"); do
         # shellcheck disable=SC2086
-        "$TIME" -v "$SYNCLAB" run $args --out "$tmp/report" > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+        "$TIME" -v "${command[@]}" $args "${out[@]}" > "$tmp/stdout" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+        # The reference loop's outputs, to set beside SyncLab's R1 report (once per workload).
+        [ "$w" != r1-100k-c ] || [ "$i" -gt 1 ] || sed 's/^/  /' "$tmp/stdout" >&2
         line=$(grep '^simulated in' "$tmp/err")
         sim=$(echo "$line" | awk '{ print $3 }')
         events=$(echo "$line" | awk '{ print $6 }')
@@ -89,3 +104,9 @@ for row in "${rows[@]}"; do
     IFS=, read -r _ _ w p _ _ s _ _ _ _ _ _ _ _ c <<<"$row"
     case "$w" in v115-*) printf '%-10s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
 done
+r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')
+reference=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k-c" { print $7 }')
+if [ -n "$r1" ] && [ -n "$reference" ]; then
+    echo
+    awk -v a="$r1" -v b="$reference" 'BEGIN { printf "R1 at 100k: %.2f s, %.2f of the C reference loop'"'"'s %.2f s in the same run (the issue: 2 s against about 5 s, 0.40)\n", a, a / b, b }'
+fi
