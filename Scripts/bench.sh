@@ -13,7 +13,7 @@
 # average before each workload is recorded so a busy machine shows in the results, and the
 # workload `r1-100k-c` times the issue's yardstick, a plain single-threaded C event loop with a
 # binary heap (bench/reference/r1.c, built here with $CC, default cc), in the same hour: the
-# machine's speed swings by a third from hour to hour, and that loop's time says which hour it was.
+# machine's speed swings by up to half from hour to hour, and that loop's time says which hour it was.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

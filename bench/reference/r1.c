@@ -2,7 +2,7 @@
  * The reference fleet R1 as a plain single-threaded C event loop with a binary heap: the
  * yardstick issue 5 names ("a careful single-threaded C event loop with a binary heap does it
  * in about 5 s here"), rebuilt so `make bench` can time it in the same hour as SyncLab. The
- * machine's speed swings by a third from hour to hour; this loop's time says which hour it was.
+ * machine's speed swings by up to half from hour to hour; this loop's time says which hour it was.
  *
  * It is also an independent implementation of R1 (its own generator, normal deviates and event
  * order), so its outputs check SyncLab's within sampling noise. Not part of the Swift package.
