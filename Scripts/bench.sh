@@ -92,17 +92,17 @@ done
 
 echo
 echo "bench ($LABEL, median of $RUNS; written to $CSV)"
-printf '%-10s %9s %9s %9s %12s %12s %9s %7s %6s\n' workload players "wall s" "proc s" "fetches/s" "events/s" "peak MiB" threads load
+printf '%-16s %9s %9s %9s %12s %12s %9s %7s %6s\n' workload players "wall s" "proc s" "fetches/s" "events/s" "peak MiB" threads load
 for row in "${rows[@]}"; do
     IFS=, read -r _ _ w p _ _ s pw _ _ fs es m t ld _ <<<"$row"
-    printf '%-10s %9s %9s %9s %12s %12s %9s %7s %6s\n' "$w" "$p" "$s" "$pw" "$fs" "$es" "$m" "$t" "$ld"
+    printf '%-16s %9s %9s %9s %12s %12s %9s %7s %6s\n' "$w" "$p" "$s" "$pw" "$fs" "$es" "$m" "$t" "$ld"
 done
 echo
 echo "scaling (v1.1.5 with the release spike; cost = simulated wall time per player-hour)"
-printf '%-10s %9s %9s %16s\n' workload players "wall s" "µs/player·h"
+printf '%-16s %9s %9s %16s\n' workload players "wall s" "µs/player·h"
 for row in "${rows[@]}"; do
     IFS=, read -r _ _ w p _ _ s _ _ _ _ _ _ _ _ c <<<"$row"
-    case "$w" in v115-*) printf '%-10s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
+    case "$w" in v115-*) printf '%-16s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
 done
 r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')
 reference=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k-c" { print $7 }')
