@@ -30,9 +30,11 @@ public struct SuspendingClock: DeviceClock {
     public init() {}
     public var name: String { "suspending" }
     public var pausesInDeepSleep: Bool { true }
+    @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: d.drifted(d.awakeElapsed(at: t)))
     }
+    @inline(__always)
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
         if reading(d, at: t, c) >= target { return t }
@@ -46,9 +48,11 @@ public struct SuspendingClock: DeviceClock {
 public struct ContinuousClock: DeviceClock {
     public init() {}
     public var name: String { "continuous" }
+    @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: d.drifted(t - d.bootTime))
     }
+    @inline(__always)
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
         if reading(d, at: t, c) >= target { return t }
@@ -67,11 +71,13 @@ public struct BootTimeUptimeClock: DeviceClock {
     public init(resolution: Nanoseconds = .second) { self.resolution = resolution }
     public var name: String { resolution == .second ? "uptime" : "uptime(\(resolution)ns)" }
 
+    @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         let now = floorDiv(d.wallUnix(at: t, c), resolution)
         let boot = floorDiv(d.kernelBootWallUnix(c), resolution)
         return ClockReading(ns: (now - boot) &* resolution)
     }
+    @inline(__always)
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
         if reading(d, at: t, c) >= target { return t }
@@ -87,9 +93,11 @@ public struct WallClock: DeviceClock {
     public init() {}
     public var name: String { "wall" }
     public var resolution: Nanoseconds { .microsecond }
+    @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: floorTo(d.wallUnix(at: t, c), .microsecond))
     }
+    @inline(__always)
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
         if reading(d, at: t, c) >= target { return t }

@@ -3,7 +3,8 @@ import SyncLabKernel
 /// The design's clock, tick policy and estimator as the hot paths call them: on the concrete
 /// built-in types when the scenario uses those (`BuiltInClock`, `BuiltInTick`,
 /// `BuiltInEstimator`), through the plug-in's protocol otherwise. Either way the same instants,
-/// readings and anchors.
+/// readings and anchors. (The run-ahead loop goes further: it is compiled for the design's
+/// clock and tick types themselves, `World.withDesignTypes`.)
 ///
 /// They are `mutating` although they change nothing: every caller is a mutating handler, and a
 /// non-mutating call from one made the compiler copy the whole world (retaining each of its
@@ -16,21 +17,9 @@ extension World {
     }
 
     @inline(__always)
-    mutating func clockEarliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime) -> SimTime {
-        if let clock = designClock { return clock.earliest(d, reaching: target, notBefore: t, context) }
-        return scenario.client.clock.earliest(d, reaching: target, notBefore: t, context)
-    }
-
-    @inline(__always)
     mutating func tickSession(_ d: DeviceState, start: SimTime) -> TickSession {
         if let tick = designTick { return tick.session(d, start: start, context) }
         return scenario.client.tick.session(d, start: start, context)
-    }
-
-    @inline(__always)
-    mutating func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState) -> SimTime {
-        if let tick = designTick { return tick.firstTick(atOrAfter: t, s, d, context) }
-        return scenario.client.tick.firstTick(atOrAfter: t, s, d, context)
     }
 
     @inline(__always)

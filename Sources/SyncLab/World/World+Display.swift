@@ -9,7 +9,14 @@ import SyncLabKernel
 /// the next transition (shown, or bare if the file does not list it), or the tick at which the
 /// refetch falls due.
 extension World {
+    /// `scheduleDisplay(_:_:_:_:)` with the design's clock and tick policy, for callers outside
+    /// the run-ahead loop.
     mutating func scheduleDisplay(_ c: Int, _ t: SimTime) {
+        var work = ScheduleDisplayWork(client: c, at: t)
+        withDesignTypes(&work)
+    }
+
+    mutating func scheduleDisplay<Clock: DeviceClock, Tick: TickPolicy>(_ c: Int, _ t: SimTime, _ clock: Clock, _ tick: Tick) {
         // Read in place: a copy of the whole state was a 448-byte memcpy per tick.
         let s = UnsafePointer(clients.base + c)
         // Every caller has just handled or cancelled the live tick: none is pending until one is
@@ -30,33 +37,33 @@ extension World {
             // While a fetch is in flight the next tick is the next transition's. One the clock
             // does not reach before the run ends is never handled: no need to work it out (a clock
             // that only moves forward reaches it after the end if it has not by then).
-            if clocksOnlyMoveForward && s.pointee.fetchInFlight && readingAtEnd(c) < reading { return }
-            target = clockEarliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
+            if clocksOnlyMoveForward && s.pointee.fetchInFlight && readingAtEnd(c, clock) < reading { return }
+            target = clock.earliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t, context)
         }
-        let tick = firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)
-        clients[c].displayDueAt = tick.ns
-        if mayRunAhead(c, to: tick) {
+        let next = tick.firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device, context)
+        clients[c].displayDueAt = next.ns
+        if mayRunAhead(c, to: next) {
             // Handled at the end of this event (`World+InlineResponse`), still counted as one.
-            pendingDisplay = PendingDisplay(client: c, at: tick, epoch: s.pointee.displayEpoch)
+            pendingDisplay = PendingDisplay(client: c, at: next, epoch: s.pointee.displayEpoch)
             _ = queue.reserveSequence()
             return
         }
-        schedule(.display, client: c, epoch: s.pointee.displayEpoch, at: tick)
+        schedule(.display, client: c, epoch: s.pointee.displayEpoch, at: next)
     }
 
     /// Player c's clock reading just before the run ends, worked out once per device state (in
     /// the reference fleet, once per player: every fetch asks it while in flight).
     @inline(__always)
-    mutating func readingAtEnd(_ c: Int) -> Int64 {
+    mutating func readingAtEnd<Clock: DeviceClock>(_ c: Int, _ clock: Clock) -> Int64 {
         if clients[c].readingAtEnd == .min {
-            clients[c].readingAtEnd = clockReading(clients[c].device, at: SimTime(ns: end.ns &- 1)).ns
+            clients[c].readingAtEnd = clock.reading(clients[c].device, at: SimTime(ns: end.ns &- 1), context).ns
         }
         return clients[c].readingAtEnd
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
-    mutating func display(_ c: Int, _ t: SimTime) {
-        let reading = clockReading(clients[c].device, at: t)
+    mutating func display<Clock: DeviceClock, Tick: TickPolicy>(_ c: Int, _ t: SimTime, _ clock: Clock, _ tick: Tick) {
+        let reading = clock.reading(clients[c].device, at: t, context)
         let shown = clients[c].anchor.serverTime(at: reading)
         let transitions = server.schedule.transitions
         if clients[c].shownUpTo == .min {
@@ -79,7 +86,7 @@ extension World {
             clients[c].shownUpTo = shown
         }
         if !clients[c].fetchInFlight && reading >= clients[c].refetchDue { sendRequest(c, t) }
-        scheduleDisplay(c, t)
+        scheduleDisplay(c, t, clock, tick)
     }
 
     /// Positions bare (the file `server.files[file]` has nothing for the shown time) and stale

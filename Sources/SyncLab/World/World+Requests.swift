@@ -75,7 +75,7 @@ extension World {
         }
     }
 
-    mutating func responseDone(_ c: Int, _ t: SimTime) {
+    mutating func responseDone<Clock: DeviceClock, Tick: TickPolicy>(_ c: Int, _ t: SimTime, _ clock: Clock, _ tick: Tick) {
         let device = clients[c].device
         var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
@@ -89,7 +89,7 @@ extension World {
             exchange = best
         }
         let kept = ShadowExchange(exchange)
-        let (s, now) = designSync(device, kept, at: t)
+        let (s, now) = designSync(device, kept, at: t, clock)
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
@@ -120,7 +120,7 @@ extension World {
         recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
         recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].displayEpoch &+= 1
-        scheduleDisplay(c, t)
+        scheduleDisplay(c, t, clock, tick)
     }
 
     /// Keeps the sync's exchange in place of what only a sample reads of it (`settleSync`). A
@@ -187,11 +187,19 @@ extension World {
     /// The design clock's sample of an exchange completed by t, and its reading at t (the
     /// download's reading when the exchange was read at t).
     @inline(__always)
+    mutating func designSync<Clock: DeviceClock>(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime,
+                                                 _ clock: Clock) -> (SyncSample, ClockReading) {
+        let s = SyncSample(serverTimestamp: e.timestamp, requestSent: clock.reading(device, at: e.sentAt, context),
+                           uploadComplete: clock.reading(device, at: e.uploadCompleteAt, context),
+                           downloadComplete: clock.reading(device, at: e.doneAt, context), serverTransmit: e.transmit)
+        return (s, e.doneAt == t ? s.downloadComplete : clock.reading(device, at: t, context))
+    }
+
+    /// The same with the design's clock (the built-in enum, or the plug-in).
+    @inline(__always)
     mutating func designSync(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime) -> (SyncSample, ClockReading) {
-        let s = SyncSample(serverTimestamp: e.timestamp, requestSent: clockReading(device, at: e.sentAt),
-                           uploadComplete: clockReading(device, at: e.uploadCompleteAt),
-                           downloadComplete: clockReading(device, at: e.doneAt), serverTransmit: e.transmit)
-        return (s, e.doneAt == t ? s.downloadComplete : clockReading(device, at: t))
+        if let clock = designClock { return designSync(device, e, at: t, clock) }
+        return designSync(device, e, at: t, scenario.client.clock)
     }
 
     /// Changes player c's device, after settling a kept sync against the device as it was (every

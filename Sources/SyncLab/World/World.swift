@@ -237,6 +237,15 @@ public struct World {
             bootstrap()
         }
         runLimit = min(limit, end)
+        var loop = EventLoopWork()
+        withDesignTypes(&loop)
+        // Whatever reads the results next (or runs a release) sees every sample recorded.
+        catchUpAllSamples()
+    }
+
+    /// Handles every event before `runLimit`, with the design's clock and tick policy as their
+    /// own types (`withDesignTypes`).
+    mutating func runEvents<Clock: DeviceClock, Tick: TickPolicy>(_ clock: Clock, _ tick: Tick) {
         var loaded = queue.bucketsLoaded
         while let (t, e) = queue.pop(before: runLimit) {
             if queue.bucketsLoaded != loaded {
@@ -245,10 +254,8 @@ public struct World {
             } else {
                 prefetchUpcoming()
             }
-            handle(e, at: t)
+            handle(e, at: t, clock, tick)
         }
-        // Whatever reads the results next (or runs a release) sees every sample recorded.
-        catchUpAllSamples()
     }
 
     /// A copied world shares its state tables and the recorder's: the copy being run takes its
@@ -299,7 +306,7 @@ public struct World {
         }
     }
 
-    mutating func handle(_ e: WorldEvent, at t: SimTime) {
+    mutating func handle<Clock: DeviceClock, Tick: TickPolicy>(_ e: WorldEvent, at t: SimTime, _ clock: Clock, _ tick: Tick) {
         let c = Int(e.client)
         // Before the player's state changes, it records the sample instants that saw it.
         if e.kind.isPlayerEvent && !usesDatabase { catchUpSamples(c) }
@@ -311,10 +318,10 @@ public struct World {
         case .sendRequest:
             if e.epoch == clients[c].fetchEpoch && clients[c].phase == .viewing { sendRequest(c, t) }
         case .serverArrival: serverArrival(c, t, epoch: e.epoch, file: liveFile)
-        case .responseDone: if e.epoch == clients[c].fetchEpoch { responseDone(c, t) }
+        case .responseDone: if e.epoch == clients[c].fetchEpoch { responseDone(c, t, clock, tick) }
         case .requestFailed: if e.epoch == clients[c].fetchEpoch { requestFailed(c, t) }
         case .display:
-            if e.epoch == clients[c].displayEpoch && clients[c].phase == .viewing { display(c, t) }
+            if e.epoch == clients[c].displayEpoch && clients[c].phase == .viewing { display(c, t, clock, tick) }
         case .cron:
             // The jobs' instants are the timeline's; their events keep the order of the queue.
             let run = timeline.cronRuns[cronRunsDone]
@@ -337,6 +344,6 @@ public struct World {
         case .databaseCountdown: databaseCountdown(c, t, epoch: e.epoch)
         case .databaseRetry: databaseRetry(c, t, epoch: e.epoch)
         }
-        finishPlayerAhead()
+        finishPlayerAhead(clock, tick)
     }
 }

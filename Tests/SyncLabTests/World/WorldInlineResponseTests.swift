@@ -133,18 +133,18 @@ import SyncLabKernel
     @Test func keptEndReadingFollowsTheDevice() throws {
         let s = try Self.load("v115-pausing.json", players: 20, duration: 2 * .hour)
         var world = World(scenario: s)
-        let end = SimTime(ns: s.duration - 1)
+        let end = SimTime(ns: s.duration - 1), clock = s.client.clock
         for c in 0..<20 {
             func fresh() -> Int64 { world.clockReading(world.clients[c].device, at: end).ns }
-            #expect(world.readingAtEnd(c) == fresh())
-            let awake = world.readingAtEnd(c)
+            #expect(world.readingAtEnd(c, clock) == fresh())
+            let awake = world.readingAtEnd(c, clock)
             world.updateDevice(c) { $0.fallAsleep(at: SimTime(ns: 10 * .minute)) }
-            #expect(world.readingAtEnd(c) == fresh())
-            let asleep = world.readingAtEnd(c)
+            #expect(world.readingAtEnd(c, clock) == fresh())
+            let asleep = world.readingAtEnd(c, clock)
             #expect(asleep < awake, "asleep to the end, the suspending clock reads less")
             world.updateDevice(c) { _ = $0.wake(at: SimTime(ns: 40 * .minute)) }
-            #expect(world.readingAtEnd(c) == fresh())
-            #expect(asleep < world.readingAtEnd(c) && world.readingAtEnd(c) < awake, "30 minutes of deep sleep")
+            #expect(world.readingAtEnd(c, clock) == fresh())
+            #expect(asleep < world.readingAtEnd(c, clock) && world.readingAtEnd(c, clock) < awake, "30 minutes of deep sleep")
         }
     }
 }
