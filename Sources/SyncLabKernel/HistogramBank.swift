@@ -8,7 +8,11 @@ public final class HistogramBank: @unchecked Sendable {
     public let subBits: Int
     public let slots: Int
     @usableFromInline let width: Int
-    /// Per slot: `width` bucket counts, then total, min, max, sum low, sum high (as UInt64 bits).
+    /// Per slot: `width` bucket counts, then total, the complement of the minimum, the maximum,
+    /// sum low, sum high. An empty slot is all zeros (the minimum's complement is 0 for any
+    /// value, and values are never negative), so a new bank is zero pages the kernel maps only
+    /// where a run records (`LargeBlock.allocateZeroed`): a day's timeline of error histograms
+    /// is mostly empty buckets.
     @usableFromInline let stride: Int
     @usableFromInline let storage: UnsafeMutablePointer<UInt64>
 
@@ -18,21 +22,16 @@ public final class HistogramBank: @unchecked Sendable {
         width = (1 << subBits) + (64 - subBits) << (subBits - 1)
         stride = width + 5
         let count = stride * max(slots, 1)
-        storage = LargeBlock.allocate(byteCount: count * MemoryLayout<UInt64>.stride, alignment: MemoryLayout<UInt64>.alignment)
+        storage = LargeBlock.allocateZeroed(byteCount: count * MemoryLayout<UInt64>.stride)
             .bindMemory(to: UInt64.self, capacity: count)
-        storage.initialize(repeating: 0, count: count)
-        for s in 0..<slots {
-            storage[s * stride + width + 1] = UInt64(bitPattern: .max)   // min
-            storage[s * stride + width + 2] = UInt64(bitPattern: .min)   // max
-        }
     }
 
-    deinit { storage.deallocate() }
+    deinit { LargeBlock.deallocateZeroed(storage, byteCount: stride * max(slots, 1) * MemoryLayout<UInt64>.stride) }
 
     /// An independent bank with the same contents.
     public func copy() -> HistogramBank {
         let other = HistogramBank(slots: slots, subBits: subBits)
-        other.storage.update(from: storage, count: stride * max(slots, 1))
+        other.merge(self)   // into zeros: a copy that leaves the empty slots unmapped
         return other
     }
 
@@ -52,8 +51,9 @@ public final class HistogramBank: @unchecked Sendable {
         base[Histogram.bucketIndex(UInt64(v), subBits: layout)] &+= 1
         let stats = base + width
         stats[0] &+= 1
-        if v < Int64(bitPattern: stats[1]) { stats[1] = UInt64(bitPattern: v) }
-        if v > Int64(bitPattern: stats[2]) { stats[2] = UInt64(bitPattern: v) }
+        // v below the minimum: its complement above the minimum's (v is never negative).
+        if ~UInt64(v) > stats[1] { stats[1] = ~UInt64(v) }
+        if UInt64(v) > stats[2] { stats[2] = UInt64(v) }
         let (low, carry) = stats[3].addingReportingOverflow(UInt64(v))
         stats[3] = low
         if carry { stats[4] &+= 1 }
@@ -63,11 +63,13 @@ public final class HistogramBank: @unchecked Sendable {
         precondition(other.subBits == subBits && other.slots == slots)
         for s in 0..<slots {
             let a = storage + s * stride, b = other.storage + s * stride
-            for i in 0..<width { a[i] &+= b[i] }
             let x = a + width, y = b + width
+            // An empty slot adds nothing; left unread, its buckets' pages stay unmapped.
+            if y[0] == 0 { continue }
+            for i in 0..<width { a[i] &+= b[i] }
             x[0] &+= y[0]
-            x[1] = UInt64(bitPattern: Swift.min(Int64(bitPattern: x[1]), Int64(bitPattern: y[1])))
-            x[2] = UInt64(bitPattern: Swift.max(Int64(bitPattern: x[2]), Int64(bitPattern: y[2])))
+            x[1] = Swift.max(x[1], y[1])
+            x[2] = Swift.max(x[2], y[2])
             let (low, carry) = x[3].addingReportingOverflow(y[3])
             x[3] = low
             x[4] &+= y[4] &+ (carry ? 1 : 0)
@@ -77,8 +79,9 @@ public final class HistogramBank: @unchecked Sendable {
     /// Slot `slot` as a standalone histogram.
     public func histogram(_ slot: Int) -> Histogram {
         let base = storage + slot * stride, stats = base + width
+        guard stats[0] > 0 else { return Histogram(subBits: subBits) }
         return Histogram(subBits: subBits, counts: Array(UnsafeBufferPointer(start: base, count: width)),
-                         count: stats[0], min: Int64(bitPattern: stats[1]), max: Int64(bitPattern: stats[2]),
+                         count: stats[0], min: Int64(bitPattern: ~stats[1]), max: Int64(bitPattern: stats[2]),
                          sumHigh: Int64(bitPattern: stats[4]), sumLow: stats[3])
     }
 }

@@ -49,6 +49,31 @@ import SyncLabKernel
         }
     }
 
+    /// A slot never recorded is the empty histogram (its minimum and maximum the empty ones,
+    /// though the bank starts as zeros), and stays so through a merge and a copy; a slot that
+    /// records only zeros has minimum and maximum 0.
+    @Test(arguments: [5, 10])
+    func anUnrecordedSlotIsTheEmptyHistogram(subBits: Int) {
+        let a = HistogramBank(slots: 3, subBits: subBits), b = HistogramBank(slots: 3, subBits: subBits)
+        for k in 0..<3 { #expect(a.histogram(k) == Histogram(subBits: subBits)) }
+        a.record(0, 0)
+        b.record(2, 7)
+        b.record(2, -4)
+        a.merge(b)
+        let copy = a.copy()
+        var zero = Histogram(subBits: subBits), seven = Histogram(subBits: subBits)
+        zero.record(0)
+        seven.record(7)
+        seven.record(0)
+        for bank in [a, copy] {
+            #expect(bank.histogram(0) == zero)
+            #expect(bank.histogram(0).min == 0 && bank.histogram(0).max == 0)
+            #expect(bank.histogram(1) == Histogram(subBits: subBits))
+            #expect(bank.histogram(2) == seven)
+            #expect(bank.histogram(2).min == 0 && bank.histogram(2).max == 7)
+        }
+    }
+
     /// Two banks merged equal one bank given all the values; a copy is independent of its original.
     @Test func mergeAndCopyAreThoseOfHistograms() {
         let values = Self.values(seed: 3)
