@@ -37,7 +37,7 @@ public enum LargeBlock {
     /// from `zeroedMappingBytes` up the block is mapped straight from the kernel, whose pages
     /// read as zero and are given memory only when first written. Clearing it by hand would
     /// have the kernel supply and zero every page at once, then write each again (the reference
-    /// fleet at 100k players peaked 33 MB higher so, for histogram buckets it never fills).
+    /// fleet at 100k players peaked 32 MiB higher so, for histogram buckets it never fills).
     public static func allocateZeroed(byteCount: Int) -> UnsafeMutableRawPointer {
         #if os(Linux) && canImport(Glibc)
         if byteCount >= zeroedMappingBytes {
