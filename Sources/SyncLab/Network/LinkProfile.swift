@@ -11,7 +11,8 @@ public struct LinkProfile: Sendable {
     public var share: Double
     public var uplink: Distribution
     public var downlink: Distribution
-    /// Downlink bandwidth, bytes per second, drawn per request.
+    /// Bandwidth, bytes per second, drawn for a request's bytes (none for a request without a
+    /// body) and again for its response's.
     public var bandwidth: Distribution
     public var failure: Double
     public var timeout: Nanoseconds

@@ -18,8 +18,9 @@ extension World {
         clients[c].needsFetch = false
         clients[c].requestSentAt = t
         let link = Int(clients[c].link)
-        let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
+        // A request without a body leaves whole at once: it draws no bandwidth.
+        let upload = scenario.requestBytes == 0 ? 0
+            : LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: linkDraw(.bandwidth, c, link: link))
         let uplink = linkDelay(.uplink, c, link: link)
         let lost = clients[c].networkRNG.bernoulli(links[link].failure)
         clients[c].uploadCompleteAt = t + upload

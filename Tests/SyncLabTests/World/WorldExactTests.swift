@@ -91,4 +91,30 @@ import SyncLabKernel
             #expect(row.earliest < 2 * .second - Self.uplink)
         }
     }
+
+    /// The request's bytes take their own bandwidth draw and the response its own; a request
+    /// without a body leaves whole at once and draws none. With constant delays and service time
+    /// (which draw nothing) and a uniform bandwidth, the first fetch advances the player's network
+    /// stream by two draws, or by one without request bytes.
+    @Test(arguments: [0, 400])
+    func aRequestWithoutABodyDrawsNoBandwidth(requestBytes: Int) {
+        var s = Self.scenario(clock: ContinuousClock(), duration: 30 * .minute)
+        s.links[0].bandwidth = .uniform(min: 50e3, max: 2e6)
+        s.requestBytes = requestBytes
+        var world = World(scenario: s)
+        var expected = world.clients[0].networkRNG
+        // The visit is at 5 s and the refetch 6–9 min after the first load: one fetch by 1 min.
+        world.run(until: SimTime(ns: Nanoseconds.minute))
+        let c = world.clients[0]
+        #expect(c.hasSync && !c.fetchInFlight)
+        if requestBytes > 0 {
+            let requestRate = 50e3 + (2e6 - 50e3) * expected.unit()
+            #expect(c.uploadCompleteAt.ns - c.requestSentAt.ns
+                    == LinkProfile.transferTime(bytes: requestBytes, bytesPerSecond: requestRate))
+        } else {
+            #expect(c.uploadCompleteAt == c.requestSentAt)
+        }
+        _ = expected.unit()   // the response's rate
+        #expect(c.networkRNG == expected)
+    }
 }
