@@ -22,7 +22,7 @@ public enum LargeBlock {
             return .allocate(byteCount: byteCount, alignment: alignment)
         }
         // Whole huge pages, so that the block's last one is not shared with other allocations.
-        let rounded = (byteCount + hugePage - 1) / hugePage * hugePage
+        let rounded = wholeHugePages(byteCount)
         let block = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: max(alignment, hugePage))
         #if os(Linux) && canImport(Glibc)
         _ = madvise(block, rounded, MADV_HUGEPAGE)
@@ -51,7 +51,7 @@ public enum LargeBlock {
                 fatalError("LargeBlock: cannot map \(span) bytes")
             }
             guard huge else { return raw }
-            let start = (Int(bitPattern: raw) + hugePage - 1) / hugePage * hugePage
+            let start = wholeHugePages(Int(bitPattern: raw))   // the first huge page boundary in it
             let head = start - Int(bitPattern: raw)
             let block = raw + head
             if head > 0 { munmap(raw, head) }
@@ -79,7 +79,12 @@ public enum LargeBlock {
     /// The bytes a zeroed block maps: whole huge pages from one up (whole pages below, which the
     /// kernel rounds to).
     private static func mappedLength(_ byteCount: Int) -> Int {
-        byteCount >= hugePage ? (byteCount + hugePage - 1) / hugePage * hugePage : byteCount
+        byteCount >= hugePage ? wholeHugePages(byteCount) : byteCount
+    }
+
+    /// `byteCount` (or an address) rounded up to whole huge pages.
+    private static func wholeHugePages(_ byteCount: Int) -> Int {
+        (byteCount + hugePage - 1) / hugePage * hugePage
     }
 
     /// From this size a zeroed block is its own mapping: below it, a page or two cleared by hand
