@@ -44,6 +44,14 @@ public struct BinaryHeapQueue<Payload> {
 
     @inlinable var peekTime: Int64? { heap.first?.time }
 
+    /// Removes every event whose payload `shouldRemove` picks. The rest come out in the same
+    /// order: the heap is rebuilt from them, and the (time, sequence) keys are all distinct.
+    public mutating func removeAll(where shouldRemove: (Payload) -> Bool) {
+        heap.removeAll { shouldRemove($0.payload) }
+        guard heap.count > 1 else { return }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+    }
+
     @inlinable mutating func removeFirst() -> Entry {
         let top = heap[0]
         let last = heap.removeLast()

@@ -38,6 +38,8 @@ public struct EventQueue<Payload> {
     }
 
     public var count: Int { ring.currentCount + nearCount + far.count }
+    /// Events beyond the ring's window, waiting in the heap.
+    @inlinable public var farCount: Int { far.count }
     public var isEmpty: Bool { count == 0 }
     /// Events scheduled so far (a throughput figure for benchmarks).
     public var scheduledCount: UInt64 { nextSequence }
@@ -120,6 +122,14 @@ public struct EventQueue<Payload> {
             ring.append(entry, to: (cursor &+ offset) & (EventQueue.bucketCount &- 1))
             nearCount &+= 1
         }
+    }
+
+    /// Drops the events beyond the ring's window whose payload `isCancelled` picks; the rest keep
+    /// their order. An event cancelled by its owner is otherwise dropped only when its time
+    /// comes: in the ring that is minutes away, in the heap it may be days, and cancelled events
+    /// could pile up there without bound.
+    public mutating func removeFar(where isCancelled: (Payload) -> Bool) {
+        far.removeAll(where: isCancelled)
     }
 
     /// The earliest pending event's time.

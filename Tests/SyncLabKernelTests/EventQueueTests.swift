@@ -256,3 +256,55 @@ struct EventQueueLookaheadTests {
         #expect(drain(&b).map(\.payload) == expected)
     }
 }
+
+/// Cancelled events swept from the heap (`removeFar(where:)`, `BinaryHeapQueue.removeAll(where:)`):
+/// the rest come out exactly as if the removed ones had never been scheduled.
+@Suite("EventQueue sweeping of cancelled far events")
+struct CancelledFarEventTests {
+    /// Times with many ties, near and days ahead (the ring's window is about 18 minutes).
+    static func times(_ count: Int, seed: UInt64) -> [Int64] {
+        var rng = RandomStream(seed: seed, purpose: StreamPurpose("far-sweep"))
+        return (0..<count).map { _ in
+            rng.below(3) == 0 ? Int64(rng.below(50)) * 1_000_000_000
+                : Int64(rng.below(40)) * 3_600_000_000_000 + Int64(rng.below(3)) * 1_000_000_000
+        }
+    }
+
+    @Test func heapKeepsTheOrderOfTheRest() {
+        let times = Self.times(3_000, seed: 1)
+        var swept = BinaryHeapQueue<Int>(), reference = BinaryHeapQueue<Int>()
+        for (k, t) in times.enumerated() {
+            swept.schedule(k, at: SimTime(ns: t))
+            if k % 3 != 0 { reference.schedule(k, at: SimTime(ns: t)) }
+        }
+        swept.removeAll { $0 % 3 == 0 }
+        #expect(swept.count == reference.count)
+        var a: [Int] = [], b: [Int] = []
+        while let e = swept.pop() { a.append(e.payload) }
+        while let e = reference.pop() { b.append(e.payload) }
+        #expect(a == b)
+        #expect(a.count == 2_000)
+    }
+
+    @Test func onlyFarEventsAreSweptAndTheRestKeepTheirOrder() {
+        let times = Self.times(3_000, seed: 2)
+        let window: Int64 = 18 * 60_000_000_000   // within the ring's window from time zero
+        var swept = EventQueue<Int>(), reference = EventQueue<Int>()
+        for (k, t) in times.enumerated() {
+            swept.schedule(k, at: SimTime(ns: t))
+            // The reference never had the odd far events; near ones stay in the ring either way.
+            if k % 2 == 0 || t < window { reference.schedule(k, at: SimTime(ns: t)) }
+        }
+        let farBefore = swept.farCount
+        swept.removeFar { $0 % 2 == 1 }
+        #expect(farBefore > 1_000)
+        #expect(swept.farCount == reference.farCount)
+        #expect(swept.count == reference.count)
+        #expect(swept.scheduledCount == 3_000, "the events scheduled are still counted")
+        var a: [Int] = [], b: [Int] = []
+        while let e = swept.pop() { a.append(e.payload) }
+        while let e = reference.pop() { b.append(e.payload) }
+        #expect(a == b)
+        #expect(a.contains { $0 % 2 == 1 }, "odd events within the window were not swept")
+    }
+}

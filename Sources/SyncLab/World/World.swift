@@ -55,6 +55,9 @@ public struct World {
     /// Handle a player's next display tick at once when nothing can come in between, and so run
     /// the player ahead of the others (`World+InlineResponse`; a setting for the tests, like the one above).
     var runsPlayersAhead = true
+    /// Cancelled events are swept from the queue's heap once it holds more than this many events
+    /// (`World+CancelledEvents`; settable so tests can show the results do not depend on it).
+    var farSweepAt: Int
     var pendingDisplay: PendingDisplay? = nil
     /// Responses and display ticks handled that way (each still takes a sequence number, so it
     /// counts as a scheduled event), the instant the current `run(until:)` stops at, and the
@@ -190,6 +193,8 @@ public struct World {
         usesDatabase = database != nil
         // A probe round sends again from its responses, and device events are not followed.
         completesResponsesInline = scenario.client.probes <= 1 && !scenario.devices.events.any
+        // A few pending far events per player are the norm (a visit, a sleep, a session's end).
+        farSweepAt = 4 * self.players.count + 65_536
         setUpDesignMemory()
     }
 
@@ -283,6 +288,7 @@ public struct World {
     mutating func schedule(_ kind: WorldEvent.Kind, client: Int, epoch: UInt32 = 0, at t: SimTime) {
         guard t < end else { return }
         queue.schedule(WorldEvent(client: Int32(client), kind: kind, epoch: epoch), at: t)
+        if queue.farCount > farSweepAt { sweepCancelledFarEvents() }
     }
 
     mutating func scheduleNextSample() {
