@@ -14,6 +14,8 @@
 # workload `r1-100k-c` times the issue's yardstick, a plain single-threaded C event loop with a
 # binary heap (bench/reference/r1.c, built here with $CC, default cc), in the same hour: the
 # machine's speed swings by up to half from hour to hour, and that loop's time says which hour it was.
+# Machines of the same kind are not all the same processor either, so each row names the one it
+# ran on (vendor, family and model numbers, last-level cache): compare rows of the same processor.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,7 +44,19 @@ workload() {
 [ -x "$SYNCLAB" ] || { echo "bench: $SYNCLAB not built; run 'make build'" >&2; exit 2; }
 [ -x "$TIME" ] || { echo "bench: needs GNU time at $TIME" >&2; exit 2; }
 mkdir -p bench
-[ -f "$CSV" ] || echo "label,date_utc,workload,players,simulated_hours,runs,sim_wall_s,process_wall_s,fetches,events,fetches_per_s,events_per_s,peak_rss_mib,threads,load1,cost_us_per_player_hour" > "$CSV"
+[ -f "$CSV" ] || echo "label,date_utc,workload,players,simulated_hours,runs,sim_wall_s,process_wall_s,fetches,events,fetches_per_s,events_per_s,peak_rss_mib,threads,load1,cost_us_per_player_hour,cpu" > "$CSV"
+
+# "AuthenticAMD family 26 model 2; L3 32768K": what a virtual machine shows of its processor
+# (the model name alone is often just "AMD EPYC"). No commas, so it stays one CSV field.
+cpu_of_machine() {
+    [ -r /proc/cpuinfo ] || { uname -m; return; }
+    local cache
+    cache=$(cat /sys/devices/system/cpu/cpu0/cache/index3/size 2>/dev/null || echo "?")
+    awk -F': *' -v l3="$cache" '
+        /^vendor_id/ && !v { v = $2 } /^cpu family/ && !f { f = $2 } /^model[ \t]*:/ && !m { m = $2 }
+        END { if (v == "") print "unknown"; else printf "%s family %s model %s; L3 %s\n", v, f, m, l3 }' /proc/cpuinfo
+}
+CPU=$(cpu_of_machine | tr -d ',')
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -83,15 +97,15 @@ for w in $WORKLOADS; do
     rss=$(awk '{ print $3 }' "$tmp/runs" | median)
     read -r _ _ _ events fetches threads < <(tail -1 "$tmp/runs")
     row=$(awk -v l="$LABEL" -v d="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v w="$w" -v p="$players" -v h="$hours" -v r="$RUNS" \
-              -v s="$sim" -v pw="$wall" -v f="$fetches" -v e="$events" -v m="$rss" -v t="$threads" -v ld="$load" 'BEGIN {
-        printf "%s,%s,%s,%d,%d,%d,%.2f,%.2f,%d,%d,%.0f,%.0f,%.0f,%d,%s,%.3f\n", l, d, w, p, h, r, s, pw, f, e,
-               f / s, e / s, m / 1024, t, ld, s * 1e6 / (p * h) }')
+              -v s="$sim" -v pw="$wall" -v f="$fetches" -v e="$events" -v m="$rss" -v t="$threads" -v ld="$load" -v c="$CPU" 'BEGIN {
+        printf "%s,%s,%s,%d,%d,%d,%.2f,%.2f,%d,%d,%.0f,%.0f,%.0f,%d,%s,%.3f,%s\n", l, d, w, p, h, r, s, pw, f, e,
+               f / s, e / s, m / 1024, t, ld, s * 1e6 / (p * h), c }')
     echo "$row" >> "$CSV"
     rows+=("$row")
 done
 
 echo
-echo "bench ($LABEL, median of $RUNS; written to $CSV)"
+echo "bench ($LABEL, median of $RUNS; written to $CSV; processor: $CPU)"
 printf '%-16s %9s %9s %9s %12s %12s %9s %7s %6s\n' workload players "wall s" "proc s" "fetches/s" "events/s" "peak MiB" threads load
 for row in "${rows[@]}"; do
     IFS=, read -r _ _ w p _ _ s pw _ _ fs es m t ld _ <<<"$row"
@@ -101,7 +115,7 @@ echo
 echo "scaling (v1.1.5 with the release spike; cost = simulated wall time per player-hour)"
 printf '%-16s %9s %9s %16s\n' workload players "wall s" "µs/player·h"
 for row in "${rows[@]}"; do
-    IFS=, read -r _ _ w p _ _ s _ _ _ _ _ _ _ _ c <<<"$row"
+    IFS=, read -r _ _ w p _ _ s _ _ _ _ _ _ _ _ c _ <<<"$row"
     case "$w" in v115-*) printf '%-16s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
 done
 r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')
