@@ -83,10 +83,8 @@ struct CheckCommand {
         if let junit {
             // Checked before the runs, so a typo does not cost a whole run.
             guard !junit.isEmpty else { return cli.usageError("check", "--junit needs a file name") }
-            let folder = URL(fileURLWithPath: junit).deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                return cli.usageError("check", "--junit: the folder '\(folder)' does not exist")
+            if let problem = ReportWriter.fileRefusal(for: junit, inputs: parsed.positional) {
+                return cli.usageError("check", "--junit: \(problem)")
             }
         }
 
@@ -172,7 +170,7 @@ struct CheckCommand {
                 try Data(xml.utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
                 cli.out("wrote \(junit)\n")
             } catch {
-                cli.err("synclab check: could not write --junit '\(junit)': \(error.localizedDescription)\n")
+                cli.err("synclab check: could not write --junit '\(junit)': \(ReportWriter.reason(error))\n")
                 status = 2
             }
         }
@@ -183,7 +181,7 @@ struct CheckCommand {
                 try CheckCommand.append(markdown, to: summary)
             } catch {
                 // The job summary is a convenience: the verdict stands without it.
-                cli.err("synclab check: warning: could not append to GITHUB_STEP_SUMMARY '\(summary)': \(error.localizedDescription)\n")
+                cli.err("synclab check: warning: could not append to GITHUB_STEP_SUMMARY '\(summary)': \(ReportWriter.reason(error))\n")
             }
         }
         return status
@@ -213,10 +211,12 @@ struct CheckCommand {
     /// Appends `text` to the file at `path`, creating it if needed.
     static func append(_ text: String, to path: String) throws {
         let data = Data(text.utf8)
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             try data.write(to: URL(fileURLWithPath: path))
             return
         }
+        if isDirectory.boolValue { throw ReportWriter.WriteError(message: "it is a folder; expected a file") }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         try handle.seekToEnd()

@@ -74,7 +74,7 @@ struct CompareCommand {
         if bad { return 2 }
         let common = seed ?? scenarios[0].seed
         let out = parsed.options["--out"] ?? "Reports/compare-\(scenarios[0].name)"
-        if let problem = ReportWriter.refusal(for: out) {
+        if let problem = ReportWriter.refusal(for: out, inputs: parsed.positional) {
             cli.err("synclab compare: \(problem)\n")
             return 2
         }
@@ -89,7 +89,7 @@ struct CompareCommand {
             cli.err("simulated \(scenario.name) in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
         }
         do {
-            try ReportWriter.write(CompareReport.files(results, files: parsed.positional), to: out)
+            try ReportWriter.write(CompareReport.files(results, files: parsed.positional), to: out, inputs: parsed.positional)
         } catch {
             cli.err("synclab compare: \(error)\n")
             return 2

@@ -20,12 +20,19 @@ public enum ReportWriter {
         return (path as NSString).expandingTildeInPath
     }
 
-    /// Why `path` must not be replaced, or nil if it may be.
-    public static func refusal(for path: String) -> String? {
+    /// Why `path` must not be replaced, or nil if it may be. `inputs` are the files and folders
+    /// the command reads: replacing the folder would delete one that lies inside it.
+    public static func refusal(for path: String, inputs: [String] = []) -> String? {
         let fm = FileManager.default
         guard !path.isEmpty else { return "the report folder path is empty" }
         let url = URL(fileURLWithPath: expanded(path)).standardizedFileURL
         let resolved = url.resolvingSymlinksInPath()
+        for input in inputs {
+            let inside = canonical(input)
+            if inside == resolved.path || inside.hasPrefix(resolved.path == "/" ? "/" : resolved.path + "/") {
+                return "refusing to replace '\(path)': it holds '\(input)', an input of this command; choose another folder"
+            }
+        }
         let home = fm.homeDirectoryForCurrentUser.standardizedFileURL
         let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).standardizedFileURL
         let protected = [URL(fileURLWithPath: "/"), home, home.resolvingSymlinksInPath(), cwd, cwd.resolvingSymlinksInPath()]
@@ -41,9 +48,47 @@ public enum ReportWriter {
         return "'\(path)' exists and is not a SyncLab report folder (no \(marker) file); refusing to replace it"
     }
 
+    /// Why a single output file (`--junit`, `index --out`) must not be written at `path`, or nil
+    /// if it may: a folder is not a file, its folder must exist, and it must not be an input.
+    public static func fileRefusal(for path: String, inputs: [String]) -> String? {
+        guard !path.isEmpty else { return "the file name is empty" }
+        let url = URL(fileURLWithPath: expanded(path)).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "'\(path)' is a folder; expected a file name"
+        }
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "the folder '\(folder)' does not exist"
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else { return "cannot write in the folder '\(folder)'" }
+        if let input = inputs.first(where: { canonical($0) == canonical(path) }) {
+            return "'\(path)' is '\(input)', an input of this command; refusing to overwrite it"
+        }
+        return nil
+    }
+
+    /// Why a write failed, in words: Foundation's message for a write error is often only
+    /// "The operation could not be completed" with a code.
+    static func reason(_ error: Error) -> String {
+        if let e = error as? WriteError { return e.message }
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        return ns.localizedDescription
+    }
+
+    /// The absolute path with `~`, `.`, `..` and symbolic links resolved, to compare two paths.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: expanded(path)).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
     /// Writes `files` as the folder `path`, replacing a previous report there.
-    public static func write(_ files: [(name: String, contents: String)], to path: String) throws {
-        if let problem = refusal(for: path) { throw WriteError(message: problem) }
+    public static func write(_ files: [(name: String, contents: String)], to path: String, inputs: [String] = []) throws {
+        if let problem = refusal(for: path, inputs: inputs) { throw WriteError(message: problem) }
         let fm = FileManager.default
         let target = URL(fileURLWithPath: expanded(path)).standardizedFileURL
         let parent = target.deletingLastPathComponent()

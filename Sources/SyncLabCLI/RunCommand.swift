@@ -106,7 +106,7 @@ struct RunCommand {
         }
         let out = parsed.options["--out"] ?? "Reports/\(scenario.name)"
         // Refuse a destination we must not replace before spending time on the run.
-        if let problem = ReportWriter.refusal(for: out) {
+        if let problem = ReportWriter.refusal(for: out, inputs: [path]) {
             cli.err("synclab run: \(problem)\n")
             return 2
         }
@@ -118,7 +118,7 @@ struct RunCommand {
         cli.progressDone()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {
-            try ReportWriter.write(ReportBundle.files(result), to: out)
+            try ReportWriter.write(ReportBundle.files(result), to: out, inputs: [path])
         } catch {
             cli.err("synclab run: \(error)\n")
             return 2

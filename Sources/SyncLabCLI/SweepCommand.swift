@@ -159,7 +159,7 @@ struct SweepCommand {
         }
         let sharded = parsed.options["--shard"] != nil
         let out = parsed.options["--out"] ?? (sharded ? "Reports/sweep-\(base.name)-part-\(shard)-of-\(shards)" : "Reports/sweep-\(base.name)")
-        if let problem = ReportWriter.refusal(for: out) {
+        if let problem = ReportWriter.refusal(for: out, inputs: [path]) {
             cli.err("synclab sweep: \(problem)\n")
             return 2
         }
@@ -194,7 +194,7 @@ struct SweepCommand {
             }
         }
         do {
-            try ReportWriter.write(files, to: out)
+            try ReportWriter.write(files, to: out, inputs: [path])
         } catch {
             cli.err("synclab sweep: \(error)\n")
             return 2
@@ -235,6 +235,10 @@ struct MergeCommand {
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("merge", "missing the part folders") }
         guard let out = parsed.options["--out"], !out.isEmpty else { return cli.usageError("merge", "--out DIR is required") }
+        if let problem = ReportWriter.refusal(for: out, inputs: parsed.positional) {
+            cli.err("synclab merge: \(problem)\n")
+            return 2
+        }
         var parts: [(source: String, part: SweepPart)] = []
         for dir in parsed.positional {
             let file = (dir as NSString).appendingPathComponent(SweepPart.fileName)
@@ -257,7 +261,7 @@ struct MergeCommand {
             return 2
         }
         do {
-            try ReportWriter.write(files, to: out)
+            try ReportWriter.write(files, to: out, inputs: parsed.positional)
         } catch {
             cli.err("synclab merge: \(error)\n")
             return 2

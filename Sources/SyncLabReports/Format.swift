@@ -33,6 +33,8 @@ public enum Format {
     /// Milliseconds (as a Double figure) for people.
     public static func humanMs(_ ms: Double?) -> String {
         guard let ms, ms.isFinite else { return "n/a" }
+        // Beyond what nanoseconds in 64 bits hold (about 292 years): whole seconds.
+        guard abs(ms) < 9e12 else { return fixed(ms / 1000, 0) + " s" }
         return human(Int64((ms * 1e6).rounded()))
     }
 

@@ -58,7 +58,7 @@ public enum MarkdownReport {
         md += "- Server: generation cron every \(Units.formatDuration(s.server.cronPeriod)) keeping "
             + "\(Units.formatDuration(s.server.horizon)) ahead; file published \(Units.formatDuration(s.server.publishLag)) + "
             + "\(Describe.distribution(s.server.publishDuration, .duration)) later; \(r.filesPublished) files published in the window, "
-            + "\(Format.fixed(r.meanFileBytes, 0)) bytes per response on average (JSON → AES-CBC with PKCS#7 padding → Base64, plus headers); "
+            + "\(Format.fixed(r.meanFileBytes, 0)) bytes per file on average as served (JSON → AES-CBC with PKCS#7 padding → Base64, plus headers); "
             + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), taken when the request starts; "
             + "service time \(Describe.distribution(s.server.serviceTime, .duration)).\n"
         md += "- Client design: measures with the \(Describe.clock(s.client.clock)); estimator `\(s.client.estimator.name)`; "
@@ -87,8 +87,21 @@ public enum MarkdownReport {
         }
 
         md += "\n## Client error by clock kind\n\n"
-        md += "The estimate error |server time the client believes − server time| of the same fetches, measured with each device clock. "
-            + "The design measures with `\(s.client.clock.name)`.\n\n"
+        md += "The estimate error |server time the client believes − server time| of the same fetches, measured with each device clock: "
+            + "each row is the design's estimator (`\(s.client.estimator.name)`) on each sync's exchange alone. "
+            + "The design measures with `\(s.client.clock.name)`"
+        // The reference uptime clocks are labelled by resolution; name the design's row when it is one.
+        if let u = s.client.clock as? BootTimeUptimeClock, u.resolution == .second || u.resolution == .microsecond {
+            md += " (row `uptime-1\(u.resolution == .second ? "s" : "us")`)"
+        }
+        if s.client.estimator.memoryWords > 0 || s.client.driftCorrection != nil {
+            // The shadow clocks keep one exchange each; the design also keeps history.
+            md += ", and its own estimate also draws on what it keeps from earlier syncs ("
+                + [s.client.estimator.memoryWords > 0 ? "the estimator's memory" : nil,
+                   s.client.driftCorrection != nil ? "drift correction" : nil].compactMap { $0 }.joined(separator: ", ")
+                + "): that estimate is the headline's clock estimate error, not its row here"
+        }
+        md += ".\n\n"
         md += errorTable(label: "clock", rows: r.errorByClock.map { ($0.0, $0.1) })
 
         md += errorAttribution(r)

@@ -45,7 +45,9 @@ public enum ServerSections {
             + (plan.queueLimit.map { "at most \($0) waiting, " } ?? "")
             + "time-out \(Units.formatDuration(plan.timeout)). Item ends get \(Describe.distribution(plan.endJitter, .duration)) added; "
             + "each item's row answers \(Describe.distribution(plan.overlap, .duration)) before its start. "
-            + "Run as a single shard: every player shares the database.\n\n"
+            + "Run as a single shard: every player shares the database. "
+            + "The transition gap counts the players who watched a change happen (the position's item ran out and its reload "
+            + "brought the next one); an item a Store load shows before its start is in the early figures below, not in the gap.\n\n"
         md += "| figure | value |\n|---|---|\n"
         let f = r.figures
         md += "| requests per second peak / p99.9 / p99 / mean (same-second bursts) | \(Format.optional(f["peakRequestsPerSecond"] ?? nil, 0)) / "

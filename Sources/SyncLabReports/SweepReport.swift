@@ -184,7 +184,12 @@ public struct SweepPart: Sendable, Equatable {
             guard fields.count == 2 + spec.figures.count, let p = Int(fields[0]), let s = UInt64(fields[1]) else {
                 return .failure(SweepError("line \(i + 4) is not a row of \(2 + spec.figures.count) fields"))
             }
-            rows.append(Row(point: p, seed: s, cells: Array(fields.dropFirst(2))))
+            let cells = Array(fields.dropFirst(2))
+            // A figure is a finite number (`Headline.cell`), or empty where the run had none.
+            if let k = cells.firstIndex(where: { !$0.isEmpty && !(Double($0)?.isFinite ?? false) }) {
+                return .failure(SweepError("line \(i + 4), figure \(spec.figures[k]): expected a number or nothing; got '\(cells[k])'"))
+            }
+            rows.append(Row(point: p, seed: s, cells: cells))
         }
         return .success(SweepPart(spec: spec, shard: shard, shards: shards, rows: rows))
     }

@@ -29,6 +29,44 @@ import SyncLab
         #expect(rows.last?.contains("| \(Int(peak)) |") == true)
     }
 
+    /// A summary.json that is not what `run` writes: exit 2 naming the key, never a trap or a row of nonsense.
+    @Test(arguments: [
+        (#""clients": 300"#, #""clients": 1e19"#, "clients: expected a whole number of players or null; got 1e19 (a number)"),
+        (#""clients": 300"#, #""clients": "lots""#, #"clients: expected a whole number of players or null; got "lots" (a string)"#),
+        (#""transitionGapMs": { "p50": "#, #""transitionGapMs": { "p50": 1e17, "was": "#,
+         "transitionGapMs.p50: expected milliseconds ≥ 0 or null; got 1e17 (a number)"),
+        (#""transitionsWithin500msShare": "#, #""transitionsWithin500msShare": 7, "was": "#,
+         "transitionsWithin500msShare: expected a share from 0 to 1 or null; got 7 (a number)"),
+    ])
+    func aSummaryWithImpossibleFiguresIsAnInputError(original: String, replacement: String, message: String) throws {
+        let dir = CLITests.temporaryDirectory()
+        let scenario = try CLITests.smallScenario(in: dir)
+        #expect(CLITests.synclab(["run", scenario, "--out", dir + "/a"]).status == 0)
+        let path = dir + "/a/summary.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(original))
+        try text.replacingOccurrences(of: original, with: replacement).write(toFile: path, atomically: true, encoding: .utf8)
+        let r = CLITests.synclab(["index", dir + "/a"])
+        #expect(r.status == 2)
+        #expect(r.err == "synclab index: \(path): \(message)\n")
+        try "[]".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(CLITests.synclab(["index", dir + "/a"]).err.hasSuffix("expected an object (a summary written by 'synclab run'); got an array\n"))
+    }
+
+    @Test func theIndexIsNeverWrittenOverItsInputsOrAFolder() throws {
+        let dir = CLITests.temporaryDirectory()
+        let scenario = try CLITests.smallScenario(in: dir)
+        #expect(CLITests.synclab(["run", scenario, "--out", dir + "/a"]).status == 0)
+        let summary = try String(contentsOfFile: dir + "/a/summary.json", encoding: .utf8)
+        let over = CLITests.synclab(["index", dir + "/a", "--out", dir + "/a/summary.json"])
+        #expect(over.status == 2)
+        #expect(over.err.contains("an input of this command; refusing to overwrite it"))
+        #expect(try String(contentsOfFile: dir + "/a/summary.json", encoding: .utf8) == summary)
+        let folder = CLITests.synclab(["index", dir + "/a", "--out", dir + "/a"])
+        #expect(folder.status == 2)
+        #expect(folder.err == "synclab index: --out: '\(dir)/a' is a folder; expected a file name\n")
+    }
+
     @Test func aFolderWithoutSummaryIsAnInputError() {
         let dir = CLITests.temporaryDirectory()
         let r = CLITests.synclab(["index", dir])

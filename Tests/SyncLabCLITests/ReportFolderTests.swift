@@ -35,6 +35,31 @@ import SyncLab
         return p.processIdentifier
     }
 
+    /// An output never replaces what the command reads: a report folder holding the scenario,
+    /// or a JUnit file named as the scenario.
+    @Test func anOutputThatWouldDeleteAnInputIsRefused() throws {
+        let dir = CLITests.temporaryDirectory()
+        let (report, files) = try Self.previousReport(in: dir)
+        let scenario = try String(contentsOfFile: dir + "/small.json", encoding: .utf8)
+        try scenario.write(toFile: report + "/small.json", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: dir + "/base.json", toPath: report + "/base.json")
+        let held = Self.snapshot(report)
+        for arguments in [["run", report + "/small.json"], ["compare", report + "/small.json", dir + "/small.json"]] {
+            let r = CLITests.synclab(arguments + ["--out", report])
+            #expect(r.status == 2)
+            #expect(r.err.contains("refusing to replace '\(report)': it holds '\(report)/small.json', an input of this command"))
+            #expect(Self.snapshot(report) == held)
+        }
+        #expect(held.count == files.count + 2)
+        let junit = CLITests.synclab(["check", dir + "/small.json", "--junit", dir + "/small.json"])
+        #expect(junit.status == 2)
+        #expect(junit.err.contains("an input of this command; refusing to overwrite it"))
+        #expect(try String(contentsOfFile: dir + "/small.json", encoding: .utf8) == scenario)
+        let folder = CLITests.synclab(["check", dir + "/small.json", "--junit", report])
+        #expect(folder.status == 2)
+        #expect(folder.err.contains("--junit: '\(report)' is a folder; expected a file name"))
+    }
+
     @Test func aFailedWriteLeavesThePreviousReportUntouched() throws {
         let dir = CLITests.temporaryDirectory()
         let (path, before) = try Self.previousReport(in: dir)

@@ -77,6 +77,11 @@ import SyncLabReports
         let notAPart = Self.synclab(["merge", dir, "--out", dir + "/m"])
         #expect(notAPart.status == 2 && notAPart.err.contains("sweep-part.csv: cannot read the file"))
         #expect(Self.synclab(["merge", dir + "/p0"]).err.contains("--out DIR is required"))
+        // Merging into one of the parts would delete it.
+        let intoPart = Self.synclab(["merge", dir + "/p0", dir + "/p1", "--out", dir + "/p0"])
+        #expect(intoPart.status == 2)
+        #expect(intoPart.err == "synclab merge: refusing to replace '\(dir)/p0': it holds '\(dir)/p0', an input of this command; choose another folder\n")
+        #expect(FileManager.default.fileExists(atPath: dir + "/p0/" + SweepPart.fileName))
     }
 
     @Test func badKeyPathsAndValuesExitTwoNamingThem() throws {

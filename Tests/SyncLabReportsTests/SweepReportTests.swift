@@ -40,6 +40,18 @@ import SyncLab
         #expect(p.text.hasPrefix("# synclab sweep part 1/3\n# {\"scenario\":\"s\","))
     }
 
+    @Test func aPartWhoseFigureIsNotANumberIsRefused() {
+        let text = Self.part(1, of: 3).text
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for bad in ["abc", "nan", "inf", "1e400"] {
+            var fields = lines[3].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[2] = bad
+            lines[3] = fields.joined(separator: ",")
+            #expect(SweepPart.parse(lines.joined(separator: "\n")) == .failure(SweepError(
+                "line 4, figure transitionGapMs.p99: expected a number or nothing; got '\(bad)'")))
+        }
+    }
+
     @Test func shardsMergeToTheUnshardedBytes() throws {
         let whole = try SweepReport.merge([("all", Self.part(0, of: 1))]).get()
         let merged = try SweepReport.merge([("b", Self.part(2, of: 3)), ("a", Self.part(0, of: 3)), ("c", Self.part(1, of: 3))]).get()

@@ -43,6 +43,9 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// The value for a message, as input errors show it: `"many" (a string)`, `5 (a number)`, `an array`.
+    public var describedForMessage: String { InputNode.describe(self) }
+
     /// Looks up `key` in an object; `nil` for a missing key or when this is not an object.
     ///
     /// The parser rejects duplicate keys, so at most one member can match.

@@ -106,6 +106,10 @@ import SyncLabKernel
          "bad.json: network.profiles[1].name: duplicate link profile name 'w'; each profile needs its own name"),
         ("both budget limits", #"{"budgets": [{"name": "g", "metric": "bareShare", "max": 1, "min": 0}]}"#,
          "bad.json: budgets[0]: give exactly one of 'max' or 'min'; got both"),
+        ("a share budget past 1", #"{"budgets": [{"name": "g", "metric": "bareShare", "max": -1}]}"#,
+         "bad.json: budgets[0].max: 'bareShare' is a share from 0 to 1; got -1"),
+        ("a negative limit on a gap", #"{"budgets": [{"name": "g", "metric": "transitionGapMs.p99", "max": -5}]}"#,
+         "bad.json: budgets[0].max: 'transitionGapMs.p99' is never negative; got -5"),
         ("unknown budget figure", #"{"budgets": [{"name": "g", "metric": "bareShar", "max": 1}]}"#,
          "bad.json: budgets[0].metric: unknown figure 'bareShar'; did you mean 'bareShare'?"),
     ]
