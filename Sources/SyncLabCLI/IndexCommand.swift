@@ -141,12 +141,12 @@ struct IndexRow {
             case nil: throw Invalid(description: "\(key): missing; expected a string")
             }
         }
-        scenario = try text("scenario", nullable: false)!
-        let players = try number(["clients"], 0...1e12, "a whole number of players")
-        guard let players, let whole = Int(exactly: players) else {
+        guard let scenario = try text("scenario", nullable: false) else { throw Invalid(description: "scenario: expected a string; got null") }
+        self.scenario = scenario
+        guard case .number(let count, _)? = value(["clients"]), (0...1e12).contains(count), let whole = Int(exactly: count) else {
             throw Invalid(description: "clients: expected a whole number of players; got \(value(["clients"])?.describedForMessage ?? "nothing")")
         }
-        self.players = whole
+        players = whole
         let ms = 0...IndexRow.largestMs, share = 0.0...1.0, rate = 0...IndexRow.largestRate
         gapP50 = try number(["transitionGapMs", "p50"], ms, "milliseconds ≥ 0")
         gapP99 = try number(["transitionGapMs", "p99"], ms, "milliseconds ≥ 0")
