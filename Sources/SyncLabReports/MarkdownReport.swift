@@ -90,10 +90,9 @@ public enum MarkdownReport {
         md += "The estimate error |server time the client believes − server time| of the same fetches, measured with each device clock: "
             + "each row is the design's estimator (`\(s.client.estimator.name)`) on each sync's exchange alone. "
             + "The design measures with `\(s.client.clock.name)`"
-        // The reference uptime clocks are labelled by resolution; name the design's row when it is one.
-        if let u = s.client.clock as? BootTimeUptimeClock, u.resolution == .second || u.resolution == .microsecond {
-            md += " (row `uptime-1\(u.resolution == .second ? "s" : "us")`)"
-        }
+        // The reference uptime clocks are labelled by resolution: name the design's row when its label differs.
+        let row = RunResult.clockRowLabel(s.client.clock)
+        if row != s.client.clock.name && r.errorByClock.contains(where: { $0.0 == row }) { md += " (row `\(row)`)" }
         if s.client.estimator.memoryWords > 0 || s.client.driftCorrection != nil {
             // The shadow clocks keep one exchange each; the design also keeps history.
             md += ", and its own estimate also draws on what it keeps from earlier syncs ("

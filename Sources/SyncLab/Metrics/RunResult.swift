@@ -106,6 +106,18 @@ extension RunResult {
         return keys
     }
 
+    /// The label of the clock table's row measured with `clock` ("uptime-1s" for `uptime`).
+    public static func clockRowLabel(_ clock: any DeviceClock) -> String { World.shadowLabel(clock) }
+
+    /// The values figure `key` can take: a share (a key part ending in "Share", or a seed
+    /// failure rate) from 0 to 1, an error source's mean part either sign, and every other
+    /// figure (a size, count, rate, time or cost) from 0. A budget's limit outside them is a typo.
+    public static func possibleValues(of key: String) -> ClosedRange<Double> {
+        if key.split(separator: ".").contains(where: { $0.hasSuffix("Share") }) || seedFigureKeys.contains(key) { return 0...1 }
+        if key.hasPrefix("errorSourceMs.") && key.hasSuffix(".mean") { return -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude }
+        return 0...Double.greatestFiniteMagnitude
+    }
+
     public var figures: [String: Double?] {
         var f: [String: Double?] = [:]
         for (name, e) in errorByClock {

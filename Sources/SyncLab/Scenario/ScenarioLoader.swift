@@ -343,15 +343,11 @@ public struct ScenarioLoader {
         let min = try n.optional("min") { try $0.double() }
         try n.rejectUnknownKeys()
         // A limit outside what the figure can be makes a budget that always or never passes: a typo.
+        let possible = RunResult.possibleValues(of: metric)
         for (key, limit) in [("max", max), ("min", min)] {
-            guard let limit else { continue }
-            let node = try n.required(key)
-            if Self.isShareFigure(metric) && !(0...1).contains(limit) {
-                throw node.error("'\(metric)' is a share from 0 to 1; got \(Bounds.number(limit))")
-            }
-            if !Self.isSignedFigure(metric) && limit < 0 {
-                throw node.error("'\(metric)' is never negative; got \(Bounds.number(limit))")
-            }
+            guard let limit, !possible.contains(limit) else { continue }
+            throw try n.required(key).error(possible.upperBound == 1 ? "'\(metric)' is a share from 0 to 1; got \(Bounds.number(limit))"
+                                                                       : "'\(metric)' is never negative; got \(Bounds.number(limit))")
         }
         switch (max, min) {
         case (let limit?, nil): return Budget(name: name, metric: metric, comparison: .atMost, limit: limit)
@@ -359,17 +355,6 @@ public struct ScenarioLoader {
         case (_?, _?): throw n.error("give exactly one of 'max' or 'min'; got both")
         case (nil, nil): throw n.error("give exactly one of 'max' or 'min'; got neither")
         }
-    }
-
-    /// Figures that are shares of a whole (0 to 1).
-    static func isShareFigure(_ metric: String) -> Bool {
-        metric.hasSuffix("Share") || metric.hasPrefix("seedFailureRate")
-    }
-
-    /// Figures that may be negative: the sources' mean parts of the error, and the recovery after
-    /// waking compared with no sleep. Every other figure is a size, count, rate, time or cost.
-    static func isSignedFigure(_ metric: String) -> Bool {
-        (metric.hasPrefix("errorSourceMs.") && metric.hasSuffix(".mean")) || metric.hasSuffix(".vsNoSleep")
     }
 
     public static func editDistanceForHints(_ a: String, _ b: String) -> Int { editDistance(a, b) }

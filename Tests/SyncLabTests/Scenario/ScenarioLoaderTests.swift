@@ -110,6 +110,8 @@ import SyncLabKernel
          "bad.json: budgets[0].max: 'bareShare' is a share from 0 to 1; got -1"),
         ("a negative limit on a gap", #"{"budgets": [{"name": "g", "metric": "transitionGapMs.p99", "max": -5}]}"#,
          "bad.json: budgets[0].max: 'transitionGapMs.p99' is never negative; got -5"),
+        ("a negative limit on a recovery time", #"{"budgets": [{"name": "g", "metric": "wakeRecoveryMinutes.displayed.vsNoSleep", "min": -1}]}"#,
+         "bad.json: budgets[0].min: 'wakeRecoveryMinutes.displayed.vsNoSleep' is never negative; got -1"),
         ("unknown budget figure", #"{"budgets": [{"name": "g", "metric": "bareShar", "max": 1}]}"#,
          "bad.json: budgets[0].metric: unknown figure 'bareShar'; did you mean 'bareShare'?"),
     ]
