@@ -102,36 +102,94 @@ final class ErrorBank: @unchecked Sendable {
     }
 }
 
-/// Distribution of one transition's show instants across the players who showed it.
+/// How one item change's show instants spread across the players who showed it.
+///
+/// The worst pair (`gap`, latest − earliest) grows with the number of viewers: it is the range
+/// of a sample, and a wider sample has a wider range. The shares and quantile spreads converge
+/// to the design's own figures as viewers grow, so verdicts use them (docs/metrics.md).
 public struct TransitionRow: Sendable, Equatable {
     /// Server time of the change, ns since the epoch.
     public var time: Int64
     public var position: Int
     public var viewers: Int
-    /// Earliest and latest show instant, relative to the change (ns; negative = early).
+    /// Earliest and latest show instant, relative to the change (ns; negative = early). Exact.
     public var earliest: Int64
     public var latest: Int64
-    /// latest − earliest: the transition gap.
+    /// latest − earliest: the worst pair of viewers.
     public var gap: Int64 { latest - earliest }
     /// 99th minus 1st percentile of the show instants.
     public var spread: Int64
-    /// Players inside the best-placed 500 ms window.
+    /// 99.9th minus 0.1th percentile of the show instants.
+    public var spread999: Int64
+    /// Viewers inside the best-placed window (500 ms): the most that one window can hold.
     public var inBestWindow: Int
+    /// Viewers inside the window centred on the true instant, [−250 ms, +250 ms).
+    public var inCentredWindow: Int
+    /// Pairs of viewers whose show instants lie within the window of each other.
+    public var pairsWithin: Double
+    /// All pairs of viewers, n(n − 1)/2.
+    public var pairs: Double { Double(viewers) * Double(viewers - 1) / 2 }
+
+    public var bestWindowShare: Double { Double(inBestWindow) / Double(viewers) }
+    public var centredWindowShare: Double { Double(inCentredWindow) / Double(viewers) }
+    /// Share of viewer pairs within the window; nil for a single viewer.
+    public var pairShare: Double? { viewers < 2 ? nil : pairsWithin / pairs }
 }
 
 extension TransitionRow {
-    /// Gap statistics from the (unsorted) show offsets of one transition.
-    static func measure(time: Int64, position: Int, offsets: [Int64], window: Int64) -> TransitionRow {
-        let sorted = offsets.sorted()
-        let n = sorted.count
-        func rank(_ q: Double) -> Int64 { sorted[max(0, min(n - 1, Int((q * Double(n)).rounded(.up)) - 1))] }
-        var best = 0
-        var lo = 0
-        for hi in 0..<n {
-            while sorted[hi] - sorted[lo] > window { lo += 1 }
-            best = max(best, hi - lo + 1)
+    /// The figures of one change from its show offsets in value order (`ShowBin`s: exact
+    /// values, or counts in bins of `ShowBins`), with the exact earliest and latest.
+    ///
+    /// A bin's shows are taken at its middle (an exact value at itself), so with exact values
+    /// every figure is exact. With bins: quantiles lie within half a bin (0.5 ms inside ±1 s,
+    /// 0.05% beyond); the centred window's edges are bin edges, so its count is exact; the best
+    /// window and the pairs count bins by their middles, as if the window were up to one bin
+    /// (1 ms inside ±1 s) wider or narrower, and pairs inside one bin count as within.
+    static func measure(time: Int64, position: Int, bins: [ShowBin], earliest: Int64, latest: Int64,
+                        window: Int64) -> TransitionRow {
+        let n = bins.reduce(0) { $0 + $1.count }
+        let w = Double(window)
+        let middles = bins.map(\.middle)
+        // Nearest rank, as `RunResult.rank`: the i-th smallest show, counting from 0.
+        func rank(_ q: Double) -> Int64 {
+            let i = max(0, min(n - 1, Int((q * Double(n)).rounded(.up)) - 1))
+            var below = 0
+            for (k, bin) in bins.enumerated() {
+                below += bin.count
+                if below > i {
+                    let x = max(Double(earliest), min(Double(latest), middles[k]))
+                    return Int64(x.rounded())
+                }
+            }
+            return latest
         }
-        return TransitionRow(time: time, position: position, viewers: n, earliest: sorted[0],
-                             latest: sorted[n - 1], spread: rank(0.99) - rank(0.01), inBestWindow: best)
+        // Best window and pairs: bins [k, hi) are those whose middles lie within w above bin k's.
+        var best = 0, inWindow = 0, hi = 0, pairs = 0.0
+        for k in bins.indices {
+            while hi < bins.count && middles[hi] - middles[k] <= w {
+                inWindow += bins[hi].count
+                hi += 1
+            }
+            best = max(best, inWindow)
+            let c = bins[k].count
+            pairs += Double(c) * Double(c - 1) / 2 + Double(c) * Double(inWindow - c)
+            inWindow -= c
+        }
+        let half = w / 2
+        let centred = bins.indices.reduce(0) { $0 + (middles[$1] >= -half && middles[$1] < half ? bins[$1].count : 0) }
+        return TransitionRow(time: time, position: position, viewers: n, earliest: earliest, latest: latest,
+                             spread: rank(0.99) - rank(0.01), spread999: rank(0.999) - rank(0.001),
+                             inBestWindow: best, inCentredWindow: centred, pairsWithin: pairs)
+    }
+
+    /// The same from plain offsets, each kept exactly.
+    static func measure(time: Int64, position: Int, offsets: [Int64], window: Int64) -> TransitionRow {
+        var bins: [ShowBin] = []
+        for v in offsets.sorted() {
+            if let last = bins.last, last.lower == Double(v) { bins[bins.count - 1].count += 1; continue }
+            bins.append(ShowBin(lower: Double(v), upper: Double(v), count: 1))
+        }
+        return measure(time: time, position: position, bins: bins, earliest: offsets.min() ?? 0,
+                       latest: offsets.max() ?? 0, window: window)
     }
 }

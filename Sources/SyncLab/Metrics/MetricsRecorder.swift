@@ -30,8 +30,8 @@ struct MetricsRecorder {
     var visits: UInt64 = 0
     var releaseOnline = 0
     var releaseJoined = 0
-    /// Show offsets per transition index (only transitions inside the window are kept).
-    var shown: ShowRecords
+    /// Show offsets per transition index, summarised (only transitions inside the window are kept).
+    var shown: ShowSummaries
 
     /// Sampled errors, one slot per breakdown row (see `Slots`).
     private(set) var errors: ErrorBank
@@ -86,7 +86,7 @@ struct MetricsRecorder {
         firstSecond = floorDiv(scenario.epochUnix, .second)
         let seconds = Int(floorDiv(scenario.epochUnix + scenario.duration - 1, .second) - firstSecond) + 1
         requestsPerSecond = StateTable([UInt32](repeating: 0, count: max(seconds, 1)))
-        shown = ShowRecords(transitions: schedule.transitions.count)
+        shown = ShowSummaries(transitions: schedule.transitions.count)
         slots = Slots(clocks: shadowClockNames.count, links: scenario.links.count)
         errors = ErrorBank(slots: slots.count, subBits: MetricsRecorder.layout)
         // About 300 buckets at most, in whole minutes.
@@ -111,7 +111,7 @@ struct MetricsRecorder {
     /// Gives this recorder tables of its own where a copy shares them (the tables are references,
     /// so a copied world would otherwise count in both): called before a world runs.
     mutating func ensureUniqueTables() {
-        shown.ensureUniquePool()
+        shown.ensureUniqueStore()
         if !isKnownUniquelyReferenced(&requestsPerSecond) { requestsPerSecond = requestsPerSecond.copy() }
         if !isKnownUniquelyReferenced(&roundTrip) { roundTrip = roundTrip.copy() }
         if !isKnownUniquelyReferenced(&fetchSyncError) { fetchSyncError = fetchSyncError.copy() }
@@ -194,18 +194,19 @@ struct MetricsRecorder {
 
     mutating func requestFailed(at t: SimTime) { if inWindow(t) { requestsFailed += 1 } }
 
-    /// A player showed transition `index` `offset` after its true time (for the gap figures).
-    mutating func transitionShown(index: Int, offset: Int64) {
+    /// Player `player` (global index) showed transition `index` `offset` after its true time
+    /// (for the gap figures).
+    mutating func transitionShown(index: Int, offset: Int64, player: Int) {
         let time = schedule.transitions[index].time
         guard time >= 0 && time < scenario.duration else { return }
-        shown.append(offset, to: index)
+        shown.append(offset, to: index, playerKey: ShowSummaries.playerKey(player))
     }
 
     /// The same for a player with a synced clock, also counted for the early-show figures.
-    mutating func transitionShown(index: Int, offset: Int64, tampered: Bool) {
+    mutating func transitionShown(index: Int, offset: Int64, player: Int, tampered: Bool) {
         let time = schedule.transitions[index].time
         guard time >= 0 && time < scenario.duration else { return }
-        shown.append(offset, to: index)
+        shown.append(offset, to: index, playerKey: ShowSummaries.playerKey(player))
         deviceEvents.shown(offset: offset, tampered: tampered)
     }
 
@@ -265,7 +266,8 @@ struct MetricsRecorder {
     }
 
     func finish(eventsScheduled: UInt64, files: [PublishedFile]) -> RunResult {
-        let (rows, unviewed) = shown.rows(schedule.transitions, duration: scenario.duration, window: 500 * .millisecond)
+        let (rows, subsets, unviewed) = shown.rows(schedule.transitions, duration: scenario.duration,
+                                                   window: RunResult.gapWindow)
         let published = files.filter { $0.publishedAt.ns >= 0 && $0.publishedAt.ns < scenario.duration }
         let meanBytes = published.isEmpty ? files.last.map { Double($0.responseBytes) } ?? 0
             : Double(published.map(\.responseBytes).reduce(0, +)) / Double(published.count)
@@ -276,7 +278,7 @@ struct MetricsRecorder {
                            sampleInstants: timelineInstants[b], viewingSum: timelineViewing[b])
         }
         var result = RunResult(
-            scenario: scenario, transitions: rows, transitionsUnviewed: unviewed,
+            scenario: scenario, transitions: rows, subsetTransitions: subsets, transitionsUnviewed: unviewed,
             requestsPerSecond: Array(requestsPerSecond), requestsServed: requestsServed, bytesServed: bytesServed,
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
             responses: responses, roundTrip: roundTrip.histogram(0), visits: visits,

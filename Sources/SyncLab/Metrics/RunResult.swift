@@ -6,6 +6,9 @@ public struct RunResult: Sendable {
     public let scenario: Scenario
     /// One row per transition inside the window that at least one player showed.
     public let transitions: [TransitionRow]
+    /// The same for each nested viewer subset (about 1/10, 1/100, … of the players; see
+    /// `ShowSummaries`), from which `viewerScaling` shows how each figure moves with viewers.
+    public let subsetTransitions: [[TransitionRow]]
     /// Transitions inside the window that no player had on screen.
     public let transitionsUnviewed: Int
     /// Requests reaching the server in each server second of the window.
@@ -74,8 +77,12 @@ public struct RunResult: Sendable {
 extension RunResult {
     public static let figureKeys: [String] = [
         "transitionGapMs.p50", "transitionGapMs.p99", "transitionGapMs.max",
-        "transitionSpreadMs.p50", "transitionSpreadMs.p99",
-        "transitionsWithin500msShare", "viewersInBest500msShare",
+        "transitionSpreadMs.p50", "transitionSpreadMs.p99", "transitionSpread999Ms.p50", "transitionSpread999Ms.p99",
+        "transitionsWithin500msShare", "viewersInBest500msShare", "viewersInCentred500msShare",
+        "viewerPairsWithin500msShare",
+        "transitionBest500msShare.p50", "transitionBest500msShare.p1", "transitionBest500msShare.min",
+        "transitionCentred500msShare.p50", "transitionCentred500msShare.p1", "transitionCentred500msShare.min",
+        "transitionPairsWithin500msShare.p50", "transitionPairsWithin500msShare.p1",
         "clientErrorMs.p50", "clientErrorMs.p99", "clientErrorMs.max",
         "estimateErrorMs.p50", "estimateErrorMs.p99", "estimateErrorMs.max",
         "requests", "peakRequestsPerSecond", "p99RequestsPerSecond", "p999RequestsPerSecond",
@@ -130,18 +137,7 @@ extension RunResult {
             f["clientErrorMs.byLink.\(link.name).p99"] = e.quantile(0.99).map(RunResult.ms)
             f["clientErrorMs.byLink.\(link.name).max"] = e.quantile(1).map(RunResult.ms)
         }
-        let gaps = gapTransitions.map(\.gap).sorted()
-        let spreads = gapTransitions.map(\.spread).sorted()
-        f["transitionGapMs.p50"] = RunResult.rank(gaps, 0.5).map(RunResult.ms)
-        f["transitionGapMs.p99"] = RunResult.rank(gaps, 0.99).map(RunResult.ms)
-        f["transitionGapMs.max"] = gaps.last.map(RunResult.ms)
-        f["transitionSpreadMs.p50"] = RunResult.rank(spreads, 0.5).map(RunResult.ms)
-        f["transitionSpreadMs.p99"] = RunResult.rank(spreads, 0.99).map(RunResult.ms)
-        f["transitionsWithin500msShare"] = gaps.isEmpty ? nil
-            : Double(gaps.filter { $0 <= 500 * .millisecond }.count) / Double(gaps.count)
-        let viewers = gapTransitions.reduce(0) { $0 + $1.viewers }
-        f["viewersInBest500msShare"] = viewers == 0 ? nil
-            : Double(gapTransitions.reduce(0) { $0 + $1.inBestWindow }) / Double(viewers)
+        for (key, value) in RunResult.gapFigures(gapTransitions) { f[key] = value }
         f["clientErrorMs.p50"] = displayError.quantile(0.5).map(RunResult.ms)
         f["clientErrorMs.p99"] = displayError.quantile(0.99).map(RunResult.ms)
         f["clientErrorMs.max"] = displayError.quantile(1).map(RunResult.ms)
@@ -171,6 +167,68 @@ extension RunResult {
         for (key, value) in serverFigures { f[key] = value }
         addBoundFigures(&f)
         return f
+    }
+
+    /// The window the seeds' requirement names: every player within 500 ms of every other.
+    public static let gapWindow: Nanoseconds = 500 * .millisecond
+
+    /// The cross-player figures of a set of changes (each seen by two or more players), by
+    /// the keys of `figures`: the worst pair (`transitionGapMs`, `transitionsWithin500msShare`,
+    /// which grow with viewers), the quantile spreads, and the window and pair shares, per
+    /// change (their p50, p1 and min over changes) and pooled over every viewer of every change.
+    static func gapFigures(_ rows: [TransitionRow]) -> [String: Double?] {
+        var f: [String: Double?] = [:]
+        let gaps = rows.map(\.gap).sorted()
+        let spreads = rows.map(\.spread).sorted()
+        let spreads999 = rows.map(\.spread999).sorted()
+        f["transitionGapMs.p50"] = rank(gaps, 0.5).map(ms)
+        f["transitionGapMs.p99"] = rank(gaps, 0.99).map(ms)
+        f["transitionGapMs.max"] = gaps.last.map(ms)
+        f["transitionSpreadMs.p50"] = rank(spreads, 0.5).map(ms)
+        f["transitionSpreadMs.p99"] = rank(spreads, 0.99).map(ms)
+        f["transitionSpread999Ms.p50"] = rank(spreads999, 0.5).map(ms)
+        f["transitionSpread999Ms.p99"] = rank(spreads999, 0.99).map(ms)
+        f["transitionsWithin500msShare"] = gaps.isEmpty ? nil
+            : Double(gaps.filter { $0 <= gapWindow }.count) / Double(gaps.count)
+        let viewers = Double(rows.reduce(0) { $0 + $1.viewers })
+        let pairs = rows.reduce(0.0) { $0 + $1.pairs }
+        f["viewersInBest500msShare"] = viewers == 0 ? nil : Double(rows.reduce(0) { $0 + $1.inBestWindow }) / viewers
+        f["viewersInCentred500msShare"] = viewers == 0 ? nil : Double(rows.reduce(0) { $0 + $1.inCentredWindow }) / viewers
+        f["viewerPairsWithin500msShare"] = pairs == 0 ? nil : rows.reduce(0.0) { $0 + $1.pairsWithin } / pairs
+        let best = rows.map(\.bestWindowShare).sorted()
+        let centred = rows.map(\.centredWindowShare).sorted()
+        let pairShares = rows.compactMap(\.pairShare).sorted()
+        for (name, values) in [("transitionBest500msShare", best), ("transitionCentred500msShare", centred)] {
+            f["\(name).p50"] = rank(values, 0.5)
+            f["\(name).p1"] = rank(values, 0.01)
+            f["\(name).min"] = values.first
+        }
+        f["transitionPairsWithin500msShare.p50"] = rank(pairShares, 0.5)
+        f["transitionPairsWithin500msShare.p1"] = rank(pairShares, 0.01)
+        return f
+    }
+
+    /// Nearest-rank quantile of sorted values.
+    public static func rank(_ sorted: [Double], _ q: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let i = Int((q * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[max(0, min(sorted.count - 1, i))]
+    }
+
+    /// How the cross-player figures move with the number of viewers: one row per viewer subset
+    /// that averages two or more viewers per change (every viewer first, then about 1/10,
+    /// 1/100, … of the players), each measured on that subset's own show instants.
+    public var viewerScaling: [ViewerScalingRow] {
+        var out: [ViewerScalingRow] = []
+        for (k, rows) in ([transitions] + subsetTransitions).enumerated() {
+            let measured = rows.filter { $0.viewers >= 2 }
+            guard !measured.isEmpty else { continue }
+            let mean = Double(rows.reduce(0) { $0 + $1.viewers }) / Double(max(1, transitions.count))
+            guard mean >= 2 else { continue }
+            out.append(ViewerScalingRow(subset: k, changes: measured.count, meanViewers: mean,
+                                        figures: RunResult.gapFigures(measured)))
+        }
+        return out.reversed()
     }
 
     /// Nearest-rank quantile of sorted values.
@@ -215,6 +273,20 @@ extension RunResult {
             return BudgetVerdict(budget: b, value: value, pass: value.map(b.holds) ?? false)
         }
     }
+}
+
+/// The cross-player figures measured on one viewer subset (`RunResult.viewerScaling`).
+public struct ViewerScalingRow: Sendable {
+    /// 0: every viewer; k ≥ 1: the players whose subset key is below 1/10^k of its range.
+    public var subset: Int
+    /// Changes this subset saw with two or more viewers.
+    public var changes: Int
+    /// Viewers per change shown by anyone, on average over the run's changes.
+    public var meanViewers: Double
+    /// `RunResult.gapFigures` of those changes.
+    public var figures: [String: Double?]
+    /// "all", "1/10", "1/100", …
+    public var label: String { subset == 0 ? "all" : "1/1" + String(repeating: "0", count: subset) }
 }
 
 public struct BudgetVerdict: Sendable, Equatable {

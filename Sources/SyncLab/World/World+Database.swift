@@ -193,7 +193,7 @@ extension World {
             }
             // A change the player saw happen: its item ran out and this answer brought a newer one.
             if p < positions && database!.witnessed[slot] && k > previous && index >= 0 {
-                recorder.transitionShown(index: index, offset: t.ns &- trueStart)
+                recorder.transitionShown(index: index, offset: t.ns &- trueStart, player: players.lowerBound &+ c)
             }
             let remaining = chain[min(k + 1, chain.count - 1)] &- now
             database!.expiry[qslot] = reading.ns &+ remaining

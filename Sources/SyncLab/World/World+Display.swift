@@ -78,7 +78,8 @@ extension World {
                 let tr = transitions[i]
                 if server.files[file].lists(tr.time, position: Int(tr.position)) {
                     let trueTime = tr.time &- server.clockOffset
-                    recorder.transitionShown(index: i, offset: t.ns &- trueTime, tampered: clients[c].tampered)
+                    recorder.transitionShown(index: i, offset: t.ns &- trueTime, player: players.lowerBound &+ c,
+                                             tampered: clients[c].tampered)
                 }
                 i += 1
             }

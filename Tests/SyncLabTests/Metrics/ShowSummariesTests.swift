@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// The per-change show summaries and the cross-player figures, against exact cases and closed
+/// forms for viewers whose show offsets are independent Uniform(0, 1 s).
+@Suite struct ShowSummariesTests {
+    static let ms = Nanoseconds.millisecond
+
+    // MARK: Bins
+
+    /// Every offset falls inside its bin; bins run in value order; a bin is at most 1 ms wide
+    /// inside ±1 s and at most 1/1,024 of its value beyond; the extremes of Int64 have bins.
+    @Test func binsContainTheirValuesInOrderWithinTheResolution() {
+        var rng = RandomStream(seed: 3, purpose: StreamPurpose("test-show-bins"))
+        var values: [Int64] = [0, 1, -1, 999_999, 1_000_000, -1_000_000, -1_000_001, 999_999_999, 1_000_000_000,
+                               -1_000_000_000, -1_000_000_001, 1 << 40, -(1 << 40), .max, .min]
+        for _ in 0..<20_000 {
+            let magnitude = Int64(rng.below(1 << UInt64(rng.below(62) + 1)))
+            values.append(rng.unit() < 0.5 ? magnitude : -magnitude)
+        }
+        for x in values {
+            let i = ShowBins.index(x)
+            #expect(i >= 0 && i < ShowBins.count)
+            let (lower, upper) = ShowBins.bounds(i)
+            #expect(Double(x) >= lower && Double(x) < upper || x == .max || x == .min, "offset \(x) outside its bin")
+            let width = upper - lower
+            #expect(width <= Swift.max(1e6, abs(Double(x)) / 1_024 + 1))
+        }
+        let sorted = values.sorted()
+        for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(ShowBins.index(a) <= ShowBins.index(b)) }
+        // Bin edges fall on whole milliseconds inside ±1 s: the centred window is whole bins.
+        #expect(ShowBins.bounds(ShowBins.index(-250 * Self.ms)).lower == -250e6)
+        #expect(ShowBins.bounds(ShowBins.index(250 * Self.ms - 1)).upper == 250e6)
+    }
+
+    // MARK: Exact cases
+
+    /// Six viewers at 0, 100, 200, 600, 700 and 1,200 ms, counted by hand: the best 500 ms
+    /// window holds 3 (0–200 or 200–700), the centred one [−250, 250) holds 3, and 8 of the 15
+    /// pairs lie within 500 ms (0–100, 0–200, 100–200, 100–600, 200–600, 200–700, 600–700,
+    /// 700–1200; a pair exactly 500 ms apart counts).
+    @Test func sixViewersCountedByHand() {
+        let offsets = [0, 100, 200, 600, 700, 1_200].map { Int64($0) * Self.ms }
+        let row = TransitionRow.measure(time: 0, position: 0, offsets: offsets.shuffledDeterministically(), window: 500 * Self.ms)
+        #expect(row.viewers == 6)
+        #expect(row.gap == 1_200 * Self.ms)
+        #expect(row.inBestWindow == 3)
+        #expect(row.inCentredWindow == 3)
+        #expect(row.pairsWithin == 8)
+        #expect(row.pairs == 15)
+        // Nearest rank of 6 values: p1 is the 1st (0 ms), p99 the 6th (1,200 ms).
+        #expect(row.spread == 1_200 * Self.ms)
+    }
+
+    /// A cell keeps its values exactly up to the limit and bins them past it; either way the
+    /// earliest and latest are exact and the counts add up. Splitting the same shows across
+    /// shards in any way and merging gives the same bins.
+    @Test(arguments: [40, 256, 257, 3_000])
+    func shardsMergeToTheSameSummary(viewers: Int) {
+        var rng = RandomStream(seed: 11, purpose: StreamPurpose("test-show-merge"))
+        let offsets = (0..<viewers).map { _ in Int64(rng.below(4_000_000_000)) - 1_500_000_000 }
+        let players = (0..<viewers).map { $0 * 7 }
+        let whole = ShowSummaries(transitions: 3)
+        for (x, p) in zip(offsets, players) { whole.append(x, to: 1, playerKey: ShowSummaries.playerKey(p)) }
+        for split in [1, viewers / 3, viewers - 1] {
+            let a = ShowSummaries(transitions: 3), b = ShowSummaries(transitions: 3)
+            for (k, (x, p)) in zip(offsets, players).enumerated() {
+                (k < split ? a : b).append(x, to: 1, playerKey: ShowSummaries.playerKey(p))
+            }
+            var merged = a
+            merged.merge(b)
+            for level in 0..<ShowSummaries.levels {
+                #expect(merged.bins(1, level: level) == whole.bins(1, level: level), "split \(split), level \(level)")
+                #expect(merged.viewers(1, level: level) == whole.viewers(1, level: level))
+            }
+        }
+        #expect(whole.viewers(1) == viewers && whole.viewers(0) == 0)
+        let bins = whole.bins(1)
+        #expect(bins.reduce(0) { $0 + $1.count } == viewers)
+        #expect(bins.allSatisfy { $0.lower == $0.upper } == (viewers <= ShowStore.exactLimit))
+        let (rows, _, _) = whole.rows([.init(time: -1, position: 0, item: 0), .init(time: 5, position: 0, item: 1), .init(time: 9, position: 1, item: 0)],
+                                      duration: 100, window: 500 * Self.ms)
+        #expect(rows.count == 1)
+        #expect(rows[0].earliest == offsets.min()! && rows[0].latest == offsets.max()!)
+    }
+
+    /// The subsets nest and hold about 1/10^k of the players.
+    @Test func subsetsNestAndHoldAboutTheirShare() {
+        let players = 1_000_000
+        var held = [Int](repeating: 0, count: ShowSummaries.subsetLevels + 1)
+        for p in 0..<players {
+            let key = ShowSummaries.playerKey(p)
+            var level = 0
+            while level < ShowSummaries.subsetLevels && key < ShowSummaries.thresholds[level] { level += 1 }
+            for k in 0...level { held[k] += 1 }
+        }
+        for k in 1...4 {
+            let expected = Double(players) / pow(10, Double(k))
+            // Binomial: 5 standard deviations.
+            #expect(abs(Double(held[k]) - expected) < 5 * expected.squareRoot() + 1, "level \(k): \(held[k])")
+        }
+    }
+
+    // MARK: Closed forms for Uniform(0, 1 s) show offsets
+
+    static func uniformShows(changes: Int, viewers: Int, seed: UInt64) -> ShowSummaries {
+        var rng = RandomStream(seed: seed, purpose: StreamPurpose("test-uniform-shows"))
+        let shows = ShowSummaries(transitions: changes)
+        var player = 0
+        for change in 0..<changes {
+            for _ in 0..<viewers {
+                shows.append(Int64(rng.unit() * 1e9), to: change, playerKey: ShowSummaries.playerKey(player))
+                player += 1
+            }
+        }
+        return shows
+    }
+
+    static func schedule(_ changes: Int) -> [StoreSchedule.Transition] {
+        (0..<changes).map { StoreSchedule.Transition(time: Int64($0), position: 0, item: 0) }
+    }
+
+    /// The range of n independent Uniform(0, 1) has mean (n − 1)/(n + 1) and variance
+    /// 2(n − 1)/((n + 1)²(n + 2)). Over 20,000 changes of 10 viewers: 9/11 s = 818.18 ms, with a
+    /// standard error of 0.79 ms; 4 of them is the tolerance.
+    @Test func worstPairGrowsAsTheRangeOfTheSample() {
+        for (n, changes) in [(10, 20_000), (100, 2_000)] {
+            let shows = Self.uniformShows(changes: changes, viewers: n, seed: UInt64(n))
+            let rows = shows.rows(Self.schedule(changes), duration: Int64(changes), window: 500 * Self.ms).rows
+            let mean = rows.reduce(0.0) { $0 + Double($1.gap) } / Double(rows.count) / 1e9
+            let N = Double(n)
+            let sd = (2 * (N - 1) / ((N + 1) * (N + 1) * (N + 2))).squareRoot()
+            #expect(abs(mean - (N - 1) / (N + 1)) < 4 * sd / Double(changes).squareRoot(), "n = \(n): \(mean)")
+        }
+    }
+
+    /// One change seen by 200,000 viewers (binned): the share inside the window centred on the
+    /// true instant is P(U < 0.25) = 0.25; the best 500 ms window holds 0.5 plus the maximum's
+    /// small excess; pairs within 500 ms are P(|U − V| ≤ 0.5) = 1 − 0.5² = 0.75; p0.1 and p99.9
+    /// are 1 ms and 999 ms. Tolerances: several standard errors at n = 200,000 (a share's is
+    /// about 0.001, a quantile's 0.07 ms) plus the bins' 0.5 ms.
+    @Test func windowPairAndQuantileSharesMatchTheirClosedForms() {
+        let shows = Self.uniformShows(changes: 1, viewers: 200_000, seed: 5)
+        let row = shows.rows(Self.schedule(1), duration: 1, window: 500 * Self.ms).rows[0]
+        #expect(row.viewers == 200_000)
+        #expect(abs(row.centredWindowShare - 0.25) < 0.005)
+        #expect(row.bestWindowShare >= 0.5 - 0.002 && row.bestWindowShare < 0.5 + 0.01)
+        #expect(abs(row.pairShare! - 0.75) < 0.005)
+        #expect(abs(Double(row.spread999) / 1e6 - 998) < 1.5)
+        #expect(abs(Double(row.spread) / 1e6 - 980) < 2)
+        #expect(row.earliest >= 0 && row.latest < 1_000_000_000)
+    }
+
+    /// The viewer subsets show the worst pair growing while the shares stay put: every figure
+    /// measured on about 1/10 and 1/100 of 2,000 viewers per change.
+    @Test func subsetsShowTheWorstPairGrowAndTheSharesHold() {
+        let changes = 300
+        let shows = Self.uniformShows(changes: changes, viewers: 2_000, seed: 8)
+        let (rows, subsets, _) = shows.rows(Self.schedule(changes), duration: Int64(changes), window: 500 * Self.ms)
+        let all = RunResult.gapFigures(rows), tenth = RunResult.gapFigures(subsets[0].filter { $0.viewers >= 2 })
+        let hundredth = RunResult.gapFigures(subsets[1].filter { $0.viewers >= 2 })
+        func v(_ f: [String: Double?], _ k: String) -> Double { (f[k] ?? nil) ?? .nan }
+        // The range of n uniforms is Beta(n − 1, 2), whose CDF is n xⁿ⁻¹ − (n − 1) xⁿ: its median
+        // is 999.2, 991.6 and 917.5 ms for n = 2,000, 200 and 20. At n ≈ 20 (binomial) the
+        // median over 300 changes has a standard error of about 5 ms.
+        #expect(abs(v(all, "transitionGapMs.p50") - 999.2) < 1)
+        #expect(abs(v(tenth, "transitionGapMs.p50") - 991.6) < 4)
+        #expect(abs(v(hundredth, "transitionGapMs.p50") - 917.5) < 25)
+        for f in [all, tenth, hundredth] {
+            #expect(abs(v(f, "viewerPairsWithin500msShare") - 0.75) < 0.02)
+            #expect(abs(v(f, "viewersInCentred500msShare") - 0.25) < 0.02)
+        }
+    }
+}
+
+extension Array {
+    /// The same elements in another fixed order (last first, then the rest), so a test does
+    /// not hand the code sorted input.
+    func shuffledDeterministically() -> [Element] { isEmpty ? self : [last!] + dropLast() }
+}
