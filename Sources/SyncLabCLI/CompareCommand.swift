@@ -97,9 +97,10 @@ struct CompareCommand {
         let names = CompareReport.names(results)
         let f = results.map(\.figures)
         for (k, name) in names.enumerated() {
-            let gap = f[k]["transitionGapMs.p99"] ?? nil
+            let best = f[k]["transitionBest500msShare.p1"] ?? nil
             let peak = f[k]["peakRequestsPerSecond"] ?? nil
-            cli.out("\(name): transition gap p99 \(Format.optional(gap, 1)) ms, peak \(Format.optional(peak, 0)) requests/s\n")
+            cli.out("\(name): viewers in the best 500 ms window, worst 1% of changes \(Format.percent(best)), "
+                + "peak \(Format.optional(peak, 0)) requests/s\n")
         }
         cli.out("wrote \(ReportWriter.expanded(out))/compare.md\n")
         return 0

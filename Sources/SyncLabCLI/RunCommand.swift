@@ -99,7 +99,7 @@ struct RunCommand {
             scenario.duration = duration
         }
         // The overrides change the run's size: refuse before the world is allocated.
-        if let problem = ScenarioLoader.memoryProblem(scenario) {
+        if let problem = ScenarioLoader.memoryProblem(scenario, limit: MemoryLimit.current()) {
             let overrides = [clients.map { "--clients \($0)" }, duration.map { "--duration \(Units.formatDuration($0))" }].compactMap { $0 }
             cli.err("synclab run: \(path)\(overrides.isEmpty ? "" : " with " + overrides.joined(separator: " ")): \(problem)\n")
             return 2
@@ -125,12 +125,16 @@ struct RunCommand {
         }
         let f = result.figures
         func v(_ k: String, _ d: Int) -> String { Format.optional(f[k] ?? nil, d) }
-        cli.out("transition gap p50/p99/max: \(v("transitionGapMs.p50", 1))/\(v("transitionGapMs.p99", 1))/\(v("transitionGapMs.max", 1)) ms; "
-            + "within 500 ms: \(Format.percent(f["transitionsWithin500msShare"] ?? nil)) of \(result.gapTransitions.count) transitions\n")
+        func share(_ k: String) -> String { Format.percent(f[k] ?? nil) }
+        cli.out("viewers in the best 500 ms window, per item change p50/p1: \(share("transitionBest500msShare.p50"))/"
+            + "\(share("transitionBest500msShare.p1")); viewer pairs within 500 ms: \(share("viewerPairsWithin500msShare")) "
+            + "(\(result.gapTransitions.count) item changes)\n")
+        cli.out("worst pair (grows with viewers) p50/p99/max: \(Format.humanMs(f["transitionGapMs.p50"] ?? nil))/"
+            + "\(Format.humanMs(f["transitionGapMs.p99"] ?? nil))/\(Format.humanMs(f["transitionGapMs.max"] ?? nil))\n")
         cli.out("peak requests/s: \(v("peakRequestsPerSecond", 0)); budgets: \(result.budgetVerdicts.filter(\.pass).count)/\(result.budgetVerdicts.count) hold\n")
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
-            + "\(Simulation.shardCount(scenario, threads: threads)) threads\n")
+            + "\(Simulation.shardCount(scenario, threads: threads)) threads, show summaries \(result.showSummaryBytes >> 20) MiB\n")
         return 0
     }
 }

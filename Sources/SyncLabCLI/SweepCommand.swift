@@ -34,7 +34,7 @@ struct SweepCommand {
       --shard i/n           run only the points p with p mod n = i (0 ≤ i < n) and write a part
                             (DIR/sweep-part.csv) for 'synclab merge'
       --out DIR             default: Reports/sweep-<name>, or Reports/sweep-<name>-part-i-of-n
-      --chart FIGURE        the figure to chart (default transitionGapMs.p99)
+      --chart FIGURE        the figure to chart (default transitionBest500msShare.p1)
       --threads N           threads per run (files are byte-identical for any number)
 
     'synclab merge' of the parts 0/n … n−1/n writes exactly the bytes the unsharded sweep
@@ -118,7 +118,7 @@ struct SweepCommand {
             }
             threads = n
         }
-        let chart = parsed.options["--chart"] ?? "transitionGapMs.p99"
+        let chart = parsed.options["--chart"] ?? "transitionBest500msShare.p1"
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("sweep", "--out needs a folder; got an empty value") }
 
         // Load every point before running any: a bad key path or value costs no simulation time.

@@ -33,13 +33,16 @@ public enum CSVTables {
         }
     }
 
-    /// One row per transition at least one player showed.
+    /// One row per transition at least one player showed (gap_ms is the worst pair, latest −
+    /// earliest; the shares are of its viewers, or of their pairs).
     public static func transitions(_ r: RunResult) -> String {
-        var out = "time_s,position,viewers,earliest_ms,latest_ms,gap_ms,spread_p1_p99_ms,in_best_500ms_share\n"
+        var out = "time_s,position,viewers,earliest_ms,latest_ms,gap_ms,spread_p1_p99_ms,in_best_500ms_share,"
+            + "spread_p01_p999_ms,in_centred_500ms_share,pairs_within_500ms_share\n"
         for t in r.transitions {
             out += "\(Format.fixed(Double(t.time) / 1e9, 3)),\(t.position),\(t.viewers),\(Format.ms(t.earliest)),"
                 + "\(Format.ms(t.latest)),\(Format.ms(t.gap)),\(Format.ms(t.spread)),"
-                + "\(Format.fixed(Double(t.inBestWindow) / Double(t.viewers), 6))\n"
+                + "\(Format.fixed(t.bestWindowShare, 6)),\(Format.ms(t.spread999)),\(Format.fixed(t.centredWindowShare, 6)),"
+                + "\(t.pairShare.map { Format.fixed($0, 6) } ?? "")\n"
         }
         return out
     }

@@ -4,11 +4,14 @@ import SyncLab
 /// `RunResult.figures` (the same ones budgets name), in a fixed order.
 public enum Headline {
     public static let figures: [(key: String, label: String)] = [
-        ("transitionGapMs.p50", "transition gap p50 (ms)"),
-        ("transitionGapMs.p99", "transition gap p99 (ms)"),
-        ("transitionGapMs.max", "transition gap max (ms)"),
-        ("transitionsWithin500msShare", "transitions within 500 ms (share)"),
+        ("transitionBest500msShare.p1", "viewers in the best 500 ms window, worst 1% of changes (share)"),
         ("viewersInBest500msShare", "viewers in the best 500 ms window (share)"),
+        ("viewersInCentred500msShare", "viewers within ±250 ms of the true instant (share)"),
+        ("viewerPairsWithin500msShare", "viewer pairs within 500 ms (share)"),
+        ("transitionSpread999Ms.p50", "spread p0.1–p99.9 per change, p50 (ms)"),
+        ("transitionGapMs.p50", "worst pair p50 (ms; grows with viewers)"),
+        ("transitionGapMs.p99", "worst pair p99 (ms; grows with viewers)"),
+        ("transitionsWithin500msShare", "changes with worst pair within 500 ms (share; falls with viewers)"),
         ("clientErrorMs.p50", "displayed error p50 (ms)"),
         ("clientErrorMs.p99", "displayed error p99 (ms)"),
         ("estimateErrorMs.p99", "estimate error p99 (ms)"),

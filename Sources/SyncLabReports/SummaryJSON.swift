@@ -3,8 +3,10 @@ import SyncLabKernel
 
 /// `summary.json`: the machine-readable headline, read by CI scripts.
 ///
-/// Its top-level keys are a stable contract (documented in the README): scenario, seed, clients,
-/// simulatedSeconds, transitionGapMs, clientErrorMs, transitionsWithin500msShare, requests,
+/// Its top-level keys are a stable contract (documented in docs/metrics.md and the README):
+/// scenario, seed, clients, simulatedSeconds, transitionGapMs, clientErrorMs,
+/// transitionsWithin500msShare, the cross-player shares (viewersIn…, viewerPairs…,
+/// transitionBest500msShare, …), gapVsViewers, requests,
 /// peakRequestsPerSecond, p99RequestsPerSecond, meanRequestsPerSecond, bareShare, budgets,
 /// requestsPerMonth, bytesPerMonth, costs, and
 /// further keys only added, never renamed. Figures the run could not measure are `null`.
@@ -15,6 +17,7 @@ public enum SummaryJSON {
             guard let v = f[key] ?? nil, v.isFinite else { return "null" }
             return Format.fixed(v, decimals)
         }
+        func value(_ v: Double?, _ decimals: Int) -> String { v.map { $0.isFinite ? Format.fixed($0, decimals) : "null" } ?? "null" }
         func triple(_ prefix: String) -> String {
             "{ \"p50\": \(num(prefix + ".p50")), \"p99\": \(num(prefix + ".p99")), \"max\": \(num(prefix + ".max")) }"
         }
@@ -29,6 +32,22 @@ public enum SummaryJSON {
         lines.append("  \"transitionSpreadMs\": { \"p50\": \(num("transitionSpreadMs.p50")), \"p99\": \(num("transitionSpreadMs.p99")) }")
         lines.append("  \"transitionsWithin500msShare\": \(num("transitionsWithin500msShare", 6))")
         lines.append("  \"viewersInBest500msShare\": \(num("viewersInBest500msShare", 6))")
+        // The figures that converge as viewers grow (docs/metrics.md): pooled, and per change.
+        lines.append("  \"viewersInCentred500msShare\": \(num("viewersInCentred500msShare", 6))")
+        lines.append("  \"viewerPairsWithin500msShare\": \(num("viewerPairsWithin500msShare", 6))")
+        for key in ["transitionBest500msShare", "transitionCentred500msShare"] {
+            lines.append("  \"\(key)\": { \"p50\": \(num(key + ".p50", 6)), \"p1\": \(num(key + ".p1", 6)), \"min\": \(num(key + ".min", 6)) }")
+        }
+        lines.append("  \"transitionPairsWithin500msShare\": { \"p50\": \(num("transitionPairsWithin500msShare.p50", 6)), "
+            + "\"p1\": \(num("transitionPairsWithin500msShare.p1", 6)) }")
+        lines.append("  \"transitionSpread999Ms\": { \"p50\": \(num("transitionSpread999Ms.p50")), \"p99\": \(num("transitionSpread999Ms.p99")) }")
+        let scaling = r.viewerScaling.map { row in
+            "    { \"subset\": \(Format.jsonString(row.label)), \"meanViewers\": \(Format.fixed(row.meanViewers, 3)), "
+                + "\"transitions\": \(row.changes), \"gapP50Ms\": \(value(row.figures["transitionGapMs.p50"] ?? nil, 3)), "
+                + "\"viewersInBest500msShare\": \(value(row.figures["viewersInBest500msShare"] ?? nil, 6)), "
+                + "\"viewerPairsWithin500msShare\": \(value(row.figures["viewerPairsWithin500msShare"] ?? nil, 6)) }"
+        }
+        lines.append("  \"gapVsViewers\": [" + (scaling.isEmpty ? "]" : "\n" + scaling.joined(separator: ",\n") + "\n  ]"))
         lines.append("  \"transitionsMeasured\": \(r.gapTransitions.count)")
         lines.append("  \"requests\": \(r.requestsServed)")
         lines.append("  \"peakRequestsPerSecond\": \(num("peakRequestsPerSecond", 0))")
@@ -39,6 +58,7 @@ public enum SummaryJSON {
         lines.append("  \"failedRequestShare\": \(num("failedRequestShare", 6))")
         lines.append("  \"bareShare\": \(num("bareShare", 6))")
         lines.append("  \"staleShare\": \(num("staleShare", 6))")
+        lines.append("  \"displayedSecondWrongShare\": \(num("displayedSecondWrongShare", 6))")
         let attribution = ErrorSource.allCases.map {
             "    \(Format.jsonString($0.key)): { \"mean\": \(num("errorSourceMs.\($0.key).mean")), \"sd\": \(num("errorSourceMs.\($0.key).sd")) }"
         }

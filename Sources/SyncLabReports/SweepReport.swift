@@ -242,7 +242,7 @@ public enum SweepReport {
     }
 
     /// Columns of the Markdown table: the chart's figure first, then a few headline ones.
-    static let tableFigures = ["transitionGapMs.p99", "transitionsWithin500msShare", "clientErrorMs.p99",
+    static let tableFigures = ["transitionBest500msShare.p1", "viewerPairsWithin500msShare", "transitionGapMs.p99", "clientErrorMs.p99",
                                "wakeRecoveryMinutes.displayed.vsNoSleep", "peakRequestsPerSecond", "bareShare"]
 
     static func files(_ spec: SweepSpec, rows: [SweepPart.Row]) -> [(name: String, contents: String)] {

@@ -40,7 +40,7 @@ import SyncLabReports
 
         let csv = try String(contentsOfFile: dir + "/whole/sweep.csv", encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 1 + 6 * 2)
-        #expect(csv[0].hasPrefix("point,seed,client.clock,population.players,transitionGapMs.p50,"))
+        #expect(csv[0].hasPrefix("point,seed,client.clock,population.players,transitionBest500msShare.p1,"))
         #expect(csv[1].hasPrefix("0,1,suspending,200,"))
         #expect(csv[12].hasPrefix("5,2,uptime,400,"))
         // A row is the run that `synclab run` with that point's values and seed gives.
@@ -54,7 +54,7 @@ import SyncLabReports
         #expect(row[0] == "4" && row[1] == "2")
         #expect(row[header.firstIndex(of: "transitionGapMs.p99")!] == Headline.cell(gap))
         let md = try String(contentsOfFile: dir + "/whole/sweep.md", encoding: .utf8)
-        #expect(md.contains("![transition gap p99 (ms) against client.clock](sweep_chart.svg)"))
+        #expect(md.contains("![viewers in the best 500 ms window, worst 1% of changes (share) against client.clock](sweep_chart.svg)"))
         #expect(!md.contains(" s wall"), "timings belong on stderr")
     }
 

@@ -142,7 +142,7 @@ extension TransitionRow {
     ///
     /// A bin's shows are taken at its middle (an exact value at itself), so with exact values
     /// every figure is exact. With bins: quantiles lie within half a bin (0.5 ms inside ±1 s,
-    /// 0.05% beyond); the centred window's edges are bin edges, so its count is exact; the best
+    /// 0.1% beyond); the centred window's edges are bin edges, so its count is exact; the best
     /// window and the pairs count bins by their middles, as if the window were up to one bin
     /// (1 ms inside ±1 s) wider or narrower, and pairs inside one bin count as within.
     static func measure(time: Int64, position: Int, bins: [ShowBin], earliest: Int64, latest: Int64,

@@ -45,6 +45,9 @@ struct MetricsRecorder {
     var positionSamples: UInt64 = 0
     var bareSamples: UInt64 = 0
     var staleSamples: UInt64 = 0
+    /// Samples whose screen showed another whole second than the server's (the countdowns show
+    /// whole seconds, so this is what a player sees; `clientErrorMs` is the value before the cut).
+    var wrongSecondSamples: UInt64 = 0
     var measuring = false
     /// Error over time: one bucket per `timelineStep` of the window, displayed error and the
     /// estimate with each reference clock (coarse histograms: these feed charts).
@@ -147,6 +150,7 @@ struct MetricsRecorder {
         positionSamples += o.positionSamples
         bareSamples += o.bareSamples
         staleSamples += o.staleSamples
+        wrongSecondSamples += o.wrongSecondSamples
         attribution.merge(o.attribution)
         deviceEvents.merge(o.deviceEvents)
         if let other = o.serving { serving?.merge(other) }
@@ -238,8 +242,10 @@ struct MetricsRecorder {
 
     @inline(__always)
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
-                         minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int, timelineBucket: Int) {
+                         minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int, timelineBucket: Int,
+                         wrongSecond: Bool) {
         samples += 1
+        wrongSecondSamples &+= wrongSecond ? 1 : 0
         errors.record(slots.displayByLink + link, shownError, layout: MetricsRecorder.layout)
         errors.record(slots.estimateByLink + link, estimate, layout: MetricsRecorder.layout)
         let bucket = minutesSinceWake.map { min($0 + 1, MetricsRecorder.wakeBuckets - 1) } ?? 0
@@ -300,6 +306,8 @@ struct MetricsRecorder {
         result.bounds = bounds.coverage
         result.fetchSyncError = fetchSyncError.stats(0)
         result.fetchSyncErrorOver250ms = fetchSyncErrorOver250ms
+        result.showSummaryBytes = shown.bytes
+        result.wrongSecondSamples = wrongSecondSamples
         return result
     }
 }

@@ -56,6 +56,11 @@ public struct RunResult: Sendable {
     public internal(set) var bounds = BoundCoverage(links: 0)
     /// Per completed fetch in the window: estimate − true server time at the receive instant.
     public internal(set) var fetchSyncError = ErrorStats()
+    /// Bytes the merged show summaries held (for stderr and the memory estimate's tests; no report
+    /// carries it).
+    public internal(set) var showSummaryBytes = 0
+    /// Samples whose screen showed another whole second than the server's true one.
+    public internal(set) var wrongSecondSamples: UInt64 = 0
     /// Completed fetches whose |estimate − truth| exceeded 250 ms (exact, not bucketed).
     public internal(set) var fetchSyncErrorOver250ms: UInt64 = 0
 
@@ -87,6 +92,7 @@ extension RunResult {
         "estimateErrorMs.p50", "estimateErrorMs.p99", "estimateErrorMs.max",
         "requests", "peakRequestsPerSecond", "p99RequestsPerSecond", "p999RequestsPerSecond",
         "meanRequestsPerSecond", "peakToMeanRatio", "bareShare", "staleShare", "failedRequestShare",
+        "displayedSecondWrongShare",
     ]
 
     /// Every figure key a budget on this scenario may name: the fixed ones, and per clock kind
@@ -154,6 +160,7 @@ extension RunResult {
         f["peakToMeanRatio"] = mean > 0 ? load[0].map { Double($0) / mean } : nil
         f["bareShare"] = positionSamples == 0 ? nil : Double(bareSamples) / Double(positionSamples)
         f["staleShare"] = positionSamples == 0 ? nil : Double(staleSamples) / Double(positionSamples)
+        f["displayedSecondWrongShare"] = samples == 0 ? nil : Double(wrongSecondSamples) / Double(samples)
         f["failedRequestShare"] = requestsSent == 0 ? nil : Double(requestsFailed) / Double(requestsSent)
         f["requestsPerMonth"] = requestsPerMonth
         f["bytesPerMonth"] = bytesPerMonth

@@ -2,24 +2,27 @@
 /// worth keeping one by one (`ShowSummaries`).
 ///
 /// A show offset x (ns after the change's true instant; negative = early) falls in a bin 1 ms
-/// wide while |x| < 1 s, and beyond that in one of 1,024 equal parts of its binary octave
-/// (a bin at most 1/1,024 of its value wide). Reported at a bin's midpoint, a value is then
-/// within 0.5 ms below 1 s and within 0.05% above: inside the "1 ms or 0.1%, whichever is
-/// larger" that the gap figures promise. Bins are half-open and their edges lie on whole
+/// wide while |x| < 1 s, and beyond that in one of 512 equal parts of its binary octave
+/// (a bin at most 1/512 of its value wide). Reported at a bin's midpoint, a value is then
+/// within 0.5 ms below 1 s and within 0.098% above: inside the "1 ms or 0.1%, whichever is
+/// larger" that the gap figures promise. (Finer parts would cost memory: a design whose
+/// players drift minutes apart spreads each change over a dozen octaves.) Bins are half-open and their edges lie on whole
 /// milliseconds inside ±1 s, so the window centred on the true instant, [−250 ms, +250 ms),
 /// is a whole number of bins and counted exactly.
 ///
 /// Bin indices run in value order over `0..<count`: the negative side mirrored below
 /// `perSide`, the positive side from it. Every Int64 has a bin, so no offset can trap.
 public enum ShowBins {
+    /// A change's offsets are kept one by one, and its figures are exact, up to this many viewers.
+    public static let exactViewers = 256
     /// 1 ms bins on each side of zero, covering |x| < 1 s.
     static let coreBins = 1_000
     static let coreWidth: UInt64 = 1_000_000
     static let coreEnd: UInt64 = 1_000_000_000
     /// Parts per octave beyond the core, and the octave 1 s falls in (2^29 ns ≈ 0.54 s).
-    static let subBits = 10
+    static let subBits = 9
     static let firstOctave = 29
-    /// Bins on each side: the core, then octaves 29...62 of 1,024 each (a magnitude is at most
+    /// Bins on each side: the core, then octaves 29...62 of 512 each (a magnitude is at most
     /// Int64.max, in octave 62).
     public static let perSide = coreBins + (63 - firstOctave) << subBits
     public static let count = 2 * perSide

@@ -8,7 +8,7 @@ import SyncLabKernel
 /// subsets of about 1/10, 1/100, … of the players, from which the report shows how each gap
 /// figure moves with the number of viewers. A cell keeps its offsets one by one up to
 /// `exactLimit` of them, so a change seen by a few hundred players is measured exactly; past
-/// that it counts them in `ShowBins` (1 ms, or 1/1,024 of the value beyond 1 s) and keeps the
+/// that it counts them in `ShowBins` (1 ms, or 1/512 of the value beyond 1 s) and keeps the
 /// exact earliest and latest. Counts add, so merging shards gives the same summary for any
 /// number of threads: a cell is binned exactly when its total count passes the limit.
 struct ShowSummaries {
@@ -108,16 +108,16 @@ public struct ShowBin: Sendable, Equatable {
 /// cost more than the appends.
 final class ShowStore: @unchecked Sendable {
     /// Offsets a cell keeps one by one before it counts them in bins.
-    static let exactLimit = 256
+    static let exactLimit = ShowBins.exactViewers
     /// Exact values go in chunks of 15 plus a link to the cell's next chunk; 8,192 chunks a page.
     static let values = 15
     static let chunkSlots = 16
     static let chunkPageShift = 13
-    /// Binned cells: a table of 128-bin pages per cell, pages made only where a show falls.
-    static let binShift = 7
+    /// Binned cells: a table of 64-bin pages per cell, pages made only where a show falls.
+    static let binShift = 6
     static let binsPerPage = 1 << binShift
     static let pagesPerTable = (ShowBins.count + binsPerPage - 1) / binsPerPage
-    static let binPagesPerBlock = 1_024
+    static let binPagesPerBlock = 2_048
 
     @exclusivity(unchecked) private var counts: [UInt32]
     @exclusivity(unchecked) private var lows: [Int64]

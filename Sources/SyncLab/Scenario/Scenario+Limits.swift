@@ -6,7 +6,7 @@ extension Scenario {
     /// Bytes per player the world keeps: client state 448 (the reference clocks' anchors and the
     /// padding to whole cache lines included), viewing slot 4, event-queue entries 140 (measured:
     /// `WorldMemoryTests`), plus slack. A day of a million v1.1.5 players peaked at 1,374 MiB (`make
-    /// bench`, session 5), most of the rest show records (`shows` below).
+    /// bench`, session 5).
     public static let bytesPerPlayer = 640
     /// The most memory a run may plan to use.
     public static let memoryLimitBytes = 16 * 1024 * 1024 * 1024
@@ -18,7 +18,7 @@ extension Scenario {
     }
 
     /// Estimated peak memory of a run, in bytes: players' state, the item schedule, and the show
-    /// records of transitions (each viewing player records each change it shows).
+    /// summaries of the item changes (`showSummaryBytesBound`).
     public var estimatedMemoryBytes: Double {
         let players = Double(population.players) * Double(Scenario.bytesPerPlayer)
         let schedule = expectedTransitions * 48
@@ -26,9 +26,32 @@ extension Scenario {
                                / max(1, population.visitGap.mean))
         let releaseViewers = population.release.map { min(Double(population.players), $0.multiplier) } ?? 1
         let viewers = Double(population.players) * viewingShare * min(releaseViewers, 3)
-        let shows = viewers * expectedTransitions * 8
+        let shows = Scenario.showSummaryBytesBound(viewersPerChange: viewers, changes: expectedTransitions,
+                                                   shards: Simulation.shardCount(self, threads: Simulation.defaultThreads))
         // The client design's side memory (NTP filter window, drift, probes, retry): 0 for the seeds'.
         let design = Double(population.players) * Double(designMemoryBytesPerPlayer)
         return players + schedule + shows + design + 64 * 1024 * 1024
+    }
+
+    /// The most the show summaries can take (`ShowSummaries`): per change and viewer subset, a
+    /// cell's counters, then its exact values (up to 256) or its page table and at most one
+    /// page per viewer, up to every page; in each shard, as if one shard saw every viewer. An
+    /// upper bound that grows with the changes and, past a few hundred viewers per change, not
+    /// with the players: a day of 1M v1.1.5 players held 405 MiB once merged (`synclab run`
+    /// says so on stderr) where this allows 4.2 GiB across two shards.
+    public static func showSummaryBytesBound(viewersPerChange: Double, changes: Double, shards: Int) -> Double {
+        var perChange = 0.0
+        var v = viewersPerChange
+        for _ in 0..<ShowSummaries.levels {
+            perChange += 32
+            if v <= Double(ShowStore.exactLimit) {
+                perChange += v * 8 * Double(ShowStore.chunkSlots) / Double(ShowStore.values)
+            } else {
+                let pages = min(v, Double(ShowStore.pagesPerTable))
+                perChange += Double(ShowStore.pagesPerTable * 4) + pages * Double(ShowStore.binsPerPage * 4)
+            }
+            v /= 10
+        }
+        return perChange * changes * Double(max(1, shards))
     }
 }

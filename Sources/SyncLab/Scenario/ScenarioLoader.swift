@@ -403,19 +403,20 @@ extension ScenarioLoader {
         return files * Double(16 * s.positions + 128)
     }
 
-    /// Why a run of `scenario` would not fit in `Scenario.memoryLimitBytes`, with the estimate
-    /// and what it is made of, or nil when it fits. Checked before anything is allocated.
-    public static func memoryProblem(_ s: Scenario) -> String? {
+    /// Why a run of `scenario` would not fit in `limit` (by default the lab's fixed ceiling, the
+    /// same on every machine; `synclab run` passes `MemoryLimit.current()`), with the estimate,
+    /// what it is made of and the limit it hit; nil when it fits. Checked before anything is
+    /// allocated.
+    public static func memoryProblem(_ s: Scenario, limit: MemoryLimit = .plannable) -> String? {
         let files = publishedFilesBytes(s)
         let total = s.estimatedMemoryBytes + files
-        let limit = Double(Scenario.memoryLimitBytes)
-        guard !(total <= limit) else { return nil }   // NaN is refused too
+        guard !(total <= limit.bytes) else { return nil }   // NaN is refused too
         let players = Double(s.population.players) * Double(Scenario.bytesPerPlayer)
         let rest = max(0, s.estimatedMemoryBytes - players)
         return "this scenario would need about \(gib(total)) (\(s.population.players) players × \(Scenario.bytesPerPlayer) B = \(gib(players)); "
             + "\(Bounds.number(s.expectedTransitions.rounded())) item changes over \(Units.formatDuration(s.duration + s.warmup)) "
-            + "on \(s.positions) positions with their show records \(gib(rest)); published files \(gib(files))); "
-            + "the limit is \(gib(limit)); use fewer players, a shorter duration or fewer positions"
+            + "on \(s.positions) positions with their show summaries and the rest \(gib(rest)); published files \(gib(files))); "
+            + "the limit is \(gib(limit.bytes)), \(limit.source); use fewer players, a shorter duration or fewer positions"
     }
 
     /// Bytes for people: "23.4 GiB", "16 GiB", "310 MiB".

@@ -268,7 +268,9 @@ extension World {
                 let wake = clients[c].lastDeepWake
                 recorder.sample(displayError: error, estimateError: error, link: Int(clients[c].link),
                                 minutesSinceWake: wake == .min ? nil : Int((t.ns - wake) / .minute),
-                                bare: bare, stale: stale, positions: positions, timelineBucket: recorder.currentBucket)
+                                bare: bare, stale: stale, positions: positions, timelineBucket: recorder.currentBucket,
+                                wrongSecond: floorDiv(scenario.epochUnix &+ serverNow &+ error, .second)
+                                    != floorDiv(scenario.epochUnix &+ serverNow, .second))
             } else {
                 recorder.samplePositions(bare: bare, stale: stale, positions: positions)
             }

@@ -11,7 +11,7 @@ import SyncLabKernel
     // MARK: Bins
 
     /// Every offset falls inside its bin; bins run in value order; a bin is at most 1 ms wide
-    /// inside ±1 s and at most 1/1,024 of its value beyond; the extremes of Int64 have bins.
+    /// inside ±1 s and at most 1/512 of its value beyond; the extremes of Int64 have bins.
     @Test func binsContainTheirValuesInOrderWithinTheResolution() {
         var rng = RandomStream(seed: 3, purpose: StreamPurpose("test-show-bins"))
         var values: [Int64] = [0, 1, -1, 999_999, 1_000_000, -1_000_000, -1_000_001, 999_999_999, 1_000_000_000,
@@ -26,7 +26,7 @@ import SyncLabKernel
             let (lower, upper) = ShowBins.bounds(i)
             #expect(Double(x) >= lower && Double(x) < upper || x == .max || x == .min, "offset \(x) outside its bin")
             let width = upper - lower
-            #expect(width <= Swift.max(1e6, abs(Double(x)) / 1_024 + 1))
+            #expect(width <= Swift.max(1e6, abs(Double(x)) / 512 + 1))
         }
         let sorted = values.sorted()
         for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(ShowBins.index(a) <= ShowBins.index(b)) }

@@ -135,13 +135,27 @@ import SyncLabKernel
         #expect(error.keyPath == "population.players")
         #expect(error.message.hasPrefix("this scenario would need about "))
         #expect(error.message.contains("(20000000 players × 640 B = 11.9 GiB; "))
-        #expect(error.message.hasSuffix("; the limit is 16 GiB; use fewer players, a shorter duration or fewer positions"))
+        #expect(error.message.hasSuffix("; the limit is 16 GiB, the lab's ceiling for any run; use fewer players, a shorter duration or fewer positions"))
         // The estimate in the message is the scenario's own, plus its published files.
         var scenario = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"duration": "30d", "population": {"players": 1000}}"#))
         scenario.population.players = 20_000_000
         let total = scenario.estimatedMemoryBytes + ScenarioLoader.publishedFilesBytes(scenario)
         #expect(error.message.hasPrefix("this scenario would need about \(ScenarioLoader.gib(total)) ("))
         #expect(total > Double(Scenario.memoryLimitBytes))
+    }
+
+    /// `synclab run` compares the estimate with the process's real limit: a scenario that fits
+    /// the lab's ceiling is refused under a smaller limit, which the message names.
+    @Test func memoryIsRefusedAgainstTheLimitGiven() throws {
+        var scenario = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"duration": "1h", "population": {"players": 1000}}"#))
+        scenario.population.players = 5_000_000
+        #expect(ScenarioLoader.memoryProblem(scenario) == nil)
+        let limit = MemoryLimit(bytes: 3_000_000 * 1024 - MemoryLimit.addressSpaceOverhead, source: "the address-space limit (ulimit -v 3000000)")
+        let problem = try #require(ScenarioLoader.memoryProblem(scenario, limit: limit))
+        #expect(problem.contains("; the limit is 1.9 GiB, the address-space limit (ulimit -v 3000000); "))
+        // The limit of this process is never above the ceiling, and names where it comes from.
+        let current = MemoryLimit.current()
+        #expect(current.bytes <= MemoryLimit.plannable.bytes && current.bytes > 0 && !current.source.isEmpty)
     }
 
     @Test func tooManyLinkProfilesAreRefused() throws {
