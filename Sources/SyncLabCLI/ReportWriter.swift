@@ -35,7 +35,7 @@ public enum ReportWriter {
             return "'\(path)' is \(kind.described); refusing to write a report through it (remove the link or create its target)"
         }
         let target = SafePaths.resolved(given)
-        for input in inputs where SafePaths.contains(target, SafePaths.resolved(input)) {
+        for input in inputs where SafePaths.locations(of: input).contains(where: { SafePaths.contains(target, $0) }) {
             return "refusing to replace '\(path)': it holds '\(input)', an input of this command; choose another folder"
         }
         let cwd = SafePaths.resolved(fm.currentDirectoryPath)

@@ -89,6 +89,16 @@ enum SafePaths {
         return (base == "/" ? "" : base) + "/" + url.lastPathComponent
     }
 
+    /// Where `path` lives: its resolved path, and the path of its own name (with its folder
+    /// resolved) when that name is a symbolic link — replacing a folder that holds the link
+    /// would delete the name the scenario wrote even though the file it names survives.
+    static func locations(of path: String) -> [String] {
+        let absolute = URL(fileURLWithPath: ReportWriter.expanded(path)).standardizedFileURL
+        let named = resolved(absolute.deletingLastPathComponent().path) + "/" + absolute.lastPathComponent
+        let real = resolved(path)
+        return real == named ? [real] : [real, named]
+    }
+
     /// Whether `a` and `b` are the same file: the same resolved path, or the same inode on the
     /// same device (a hard link).
     static func same(_ a: String, _ b: String) -> Bool {

@@ -92,6 +92,14 @@ import Glibc
             #expect(c.err.contains("an input of this command"))
         }
         #expect(ReportFolderTests.snapshot(report) == held)
+        // A parent kept in the report folder as a symbolic link to a file elsewhere: replacing the
+        // folder would delete the name the scenario extends.
+        try FileManager.default.removeItem(atPath: report + "/base.json")
+        try FileManager.default.createSymbolicLink(atPath: report + "/base.json", withDestinationPath: dir + "/base.json")
+        let linked = Self.synclab(["run", dir + "/child.json", "--out", report])
+        #expect(linked.status == 2)
+        #expect(linked.err.contains("r/base.json', an input of this command"), "\(linked.err)")
+        #expect(PathKind.isLink(report + "/base.json"))
     }
 
     @Test func junitNeverOverwritesAnExtendsParentOrATrace() throws {
