@@ -271,6 +271,13 @@ enum OutputFile {
     /// Writes `data` to `path` as `refusal` promises.
     static func write(_ data: Data, to path: String) throws {
         let given = ReportWriter.expanded(path)
+        // Nothing under /dev or /proc is ever replaced: /dev/stdout redirected to a file names
+        // that file, which is appended to, after what the command has printed to it.
+        let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
+        if absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/") {
+            try writeDirectly(data, to: given, appending: PathKind(given) == .regularFile, creating: false)
+            return
+        }
         switch PathKind(given) {
         case .fifo, .characterDevice:
             try writeDirectly(data, to: given, appending: false)
@@ -285,12 +292,14 @@ enum OutputFile {
     /// Appends `data` to `path` (the GitHub job summary), creating a missing file. Never blocks:
     /// a FIFO without a reader, a device or anything but a regular file is refused.
     static func append(_ data: Data, to path: String) throws {
-        try writeDirectly(data, to: ReportWriter.expanded(path), appending: true)
+        let kind = PathKind(ReportWriter.expanded(path))
+        if case .danglingLink = kind { throw ReportWriter.WriteError(message: "it is \(kind.described); nothing was written") }
+        try writeDirectly(data, to: ReportWriter.expanded(path), appending: true, requireRegular: true)
     }
 
     /// Opens without blocking (a FIFO with no reader fails at once with ENXIO) and writes.
-    static func writeDirectly(_ data: Data, to path: String, appending: Bool) throws {
-        let flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | (appending ? O_APPEND | O_CREAT : 0)
+    static func writeDirectly(_ data: Data, to path: String, appending: Bool, creating: Bool = true, requireRegular: Bool = false) throws {
+        let flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | (appending ? O_APPEND : 0) | (appending && creating ? O_CREAT : 0)
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else {
             let code = errno
@@ -301,7 +310,17 @@ enum OutputFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ReportWriter.WriteError(message: ReportWriter.describe(errno: errno)) }
         let type = st.st_mode & S_IFMT
-        if appending && type != S_IFREG {
+        // Our own standard output or error (/dev/stdout redirected to a file): write through that
+        // descriptor, so the bytes follow what was printed and what is printed next follows them.
+        for standard in [STDOUT_FILENO, STDERR_FILENO] where !requireRegular {
+            var sst = stat()
+            if type == S_IFREG, fstat(standard, &sst) == 0, sst.st_dev == st.st_dev, sst.st_ino == st.st_ino {
+                fflush(nil)
+                try writeAll(data, to: standard)
+                return
+            }
+        }
+        if requireRegular && type != S_IFREG {
             throw ReportWriter.WriteError(message: "it is not a regular file; nothing was written")
         }
         // A reader exists (or it is a device): block while writing, as any writer would.

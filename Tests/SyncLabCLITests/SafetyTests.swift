@@ -170,6 +170,24 @@ import Glibc
         #endif
     }
 
+    /// `--junit /dev/stdout` with stdout redirected to a file: the XML follows the verdict in
+    /// that file; the file is not replaced by one holding only the XML.
+    @Test func junitToStandardOutputRedirectedToAFileAppendsToIt() throws {
+        #if os(Linux)
+        let dir = CLITests.temporaryDirectory()
+        let scenario = try Self.budgeted(in: dir)
+        guard let r = try Self.runExecutable([scenario, dir + "/log.txt"],
+                                             through: #""$SYNCLAB" check "$1" --junit /dev/stdout > "$2""#) else { return }
+        #expect(r.status == 0, "\(r.err)")
+        let log = try String(contentsOfFile: dir + "/log.txt", encoding: .utf8)
+        #expect(log.hasPrefix("seed 1: small"), "\(log.prefix(200))")
+        let verdict = try #require(log.range(of: "small\tgap\t"))
+        let xml = try #require(log.range(of: "<?xml"))
+        #expect(verdict.lowerBound < xml.lowerBound)
+        #expect(log.hasSuffix("wrote /dev/stdout\n"))
+        #endif
+    }
+
     @Test func aFIFOWithoutAReaderIsRefusedWithoutBlocking() throws {
         let dir = CLITests.temporaryDirectory()
         let scenario = try Self.budgeted(in: dir)
@@ -269,7 +287,9 @@ import Glibc
         let scenario = try Self.budgeted(in: dir)
         let parent = try String(contentsOfFile: dir + "/base.json", encoding: .utf8)
         final class Box: @unchecked Sendable { var out = ""; var err = "" }
-        for (summary, reason) in [(dir + "/base.json", "an input of this command"), ("/dev/null", "it is not a regular file")] {
+        try FileManager.default.createSymbolicLink(atPath: dir + "/gone.md", withDestinationPath: dir + "/nowhere.md")
+        for (summary, reason) in [(dir + "/base.json", "an input of this command"), ("/dev/null", "it is not a regular file"),
+                                  (dir + "/gone.md", "which does not exist; nothing was written")] {
             let box = Box()
             let cli = CLI(out: { box.out += $0 }, err: { box.err += $0 }, showsProgress: false)
             let status = CheckCommand(cli: cli, environment: ["GITHUB_STEP_SUMMARY": summary]).main([scenario])
@@ -278,6 +298,15 @@ import Glibc
         }
         #expect(try String(contentsOfFile: dir + "/base.json", encoding: .utf8) == parent)
         #expect(Self.kind("/dev/null") == .characterDevice)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/nowhere.md"))
+        // A regular file (or a link to one) is appended to.
+        try "# earlier step\n".write(toFile: dir + "/summary.md", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/summary-link.md", withDestinationPath: "summary.md")
+        let cli = CLI(out: { _ in }, err: { _ in }, showsProgress: false)
+        #expect(CheckCommand(cli: cli, environment: ["GITHUB_STEP_SUMMARY": dir + "/summary-link.md"]).main([scenario]) == 0)
+        let appended = try String(contentsOfFile: dir + "/summary.md", encoding: .utf8)
+        #expect(appended.hasPrefix("# earlier step\n") && appended.count > "# earlier step\n".count + 20)
+        #expect(PathKind.isLink(dir + "/summary-link.md"))
     }
 
     // MARK: 6. Silently wrong results
