@@ -54,6 +54,9 @@ public struct CLI {
 
     /// Runs one command line (without the program name); returns the exit status.
     public func main(_ arguments: [String]) -> Int32 {
+        // Past the file size limit (ulimit -f) a write fails with EFBIG, which we report as
+        // "file size limit", instead of the signal killing the process without a word.
+        signal(SIGXFSZ, SIG_IGN)
         guard let command = arguments.first else {
             err(CLI.usage)
             return 2
@@ -102,6 +105,15 @@ public struct CLI {
     func usageError(_ command: String, _ message: String) -> Int32 {
         err("synclab \(command): \(message)\nRun 'synclab \(command) --help' for usage.\n")
         return 2
+    }
+}
+
+extension CLI {
+    /// A whole number written with the digits 0–9 only: "+5", " 5", "0x5" and "5_000" are not
+    /// numbers on our command line, however lenient `Int("+5")` is.
+    static func wholeNumber<T: FixedWidthInteger>(_ text: String, as: T.Type = T.self) -> T? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return T(text)
     }
 }
 

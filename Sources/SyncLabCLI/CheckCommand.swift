@@ -67,26 +67,20 @@ struct CheckCommand {
         guard !parsed.positional.isEmpty else { return cli.usageError("check", "missing scenario files") }
         var seedCount = 1
         if let text = parsed.options["--seeds"] {
-            guard let n = Int(text), n >= 1, n <= CheckCommand.maximumSeeds else {
-                return cli.usageError("check", "--seeds expects a whole number from 1 to \(CheckCommand.maximumSeeds); got '\(text)'")
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= CheckCommand.maximumSeeds else {
+                return cli.usageError("check", "--seeds expects a whole number from 1 to \(CheckCommand.maximumSeeds); got \(SafePaths.quoted(text))")
             }
             seedCount = n
         }
         var maxFailures = 0
         if let text = parsed.options["--max-failures"] {
-            guard let m = Int(text), m >= 0 else {
-                return cli.usageError("check", "--max-failures expects a whole number from 0; got '\(text)'")
+            guard let m = CLI.wholeNumber(text, as: Int.self), m >= 0 else {
+                return cli.usageError("check", "--max-failures expects a whole number from 0; got \(SafePaths.quoted(text))")
             }
             maxFailures = m
         }
         let junit = parsed.options["--junit"]
-        if let junit {
-            // Checked before the runs, so a typo does not cost a whole run.
-            guard !junit.isEmpty else { return cli.usageError("check", "--junit needs a file name") }
-            if let problem = ReportWriter.fileRefusal(for: junit, inputs: parsed.positional) {
-                return cli.usageError("check", "--junit: \(problem)")
-            }
-        }
+        if let junit, junit.isEmpty { return cli.usageError("check", "--junit needs a file name") }
 
         // Load every scenario first: all input problems are reported before anything runs.
         var scenarios: [(path: String, scenario: Scenario)] = []
@@ -118,6 +112,14 @@ struct CheckCommand {
         }
         if bad { return 2 }
         guard !scenarios.isEmpty else { return cli.usageError("check", "no scenario with budgets among \(parsed.positional.joined(separator: " "))") }
+        if let junit {
+            // Checked before the runs, so a typo does not cost a whole run; every file a scenario
+            // reads (its extends chain, its traces) is an input the XML must not overwrite.
+            let inputs = parsed.positional + scenarios.flatMap { ScenarioLoader().inputFiles(path: $0.path) }
+            if let problem = ReportWriter.fileRefusal(for: junit, inputs: inputs) {
+                return cli.usageError("check", "--junit: \(problem)")
+            }
+        }
 
         var outcomes: [CheckOutcome] = []
         var summaries: [SeedCheckOutcome] = []
@@ -164,10 +166,12 @@ struct CheckCommand {
         }
 
         var status: Int32 = failed.isEmpty ? 0 : 1
+        // The verdict is out before any file is written: a slow or failing file loses no line of it.
+        fflush(nil)   // every output stream
         if let junit {
             let xml = acrossSeeds ? JUnitReport.render(outcomes, across: summaries) : JUnitReport.render(outcomes)
             do {
-                try Data(xml.utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+                try OutputFile.write(Data(xml.utf8), to: junit)
                 cli.out("wrote \(junit)\n")
             } catch {
                 cli.err("synclab check: could not write --junit '\(junit)': \(ReportWriter.reason(error))\n")
@@ -177,7 +181,11 @@ struct CheckCommand {
         if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
             let markdown = seedCount == 1 ? CheckReport.markdown(outcomes) + (acrossSeeds ? CheckReport.seedMarkdown(summaries) : "")
                 : CheckReport.seedMarkdown(summaries)
+            let inputs = scenarios.flatMap { ScenarioLoader().inputFiles(path: $0.path) }
             do {
+                if let input = inputs.first(where: { SafePaths.same($0, summary) }) {
+                    throw ReportWriter.WriteError(message: "it is '\(input)', an input of this command; nothing was written")
+                }
                 try CheckCommand.append(markdown, to: summary)
             } catch {
                 // The job summary is a convenience: the verdict stands without it.
@@ -208,18 +216,10 @@ struct CheckCommand {
         return files
     }
 
-    /// Appends `text` to the file at `path`, creating it if needed.
+    /// Appends `text` to the regular file at `path`, creating it if needed; never blocks on a
+    /// FIFO (see `OutputFile.append`).
     static func append(_ text: String, to path: String) throws {
-        let data = Data(text.utf8)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            try data.write(to: URL(fileURLWithPath: path))
-            return
-        }
-        if isDirectory.boolValue { throw ReportWriter.WriteError(message: "it is a folder; expected a file") }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: data)
+        if PathKind(path) == .folder { throw ReportWriter.WriteError(message: "it is a folder; expected a file") }
+        try OutputFile.append(Data(text.utf8), to: path)
     }
 }

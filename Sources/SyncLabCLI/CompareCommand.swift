@@ -50,15 +50,15 @@ struct CompareCommand {
         }
         var seed: UInt64? = nil
         if let text = parsed.options["--seed"] {
-            guard let v = UInt64(text), v <= UInt64(Int64.max) else {
-                return cli.usageError("compare", "--seed expects a whole number from 0 to 9223372036854775807; got '\(text)'")
+            guard let v = CLI.wholeNumber(text, as: UInt64.self), v <= UInt64(Int64.max) else {
+                return cli.usageError("compare", "--seed expects a whole number from 0 to 9223372036854775807; got \(SafePaths.quoted(text))")
             }
             seed = v
         }
         var threads = Simulation.defaultThreads
         if let text = parsed.options["--threads"] {
-            guard let n = Int(text), n >= 1, n <= 256 else {
-                return cli.usageError("compare", "--threads expects a whole number from 1 to 256; got '\(text)'")
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
+                return cli.usageError("compare", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
             }
             threads = n
         }
@@ -74,7 +74,8 @@ struct CompareCommand {
         if bad { return 2 }
         let common = seed ?? scenarios[0].seed
         let out = parsed.options["--out"] ?? "Reports/compare-\(scenarios[0].name)"
-        if let problem = ReportWriter.refusal(for: out, inputs: parsed.positional) {
+        let inputs = parsed.positional.flatMap { ScenarioLoader().inputFiles(path: $0) }
+        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab compare: \(problem)\n")
             return 2
         }
@@ -89,7 +90,7 @@ struct CompareCommand {
             cli.err("simulated \(scenario.name) in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
         }
         do {
-            try ReportWriter.write(CompareReport.files(results, files: parsed.positional), to: out, inputs: parsed.positional)
+            try ReportWriter.write(CompareReport.files(results, files: parsed.positional), to: out, inputs: inputs)
         } catch {
             cli.err("synclab compare: \(error)\n")
             return 2

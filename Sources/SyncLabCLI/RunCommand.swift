@@ -15,8 +15,10 @@ struct RunCommand {
 
     OPTIONS
       --out DIR        report folder (default: Reports/<scenario name>); an existing folder is
-                       replaced only if it is a SyncLab report; '.', '~' and any
-                       other folder SyncLab did not write are refused
+                       replaced only if it is a SyncLab report; '.', '~', a folder holding
+                       an input or the current folder, a mount point and any other folder
+                       SyncLab did not write are refused. A symbolic link is followed: the
+                       folder it names is replaced and the link kept
       --seed N         override the scenario's seed (0 … 2^63−1)
       --clients N      override the number of players (1 … 20000000)
       --threads N      threads to simulate with (default: the machine's cores); the files
@@ -54,30 +56,30 @@ struct RunCommand {
         // Options first: a usage error is reported before any file is read.
         var seed: UInt64? = nil, clients: Int? = nil, duration: Int64? = nil
         if let text = parsed.options["--seed"] {
-            guard let v = UInt64(text), v <= UInt64(Int64.max) else {
-                return cli.usageError("run", "--seed expects a whole number from 0 to 9223372036854775807; got '\(text)'")
+            guard let v = CLI.wholeNumber(text, as: UInt64.self), v <= UInt64(Int64.max) else {
+                return cli.usageError("run", "--seed expects a whole number from 0 to 9223372036854775807; got \(SafePaths.quoted(text))")
             }
             seed = v
         }
         let maxPlayers = ScenarioLoader.Limits.players
         if let text = parsed.options["--clients"] {
-            guard let n = Int(text), n >= 1, n <= maxPlayers else {
-                return cli.usageError("run", "--clients expects a whole number from 1 to \(maxPlayers); got '\(text)'")
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= maxPlayers else {
+                return cli.usageError("run", "--clients expects a whole number from 1 to \(maxPlayers); got \(SafePaths.quoted(text))")
             }
             clients = n
         }
         let maxDuration = ScenarioLoader.Limits.runLength
         var threads = Simulation.defaultThreads
         if let text = parsed.options["--threads"] {
-            guard let n = Int(text), n >= 1, n <= 256 else {
-                return cli.usageError("run", "--threads expects a whole number from 1 to 256; got '\(text)'")
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
+                return cli.usageError("run", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
             }
             threads = n
         }
         if let text = parsed.options["--duration"] {
             switch Units.parseDuration(text) {
             case .success(let d) where d > 0 && d <= maxDuration: duration = d
-            case .success: return cli.usageError("run", "--duration must be greater than zero and at most \(Units.formatDuration(maxDuration)); got '\(text)'")
+            case .success: return cli.usageError("run", "--duration must be greater than zero and at most \(Units.formatDuration(maxDuration)); got \(SafePaths.quoted(text))")
             case .failure(let e): return cli.usageError("run", "--duration: \(e.message)")
             }
         }
@@ -105,8 +107,10 @@ struct RunCommand {
             return 2
         }
         let out = parsed.options["--out"] ?? "Reports/\(scenario.name)"
-        // Refuse a destination we must not replace before spending time on the run.
-        if let problem = ReportWriter.refusal(for: out, inputs: [path]) {
+        // Every file the run reads (the extends chain, traces) is an input no output may delete.
+        let inputs = ScenarioLoader().inputFiles(path: path)
+        // Refuse a destination we must not replace, or cannot write, before spending time on the run.
+        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab run: \(problem)\n")
             return 2
         }
@@ -118,7 +122,7 @@ struct RunCommand {
         cli.progressDone()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {
-            try ReportWriter.write(ReportBundle.files(result), to: out, inputs: [path])
+            try ReportWriter.write(ReportBundle.files(result), to: out, inputs: inputs)
         } catch {
             cli.err("synclab run: \(error)\n")
             return 2

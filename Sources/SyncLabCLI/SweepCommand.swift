@@ -92,29 +92,35 @@ struct SweepCommand {
             guard KeyPath.steps(key) != nil else { return cli.usageError("sweep", "--vary '\(v)': '\(key)' is not a key path like client.clock or network.profiles[0].failure") }
             guard !values.contains(where: \.isEmpty) else { return cli.usageError("sweep", "--vary '\(v)': a value is empty") }
             guard key != "seed" else { return cli.usageError("sweep", "--vary seed: use --seeds N, which runs every point with the same seeds") }
+            // A value is set after the extends chain is merged, so varying `extends` would change nothing.
+            guard KeyPath.steps(key)?.first != .key("extends") else {
+                return cli.usageError("sweep", "--vary extends: a key is set after the extends chain is merged, so this would "
+                    + "change nothing; sweep each parent's scenario separately, or vary the keys in which they differ")
+            }
+            guard !key.hasPrefix("$schema") else { return cli.usageError("sweep", "--vary \(key): it changes nothing in a run") }
             guard !axes.contains(where: { $0.keyPath == key }) else { return cli.usageError("sweep", "--vary \(key) is given twice") }
             guard Set(values).count == values.count else { return cli.usageError("sweep", "--vary '\(v)': a value repeats") }
             axes.append(SweepAxis(keyPath: key, values: values))
         }
         var seedCount = 1
         if let text = parsed.options["--seeds"] {
-            guard let n = Int(text), n >= 1, n <= SweepCommand.maximumSeeds else {
-                return cli.usageError("sweep", "--seeds expects a whole number from 1 to \(SweepCommand.maximumSeeds); got '\(text)'")
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= SweepCommand.maximumSeeds else {
+                return cli.usageError("sweep", "--seeds expects a whole number from 1 to \(SweepCommand.maximumSeeds); got \(SafePaths.quoted(text))")
             }
             seedCount = n
         }
         var shard = 0, shards = 1
         if let text = parsed.options["--shard"] {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), b >= 1, b <= 10_000, a >= 0, a < b else {
-                return cli.usageError("sweep", "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got '\(text)'")
+            guard parts.count == 2, let a = CLI.wholeNumber(String(parts[0]), as: Int.self), let b = CLI.wholeNumber(String(parts[1]), as: Int.self), b >= 1, b <= 10_000, a >= 0, a < b else {
+                return cli.usageError("sweep", "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got \(SafePaths.quoted(text))")
             }
             (shard, shards) = (a, b)
         }
         var threads = Simulation.defaultThreads
         if let text = parsed.options["--threads"] {
-            guard let n = Int(text), n >= 1, n <= 256 else {
-                return cli.usageError("sweep", "--threads expects a whole number from 1 to 256; got '\(text)'")
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
+                return cli.usageError("sweep", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
             }
             threads = n
         }
@@ -159,7 +165,8 @@ struct SweepCommand {
         }
         let sharded = parsed.options["--shard"] != nil
         let out = parsed.options["--out"] ?? (sharded ? "Reports/sweep-\(base.name)-part-\(shard)-of-\(shards)" : "Reports/sweep-\(base.name)")
-        if let problem = ReportWriter.refusal(for: out, inputs: [path]) {
+        let inputs = loader.inputFiles(path: path)
+        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab sweep: \(problem)\n")
             return 2
         }
@@ -194,7 +201,7 @@ struct SweepCommand {
             }
         }
         do {
-            try ReportWriter.write(files, to: out, inputs: [path])
+            try ReportWriter.write(files, to: out, inputs: inputs)
         } catch {
             cli.err("synclab sweep: \(error)\n")
             return 2
@@ -207,6 +214,10 @@ struct SweepCommand {
 /// `synclab merge`: the parts of a sharded sweep into the sweep's report.
 struct MergeCommand {
     let cli: CLI
+
+    /// A part file larger than this is refused unread: a row is a few hundred bytes, so this is
+    /// over a million runs, far beyond any sweep worth simulating (and memory for reading it).
+    static let maximumPartBytes = 500_000_000
 
     static let help = """
     synclab merge — combine the parts of a sharded sweep
@@ -235,15 +246,21 @@ struct MergeCommand {
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("merge", "missing the part folders") }
         guard let out = parsed.options["--out"], !out.isEmpty else { return cli.usageError("merge", "--out DIR is required") }
-        if let problem = ReportWriter.refusal(for: out, inputs: parsed.positional) {
+        let inputs = parsed.positional + parsed.positional.map { ($0 as NSString).appendingPathComponent(SweepPart.fileName) }
+        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab merge: \(problem)\n")
             return 2
         }
         var parts: [(source: String, part: SweepPart)] = []
         for dir in parsed.positional {
             let file = (dir as NSString).appendingPathComponent(SweepPart.fileName)
-            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-                cli.err("synclab merge: \(file): cannot read the file (is '\(dir)' a folder written by 'synclab sweep --shard'?)\n")
+            let text: String
+            switch SafePaths.readInput(file, limit: MergeCommand.maximumPartBytes) {
+            case .success(let t):
+                // A part that went through a Windows checkout has CRLF line ends: the same rows.
+                text = t.replacingOccurrences(of: "\r\n", with: "\n")
+            case .failure(let e):
+                cli.err("synclab merge: \(file): \(e.message) (is '\(dir)' a folder written by 'synclab sweep --shard'?)\n")
                 return 2
             }
             switch SweepPart.parse(text) {
@@ -261,7 +278,7 @@ struct MergeCommand {
             return 2
         }
         do {
-            try ReportWriter.write(files, to: out, inputs: parsed.positional)
+            try ReportWriter.write(files, to: out, inputs: inputs)
         } catch {
             cli.err("synclab merge: \(error)\n")
             return 2

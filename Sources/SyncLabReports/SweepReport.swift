@@ -185,9 +185,13 @@ public struct SweepPart: Sendable, Equatable {
                 return .failure(SweepError("line \(i + 4) is not a row of \(2 + spec.figures.count) fields"))
             }
             let cells = Array(fields.dropFirst(2))
-            // A figure is a finite number (`Headline.cell`), or empty where the run had none.
-            if let k = cells.firstIndex(where: { !$0.isEmpty && !(Double($0)?.isFinite ?? false) }) {
-                return .failure(SweepError("line \(i + 4), figure \(spec.figures[k]): expected a number or nothing; got '\(cells[k])'"))
+            // A figure is one a run can write (`Headline.isPossible`, as `synclab index` checks), or
+            // empty where the run had none.
+            if let k = cells.indices.first(where: { k in
+                !cells[k].isEmpty && !(Double(cells[k]).map { Headline.isPossible($0, figure: spec.figures[k]) } ?? false) }) {
+                let shown = cells[k].count > 40 ? "\(cells[k].prefix(20))… (\(cells[k].count) characters)" : cells[k]
+                return .failure(SweepError("line \(i + 4), figure \(spec.figures[k]): expected \(Headline.expected(figure: spec.figures[k])) "
+                    + "or nothing; got '\(shown)'"))
             }
             rows.append(Row(point: p, seed: s, cells: cells))
         }

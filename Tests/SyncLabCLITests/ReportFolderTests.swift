@@ -76,14 +76,10 @@ import SyncLab
         let (path, before) = try Self.previousReport(in: dir)
         let fm = FileManager.default
         let dead = try Self.deadProcessID()
-        let live = ProcessInfo.processInfo.processIdentifier
-        // A temporary folder of a killed run, and one of a live run (this process: left alone).
+        // A temporary folder of a killed run (no one holds the folder's lock): removed.
         try fm.createDirectory(atPath: dir + "/.r.tmp-\(dead)-dead", withIntermediateDirectories: false)
-        try fm.createDirectory(atPath: dir + "/.r.tmp-\(live)-live", withIntermediateDirectories: false)
         ReportWriter.cleanUpLeftovers(of: "r", in: URL(fileURLWithPath: dir))
         #expect(!fm.fileExists(atPath: dir + "/.r.tmp-\(dead)-dead"))
-        #expect(fm.fileExists(atPath: dir + "/.r.tmp-\(live)-live"))
-        try fm.removeItem(atPath: dir + "/.r.tmp-\(live)-live")
         // A run killed between the two renames of the non-atomic swap: the report is aside.
         try fm.moveItem(atPath: path, toPath: dir + "/.r.old-\(dead)-x")
         ReportWriter.cleanUpLeftovers(of: "r", in: URL(fileURLWithPath: dir))

@@ -48,7 +48,7 @@ import SyncLab
             fields[2] = bad
             lines[3] = fields.joined(separator: ",")
             #expect(SweepPart.parse(lines.joined(separator: "\n")) == .failure(SweepError(
-                "line 4, figure transitionGapMs.p99: expected a number or nothing; got '\(bad)'")))
+                "line 4, figure transitionGapMs.p99: expected milliseconds ≥ 0 or nothing; got '\(bad)'")))
         }
     }
 

@@ -202,7 +202,7 @@ public final class InputNode {
         } else if InputNode.isWhole(number), number >= -0x1p63, number < 0x1p63 {
             integer = Int(number)
         } else if InputNode.isWhole(number) {
-            throw error("\(literal) is too large for a whole number")
+            throw error("\(InputNode.describeScalar(value)) is too large for a whole number")
         } else {
             throw expected("a whole number")
         }
@@ -303,6 +303,10 @@ public final class InputNode {
     static func describeScalar(_ value: JSONValue) -> String {
         if case .string(let text) = value, text.count > 40 {
             return JSONValue.string(String(text.prefix(37)) + "...").serialized(indent: 0)
+        }
+        // A number is echoed as written, up to 40 characters: a 5,000-digit one is not a message.
+        if case .number(_, let literal) = value, literal.count > 40 {
+            return String(literal.prefix(20)) + "… (\(literal.count) characters)"
         }
         return value.serialized(indent: 0)
     }

@@ -370,7 +370,8 @@ private struct Parser {
         }
         let literal = String(decoding: bytes[start..<position], as: UTF8.self)
         guard let number = Double(literal), number.isFinite else {
-            throw failure("number \(literal) is too large", at: start)
+            let shown = literal.count > 40 ? "\(literal.prefix(20))… (\(literal.count) characters)" : literal
+            throw failure("number \(shown) is too large", at: start)
         }
         return .number(number, literal: literal)
     }

@@ -135,8 +135,12 @@ extension InputNode {
             raw = try LatencyTrace.samples(in: text, column: column)
         } catch {
             let at = error.line == 0 ? "" : " line \(error.line)"
+            // Cells and headers are quoted only from a file named .csv: a trace path can name any
+            // readable file, whose lines an error message must not reveal (docs/safety.md).
+            let message = path.lowercased().hasSuffix(".csv") || error.line == 0 ? error.message
+                : "not a trace of samples (its content is not quoted because its name does not end in .csv)"
             throw (error.aboutColumn ? child("column") ?? traceNode : traceNode)
-                .error("trace file '\(path)'\(at): \(error.message)")
+                .error("trace file '\(path)'\(at): \(message)")
         }
         var samples: [Double] = []
         samples.reserveCapacity(raw.count)

@@ -25,7 +25,8 @@ extension ScenarioLoader {
     /// well formed, or whose array index is out of range, is an error naming it; a key that is
     /// absent is added, so the usual reader reports an unknown one ("did you mean …").
     public func load(path: String, overrides: [Override]) throws(InputError) -> Scenario {
-        let layers = try resolve(path: path, chain: [])
+        // Trace paths are relative to the file that names them, as in load(path:).
+        let layers = try resolve(path: path, chain: []).map { (file: $0.file, value: LatencyTrace.anchorPaths($0.value, in: $0.file)) }
         var merged = layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
         for o in overrides {
             guard let set = Self.setting(o.value, at: o.keyPath, in: merged) else {

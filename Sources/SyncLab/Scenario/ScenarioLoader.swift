@@ -60,11 +60,7 @@ public struct ScenarioLoader {
     /// The files of the `extends` chain of `path`, base first, each without its `extends` key.
     func resolve(path: String, chain: [String]) throws(InputError) -> [(file: String, value: JSONValue)] {
         let canonical = Self.canonical(path)
-        guard chain.count < Self.maximumExtendsDepth else {
-            throw InputError(file: path, keyPath: "extends",
-                             message: "the extends chain is longer than \(Self.maximumExtendsDepth) files")
-        }
-        var members = try Self.parseScenario(try Self.readText(path), file: path)
+        var members = try Self.parseScenario(try Self.readText(path), file: path, quoting: chain.isEmpty || path.hasSuffix(".json"))
         guard let index = members.firstIndex(where: { $0.key == "extends" }) else { return [(path, .object(members))] }
         guard case .string(let parent) = members[index].value, !parent.isEmpty else {
             throw InputError(file: path, keyPath: "extends", message: "expected the path of the scenario file this one extends, "
@@ -83,6 +79,12 @@ public struct ScenarioLoader {
         if chain.contains(Self.canonical(parentPath)) {
             let cycle = (chain + [Self.canonical(parentPath)]).map { URL(fileURLWithPath: $0).lastPathComponent }
             throw InputError(file: path, keyPath: "extends", message: "extends cycle: \(cycle.joined(separator: " → "))")
+        }
+        // The file whose `extends` makes the chain too long is the one named, not its parent.
+        guard chain.count < Self.maximumExtendsDepth else {
+            throw InputError(file: path, keyPath: "extends",
+                             message: "this file is number \(chain.count) of its extends chain and extends one more; "
+                             + "a chain may have at most \(Self.maximumExtendsDepth) files")
         }
         return try resolve(path: parentPath, chain: chain) + [(path, .object(members))]
     }
@@ -112,6 +114,10 @@ public struct ScenarioLoader {
         guard data.count <= maximumFileBytes else {
             throw InputError(file: path, keyPath: "", message: "the file has \(data.count) bytes; a scenario file may have at most \(maximumFileBytes)")
         }
+        // Foundation drops one leading byte order mark and the parser another: two are a mistake.
+        guard !data.starts(with: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF]) else {
+            throw InputError(file: path, keyPath: "", message: "the file starts with two byte order marks; remove them")
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw InputError(file: path, keyPath: "", message: "the file is not UTF-8 text")
         }
@@ -119,8 +125,20 @@ public struct ScenarioLoader {
     }
 
     /// Parses scenario text, whose top level must be an object, into its members.
-    static func parseScenario(_ text: String, file: String) throws(InputError) -> [JSONMember] {
-        let root = try InputNode.parse(text, file: file)
+    ///
+    /// `quoting: false` is for a file reached through `extends` that is not named `.json`: a
+    /// syntax error gives its line and column but quotes nothing of it, since it may be any
+    /// readable file (docs/safety.md).
+    static func parseScenario(_ text: String, file: String, quoting: Bool = true) throws(InputError) -> [JSONMember] {
+        let root: InputNode
+        do {
+            root = try InputNode.parse(text, file: file)
+        } catch {
+            guard !quoting else { throw error }
+            let at = error.message.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            throw InputError(file: file, keyPath: "", message: "not a JSON scenario file (\(at)); "
+                             + "its content is not quoted because its name does not end in .json")
+        }
         guard case .object(let members) = root.value else {
             throw root.error("expected a scenario object at the top level; got \(InputNode.describe(root.value))")
         }
