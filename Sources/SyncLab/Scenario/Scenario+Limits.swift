@@ -18,7 +18,7 @@ extension Scenario {
     }
 
     /// Estimated peak memory of a run, in bytes: players' state, the item schedule, and the show
-    /// summaries of the item changes (`showSummaryBytesBound`).
+    /// summaries of the item changes (`showSummaryBytesEstimate`).
     public var estimatedMemoryBytes: Double {
         let players = Double(population.players) * Double(Scenario.bytesPerPlayer)
         let schedule = expectedTransitions * 48
@@ -26,20 +26,23 @@ extension Scenario {
                                / max(1, population.visitGap.mean))
         let releaseViewers = population.release.map { min(Double(population.players), $0.multiplier) } ?? 1
         let viewers = Double(population.players) * viewingShare * min(releaseViewers, 3)
-        let shows = Scenario.showSummaryBytesBound(viewersPerChange: viewers, changes: expectedTransitions,
+        let shows = Scenario.showSummaryBytesEstimate(viewersPerChange: viewers, changes: expectedTransitions,
                                                    shards: Simulation.shardCount(self, threads: Simulation.defaultThreads))
         // The client design's side memory (NTP filter window, drift, probes, retry): 0 for the seeds'.
         let design = Double(population.players) * Double(designMemoryBytesPerPlayer)
         return players + schedule + shows + design + 64 * 1024 * 1024
     }
 
-    /// The most the show summaries can take (`ShowSummaries`): per change and viewer subset, a
-    /// cell's counters, then its exact values (up to 256) or its page table and at most one
-    /// page per viewer, up to every page; in each shard, as if one shard saw every viewer. An
-    /// upper bound that grows with the changes and, past a few hundred viewers per change, not
-    /// with the players: a day of 1M v1.1.5 players held 405 MiB once merged (`synclab run`
-    /// says so on stderr) where this allows 4.2 GiB across two shards.
-    public static func showSummaryBytesBound(viewersPerChange: Double, changes: Double, shards: Int) -> Double {
+    /// Bytes the show summaries will take (`ShowSummaries`): per change and viewer subset, a
+    /// cell's counters, then its exact values (up to 256) or its page table and its pages. A
+    /// binned cell's pages cover what its viewers reach: the 32 pages of ±1 s and 8 per octave
+    /// beyond, so `typicalPages` spans offsets up to about 19 hours (a change whose viewers
+    /// spread further takes more, up to every page). In each shard, as if one shard saw every
+    /// viewer. A day of 1M v1.1.5 players held 405 MiB once merged (`synclab run` says so on
+    /// stderr) where this estimates 1.2 GiB across two shards; it grows with the changes and,
+    /// past a few hundred viewers per change, not with the players.
+    public static func showSummaryBytesEstimate(viewersPerChange: Double, changes: Double, shards: Int) -> Double {
+        let typicalPages = 160.0
         var perChange = 0.0
         var v = viewersPerChange
         for _ in 0..<ShowSummaries.levels {
@@ -47,7 +50,7 @@ extension Scenario {
             if v <= Double(ShowStore.exactLimit) {
                 perChange += v * 8 * Double(ShowStore.chunkSlots) / Double(ShowStore.values)
             } else {
-                let pages = min(v, Double(ShowStore.pagesPerTable))
+                let pages = min(v, typicalPages)
                 perChange += Double(ShowStore.pagesPerTable * 4) + pages * Double(ShowStore.binsPerPage * 4)
             }
             v /= 10

@@ -147,7 +147,7 @@ import SyncLabKernel
     /// `synclab run` compares the estimate with the process's real limit: a scenario that fits
     /// the lab's ceiling is refused under a smaller limit, which the message names.
     @Test func memoryIsRefusedAgainstTheLimitGiven() throws {
-        var scenario = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"duration": "1h", "population": {"players": 1000}}"#))
+        var scenario = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"duration": "2h", "population": {"players": 1000}}"#))
         scenario.population.players = 5_000_000
         #expect(ScenarioLoader.memoryProblem(scenario) == nil)
         let limit = MemoryLimit(bytes: 3_000_000 * 1024 - MemoryLimit.addressSpaceOverhead, source: "the address-space limit (ulimit -v 3000000)")
