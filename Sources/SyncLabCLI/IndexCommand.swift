@@ -15,7 +15,10 @@ struct IndexCommand {
 
     Reads REPORT_DIR/summary.json of each folder and writes one Markdown table (one row per
     folder, in the order given, linking to its report.md) followed by the text of --notes.
-    Links are relative to the folders' parent, so write the index beside them.
+    Links are relative to the folders' parent, so write the index beside them. The notes link
+    to reports relative to where the notes file lives (../Reports/v115-uptime/report.md from
+    Scenarios/); a link into a folder named like an indexed one becomes a link from the
+    index (v115-uptime/report.md).
     Default output: standard output.
 
     EXAMPLE
@@ -51,7 +54,8 @@ struct IndexCommand {
                 cli.err("synclab index: \(notesPath): cannot read the notes file\n")
                 return 2
             }
-            notes = text
+            notes = IndexCommand.rebase(text, notesFolder: URL(fileURLWithPath: notesPath).deletingLastPathComponent().path,
+                                        reportFolders: parsed.positional.map { URL(fileURLWithPath: $0).lastPathComponent })
         }
         if let out = parsed.options["--out"] {
             let inputs = parsed.positional.map { URL(fileURLWithPath: $0).appendingPathComponent("summary.json").path }
@@ -75,6 +79,31 @@ struct IndexCommand {
         }
         cli.out("wrote \(out)\n")
         return 0
+    }
+
+    /// `notes` with each relative Markdown link that leads into one of `reportFolders` (by
+    /// name: "../Reports/recommended/report.md" read from `notesFolder`) written from the
+    /// index's folder instead ("recommended/report.md"), so the notes' links work both where
+    /// the notes file lives and in the index beside the report folders. Other links are kept.
+    static func rebase(_ notes: String, notesFolder: String, reportFolders: [String]) -> String {
+        let names = Set(reportFolders)
+        var out = ""
+        var rest = Substring(notes)
+        while let open = rest.range(of: "](") {
+            out += rest[..<open.upperBound]
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else { break }
+            let target = String(rest[..<close])
+            rest = rest[close...]
+            guard !target.contains(":"), !target.hasPrefix("#"), !target.hasPrefix("/") else { out += target; continue }
+            let resolved = URL(fileURLWithPath: notesFolder).appendingPathComponent(target).standardized.pathComponents
+            if let i = resolved.lastIndex(where: { names.contains($0) }), i + 1 < resolved.count {
+                out += resolved[i...].joined(separator: "/")
+            } else {
+                out += target
+            }
+        }
+        return out + rest
     }
 
     static func render(title: String, rows: [(folder: String, figures: IndexRow)], notes: String) -> String {
