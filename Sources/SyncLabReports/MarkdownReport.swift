@@ -44,7 +44,9 @@ public enum MarkdownReport {
                     + "\(v.value.map { Format.fixed($0, 3) } ?? "not measured") | \(v.pass ? "PASS" : "FAIL") |\n"
             }
             let failed = verdicts.filter { !$0.pass }.count
-            md += "\n**\(failed == 0 ? "All \(verdicts.count) budgets hold." : "\(failed) of \(verdicts.count) budgets fail.")**\n\n"
+            let tally = failed == 0 ? (verdicts.count == 1 ? "The 1 budget holds." : "All \(verdicts.count) budgets hold.")
+                : "\(failed) of \(Format.count(verdicts.count, "budget")) \(failed == 1 ? "fails" : "fail")."
+            md += "\n**\(tally)**\n\n"
         }
 
         let chartFiles = ReportCharts.all(r)
