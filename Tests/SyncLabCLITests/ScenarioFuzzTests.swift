@@ -31,7 +31,10 @@ import SyncLabReports
         var bases: [JSONValue] = []
         for name in ["v115-pausing.json", "v115-uptime.json"] {
             let layers = try loader.resolve(path: root + "/Scenarios/" + name, chain: [])
-            bases.append(layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) })
+            let merged = layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
+            // Without the editor's `$schema` key, which the loader ignores: the fuzz mutates the model.
+            guard case .object(let members) = merged else { continue }
+            bases.append(.object(members.filter { $0.key != "$schema" }))
         }
         var rng = RandomStream(seed: 6, purpose: StreamPurpose("scenario-fuzz"))
         var tally = Tally()
