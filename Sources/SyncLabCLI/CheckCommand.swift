@@ -125,10 +125,10 @@ struct CheckCommand {
         for (path, scenario) in scenarios {
             let seeds = (0..<UInt64(seedCount)).map { scenario.seed + $0 }
             if seedCount == 1 {
-                cli.out("seed \(scenario.seed): \(scenario.name) (\(path)), \(scenario.population.players) players, "
+                cli.out("seed \(scenario.seed): \(scenario.name) (\(path)), \(Format.count(scenario.population.players, "player")), "
                     + "\(Units.formatDuration(scenario.duration)) simulated\n")
             } else {
-                cli.out("seeds \(seeds[0])…\(seeds[seeds.count - 1]): \(scenario.name) (\(path)), \(scenario.population.players) players, "
+                cli.out("seeds \(seeds[0])…\(seeds[seeds.count - 1]): \(scenario.name) (\(path)), \(Format.count(scenario.population.players, "player")), "
                     + "\(Units.formatDuration(scenario.duration)) simulated\n")
             }
             var failing: [UInt64] = []

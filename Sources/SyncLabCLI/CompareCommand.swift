@@ -82,7 +82,7 @@ struct CompareCommand {
         var results: [RunResult] = []
         for (path, var scenario) in zip(parsed.positional, scenarios) {
             scenario.seed = common
-            cli.out("running \(scenario.name) (\(path)): \(scenario.population.players) players, \(Units.formatDuration(scenario.duration)) simulated\n")
+            cli.out("running \(scenario.name) (\(path)): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
             let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
             results.append(Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name)))
             cli.progressDone()
@@ -99,7 +99,8 @@ struct CompareCommand {
         for (k, name) in names.enumerated() {
             let gap = f[k]["transitionGapMs.p99"] ?? nil
             let peak = f[k]["peakRequestsPerSecond"] ?? nil
-            cli.out("\(name): transition gap p99 \(Format.optional(gap, 1)) ms, peak \(Format.optional(peak, 0)) requests/s\n")
+            cli.out("\(name): transition gap p99 \(Format.figure(gap, metric: "transitionGapMs.p99")), "
+                + "peak \(Format.figure(peak, metric: "peakRequestsPerSecond"))\n")
         }
         cli.out("wrote \(ReportWriter.expanded(out))/compare.md\n")
         return 0

@@ -113,10 +113,11 @@ struct IndexCommand {
         md += "|---|---|---|---|---|---|---|---|---|---|\n"
         for (folder, f) in rows {
             let link = URL(fileURLWithPath: folder).lastPathComponent + "/report.md"
-            md += "| [\(f.scenario)](\(link)) | \(f.players) | \(Format.humanMs(f.gapP50)) | "
-                + "\(Format.humanMs(f.gapP99)) | \(Format.humanMs(f.gapMax)) | "
+            func rate(_ x: Double?) -> String { x.map { Format.groupedCompact($0, 0) } ?? "n/a" }
+            md += "| [\(f.scenario)](\(link)) | \(Format.grouped(Double(f.players))) | \(Format.duration(ms: f.gapP50)) | "
+                + "\(Format.duration(ms: f.gapP99)) | \(Format.duration(ms: f.gapMax)) | "
                 + "\(Format.percent(f.within500msShare, 2)) | "
-                + "\(Format.optional(f.peakRequestsPerSecond, 0)) | \(Format.optional(f.p99RequestsPerSecond, 0)) | "
+                + "\(rate(f.peakRequestsPerSecond)) | \(rate(f.p99RequestsPerSecond)) | "
                 + "\(Format.percent(f.bareShare, 3)) | \(f.dominantErrorSource ?? "n/a") |\n"
         }
         if !notes.isEmpty { md += "\n" + notes + (notes.hasSuffix("\n") ? "" : "\n") }

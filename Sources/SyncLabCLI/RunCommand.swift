@@ -111,7 +111,7 @@ struct RunCommand {
             return 2
         }
         cli.out("seed \(scenario.seed)\n")
-        cli.out("running \(scenario.name): \(scenario.population.players) players, \(Units.formatDuration(scenario.duration)) simulated\n")
+        cli.out("running \(scenario.name): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
         fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
         let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name))
@@ -123,11 +123,14 @@ struct RunCommand {
             cli.err("synclab run: \(error)\n")
             return 2
         }
+        // For people, in each figure's unit ("13 min 53 s", "98 req/s"); summary.json keeps ms.
         let f = result.figures
-        func v(_ k: String, _ d: Int) -> String { Format.optional(f[k] ?? nil, d) }
-        cli.out("transition gap p50/p99/max: \(v("transitionGapMs.p50", 1))/\(v("transitionGapMs.p99", 1))/\(v("transitionGapMs.max", 1)) ms; "
-            + "within 500 ms: \(Format.percent(f["transitionsWithin500msShare"] ?? nil)) of \(result.gapTransitions.count) transitions\n")
-        cli.out("peak requests/s: \(v("peakRequestsPerSecond", 0)); budgets: \(result.budgetVerdicts.filter(\.pass).count)/\(result.budgetVerdicts.count) hold\n")
+        func v(_ k: String) -> String { Format.figure(f[k] ?? nil, metric: k) }
+        cli.out("transition gap p50 \(v("transitionGapMs.p50")), p99 \(v("transitionGapMs.p99")), max \(v("transitionGapMs.max")); "
+            + "within 500 ms: \(v("transitionsWithin500msShare")) of \(Format.count(result.gapTransitions.count, "transition"))\n")
+        let held = result.budgetVerdicts.filter(\.pass).count, budgets = result.budgetVerdicts.count
+        cli.out("peak \(v("peakRequestsPerSecond")); budgets: "
+            + (budgets == 0 ? "none set" : "\(held) of \(Format.count(budgets, "budget")) \(held == 1 ? "holds" : "hold")") + "\n")
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
             + "\(Simulation.shardCount(scenario, threads: threads)) threads\n")

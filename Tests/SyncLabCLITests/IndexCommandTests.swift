@@ -75,3 +75,18 @@ import SyncLab
         #expect(CLITests.synclab(["index"]).status == 2)
     }
 }
+
+/// The gallery's row in human units, from a summary written by hand.
+@Suite struct IndexRowFormatTests {
+    @Test func rowReadsInHumanUnits() throws {
+        let summary = try JSONParser.parse("""
+            { "scenario": "v115-pausing", "clients": 5000,
+              "transitionGapMs": { "p50": 832648.7, "p99": 3191181.438, "max": 1164.4 },
+              "transitionsWithin500msShare": 0, "bareShare": 0.00378, "peakRequestsPerSecond": 3803,
+              "p99RequestsPerSecond": 7, "dominantErrorSource": "standbyPause" }
+            """)
+        let md = IndexCommand.render(title: "t", rows: [("Reports/v115-pausing", try IndexRow(summary))], notes: "")
+        // 832,648.7 ms is 13 min 52.6 s; 3,191,181 ms is 53 min 11 s; 1,164.4 ms is 1.2 s.
+        #expect(md.contains("| [v115-pausing](v115-pausing/report.md) | 5,000 | 13 min 53 s | 53 min 11 s | 1.2 s | 0.00% | 3,803 | 7 | 0.378% | standbyPause |\n"), "\(md)")
+    }
+}

@@ -59,3 +59,15 @@ import Testing
         #expect(Format.count(2_000, "player") == "2,000 players")
     }
 }
+
+/// Differences in `compare.md`, in the figure's unit.
+@Suite struct HeadlineDifferenceTests {
+    @Test func signedDifferences() {
+        #expect(Headline.signedFigure(-1_234.5, metric: "transitionGapMs.p99") == "-1.2 s")
+        #expect(Headline.signedFigure(0.025, metric: "bareShare") == "+2.5%")
+        #expect(Headline.signedFigure(0, metric: "requests") == "0")
+        #expect(Headline.signedFigure(nil, metric: "requests") == "n/a")
+        #expect(Headline.unitless("transition gap p99 (ms)") == "transition gap p99")
+        #expect(Headline.unitless("peak requests per second") == "peak requests per second")
+    }
+}
