@@ -127,10 +127,10 @@ struct CheckCommand {
         for (path, scenario) in scenarios {
             let seeds = (0..<UInt64(seedCount)).map { scenario.seed + $0 }
             if seedCount == 1 {
-                cli.out("seed \(scenario.seed): \(scenario.name) (\(path)), \(scenario.population.players) players, "
+                cli.out("seed \(scenario.seed): \(scenario.name) (\(path)), \(Format.count(scenario.population.players, "player")), "
                     + "\(Units.formatDuration(scenario.duration)) simulated\n")
             } else {
-                cli.out("seeds \(seeds[0])…\(seeds[seeds.count - 1]): \(scenario.name) (\(path)), \(scenario.population.players) players, "
+                cli.out("seeds \(seeds[0])…\(seeds[seeds.count - 1]): \(scenario.name) (\(path)), \(Format.count(scenario.population.players, "player")), "
                     + "\(Units.formatDuration(scenario.duration)) simulated\n")
             }
             var failing: [UInt64] = []
@@ -142,13 +142,15 @@ struct CheckCommand {
                 cli.progressDone()
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
                 cli.err("simulated \(scenario.name)\(seedCount == 1 ? "" : " seed \(seed)") in \(Format.fixed(elapsed, 2)) s wall\n")
-                let outcome = CheckOutcome(scenario: scenario.name, file: path, seed: seed, verdicts: result.budgetVerdicts)
+                let outcome = CheckOutcome(scenario: scenario.name, file: path, seed: seed, verdicts: result.budgetVerdicts,
+                                           epochUnix: scenario.epochUnix)
                 cli.out(seedCount == 1 ? CheckReport.lines(outcome) : CheckReport.seedLine(outcome))
                 if outcome.failures > 0 { failing.append(seed) }
                 outcomes.append(outcome)
             }
             let summary = SeedCheckOutcome(scenario: scenario.name, file: path, seeds: seeds, failingSeeds: failing,
-                                           maxFailures: maxFailures, budgets: scenario.budgets.filter(\.acrossSeeds))
+                                           maxFailures: maxFailures, budgets: scenario.budgets.filter(\.acrossSeeds),
+                                           epochUnix: scenario.epochUnix)
             if acrossSeeds { cli.out(CheckReport.seedSummary(summary)) }
             summaries.append(summary)
         }
@@ -156,7 +158,7 @@ struct CheckCommand {
         if seedCount == 1 {
             cli.out("check: \(CheckReport.tally(outcomes))\n")
         } else {
-            cli.out("check: " + (failed.isEmpty ? "all \(summaries.count) scenarios pass" : "\(failed.count) of \(summaries.count) scenarios fail")
+            cli.out("check: " + CheckReport.scenarioTally(failed: failed.count, of: summaries.count)
                 + " across \(seedCount) seeds\n")
         }
         for s in summaries {

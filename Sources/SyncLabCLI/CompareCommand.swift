@@ -83,7 +83,7 @@ struct CompareCommand {
         var results: [RunResult] = []
         for (path, var scenario) in zip(parsed.positional, scenarios) {
             scenario.seed = common
-            cli.out("running \(scenario.name) (\(path)): \(scenario.population.players) players, \(Units.formatDuration(scenario.duration)) simulated\n")
+            cli.out("running \(scenario.name) (\(path)): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
             let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
             results.append(Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name)))
             cli.progressDone()
@@ -100,8 +100,8 @@ struct CompareCommand {
         for (k, name) in names.enumerated() {
             let best = f[k]["transitionBest500msShare.p1"] ?? nil
             let peak = f[k]["peakRequestsPerSecond"] ?? nil
-            cli.out("\(name): viewers in the best 500 ms window, worst 1% of changes \(Format.percent(best)), "
-                + "peak \(Format.optional(peak, 0)) requests/s\n")
+            cli.out("\(name): viewers in the best 500 ms window, worst 1% of changes \(Format.figure(best, metric: "transitionBest500msShare.p1")), "
+                + "peak \(Format.figure(peak, metric: "peakRequestsPerSecond"))\n")
         }
         cli.out("wrote \(ReportWriter.expanded(out))/compare.md\n")
         return 0

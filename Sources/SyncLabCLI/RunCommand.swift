@@ -115,7 +115,7 @@ struct RunCommand {
             return 2
         }
         cli.out("seed \(scenario.seed)\n")
-        cli.out("running \(scenario.name): \(scenario.population.players) players, \(Units.formatDuration(scenario.duration)) simulated\n")
+        cli.out("running \(scenario.name): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
         fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
         let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name))
@@ -127,15 +127,17 @@ struct RunCommand {
             cli.err("synclab run: \(error)\n")
             return 2
         }
+        // For people, in each figure's unit ("13 min 53 s", "98 req/s"); summary.json keeps ms.
         let f = result.figures
-        func v(_ k: String, _ d: Int) -> String { Format.optional(f[k] ?? nil, d) }
-        func share(_ k: String) -> String { Format.percent(f[k] ?? nil) }
-        cli.out("viewers in the best 500 ms window, per item change p50/p1: \(share("transitionBest500msShare.p50"))/"
-            + "\(share("transitionBest500msShare.p1")); viewer pairs within 500 ms: \(share("viewerPairsWithin500msShare")) "
-            + "(\(result.gapTransitions.count) item changes)\n")
-        cli.out("worst pair (grows with viewers) p50/p99/max: \(Format.humanMs(f["transitionGapMs.p50"] ?? nil))/"
-            + "\(Format.humanMs(f["transitionGapMs.p99"] ?? nil))/\(Format.humanMs(f["transitionGapMs.max"] ?? nil))\n")
-        cli.out("peak requests/s: \(v("peakRequestsPerSecond", 0)); budgets: \(result.budgetVerdicts.filter(\.pass).count)/\(result.budgetVerdicts.count) hold\n")
+        func v(_ k: String) -> String { Format.figure(f[k] ?? nil, metric: k) }
+        cli.out("viewers in the best 500 ms window per item change: p50 \(v("transitionBest500msShare.p50")), "
+            + "worst 1% \(v("transitionBest500msShare.p1")); viewer pairs within 500 ms: \(v("viewerPairsWithin500msShare")) "
+            + "(\(Format.count(result.gapTransitions.count, "item change")))\n")
+        cli.out("worst pair (grows with viewers): p50 \(v("transitionGapMs.p50")), p99 \(v("transitionGapMs.p99")), "
+            + "max \(v("transitionGapMs.max"))\n")
+        let held = result.budgetVerdicts.filter(\.pass).count, budgets = result.budgetVerdicts.count
+        cli.out("peak \(v("peakRequestsPerSecond")); budgets: "
+            + (budgets == 0 ? "none set" : "\(held) of \(Format.count(budgets, "budget")) \(held == 1 ? "holds" : "hold")") + "\n")
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
             + "\(Simulation.shardCount(scenario, threads: threads)) threads, show summaries \(result.showSummaryBytes >> 20) MiB\n")

@@ -8,12 +8,15 @@ public struct CheckOutcome: Sendable, Equatable {
     public var file: String
     public var seed: UInt64
     public var verdicts: [BudgetVerdict]
+    /// The scenario's epoch (unix nanoseconds): JUnit's fixed `timestamp`, never the host clock.
+    public var epochUnix: Int64
 
-    public init(scenario: String, file: String, seed: UInt64, verdicts: [BudgetVerdict]) {
+    public init(scenario: String, file: String, seed: UInt64, verdicts: [BudgetVerdict], epochUnix: Int64 = 0) {
         self.scenario = scenario
         self.file = file
         self.seed = seed
         self.verdicts = verdicts
+        self.epochUnix = epochUnix
     }
 
     public var failures: Int { verdicts.filter { !$0.pass }.count }
@@ -23,15 +26,24 @@ public struct CheckOutcome: Sendable, Equatable {
 
 /// The texts `synclab check` prints and writes, as pure functions of its outcomes.
 public enum CheckReport {
-    /// "transitionGapMs.p99 ≤ 500": the figure and its limit.
+    /// "transitionGapMs.p99 ≤ 500 ms": the figure's key and its limit in the figure's unit.
     public static func limit(_ b: Budget) -> String {
-        "\(b.metric) \(b.comparison == .atMost ? "≤" : "≥") \(Format.compact(b.limit, 6))"
+        "\(b.metric) \(b.comparison == .atMost ? "≤" : "≥") \(Format.figure(b.limit, metric: b.metric))"
     }
 
-    /// The measured value with up to 6 decimals, or "not measured".
+    /// The measured value in the figure's unit ("53 min 11 s", "99.9%"), or "not measured".
     public static func measured(_ v: BudgetVerdict) -> String {
-        guard let value = v.value, value.isFinite else { return "not measured" }
-        return Format.compact(value, 6)
+        Format.figure(v.value, metric: v.budget.metric)
+    }
+
+    /// Why a budget fails, in words: "measured 53 min 11 s; must be at most 500 ms
+    /// (transitionGapMs.p99)", or "transitionsWithin500msShare was not measured; …".
+    public static func failureMessage(_ v: BudgetVerdict) -> String {
+        let bound = (v.budget.comparison == .atMost ? "at most " : "at least ") + Format.figure(v.budget.limit, metric: v.budget.metric)
+        guard let value = v.value, value.isFinite else {
+            return "\(v.budget.metric) was not measured, so the budget fails; it must be \(bound)"
+        }
+        return "measured \(Format.figure(value, metric: v.budget.metric)); must be \(bound) (\(v.budget.metric))"
     }
 
     public static func verdict(_ v: BudgetVerdict) -> String { v.pass ? "PASS" : "FAIL" }
@@ -58,9 +70,9 @@ public enum CheckReport {
     public static func tally(_ outcomes: [CheckOutcome]) -> String {
         let total = outcomes.reduce(0) { $0 + $1.verdicts.count }
         let failed = outcomes.reduce(0) { $0 + $1.failures }
-        let scenarios = outcomes.count == 1 ? "1 scenario" : "\(outcomes.count) scenarios"
+        let scenarios = Format.count(outcomes.count, "scenario")
         if failed == 0 { return total == 1 ? "the 1 budget holds in \(scenarios)" : "all \(total) budgets hold in \(scenarios)" }
-        return "\(failed) of \(total) budgets fail in \(scenarios)"
+        return "\(failed) of \(Format.count(total, "budget")) \(failed == 1 ? "fails" : "fail") in \(scenarios)"
     }
 
     /// A Markdown verdict table, for a CI job summary (GitHub's `GITHUB_STEP_SUMMARY`).
@@ -77,7 +89,7 @@ public enum CheckReport {
         md += "| scenario | budget | limit | measured | verdict |\n|---|---|---|---|---|\n"
         for o in outcomes {
             for v in o.verdicts {
-                md += "| \(cell(o.scenario)) | \(cell(v.budget.name)) | `\(code(limit(v.budget)))` | \(measured(v)) | "
+                md += "| \(cell(o.scenario)) | \(cell(v.budget.name)) | `\(code(limit(v.budget)))` | \(cell(measured(v))) | "
                     + "\(v.pass ? "✅ PASS" : "❌ FAIL") |\n"
             }
         }

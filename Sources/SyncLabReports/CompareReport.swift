@@ -60,9 +60,10 @@ public enum CompareReport {
         for n in names.dropFirst() { md += " | \(n) − \(names[0])" }
         md += " |\n|---|" + String(repeating: "---:|", count: 2 * names.count - 1) + "\n"
         for (key, label) in Headline.keys(for: results.map(\.scenario)) {
+            // For people, in the figure's unit; compare.csv keeps the machine units its header names.
             let values = figures.map { $0[key] ?? nil }
-            md += "| \(label) | " + values.map { $0.map { Format.compact($0, 3) } ?? "n/a" }.joined(separator: " | ")
-            for v in values.dropFirst() { md += " | " + Headline.signed(difference(v, values[0])) }
+            md += "| \(Headline.unitless(label)) | " + values.map { $0.map { Format.figure($0, metric: key) } ?? "n/a" }.joined(separator: " | ")
+            for v in values.dropFirst() { md += " | " + Headline.signedFigure(difference(v, values[0]), metric: key) }
             md += " |\n"
         }
         md += "\n## Charts\n\n"

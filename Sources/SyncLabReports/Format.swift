@@ -23,19 +23,76 @@ public enum Format {
         return negative ? "-" + s : s
     }
 
-    /// A time for people: "123.4 ms" below 10 s, else "21m22.6s" (signed).
-    public static func human(_ ns: Int64?) -> String {
-        guard let ns else { return "n/a" }
-        if abs(ns) < 10 * 1_000_000_000 { return fixed(Double(ns) / 1e6, 1) + " ms" }
-        let tenths = (abs(ns) + 50_000_000) / 100_000_000 * 100_000_000
-        return (ns < 0 ? "-" : "") + Units.formatDuration(tenths)
-    }
-    /// Milliseconds (as a Double figure) for people.
-    public static func humanMs(_ ms: Double?) -> String {
+    /// Nanoseconds for people: `duration(ms:)`, the one duration format.
+    public static func human(_ ns: Int64?) -> String { duration(ms: ns.map { Double($0) / 1e6 }) }
+    /// Milliseconds (as a Double figure) for people: `duration(ms:)`, the one duration format.
+    public static func humanMs(_ ms: Double?) -> String { duration(ms: ms) }
+
+    /// A duration for people, from milliseconds, with the unit that keeps it short:
+    /// below 10 ms one decimal ("3.2 ms"), below 1 s whole milliseconds ("399 ms"), below
+    /// 1 min tenths of a second ("12.3 s"), below 1 h minutes and seconds ("13 min 53 s"),
+    /// else hours and minutes ("2 h 05 min"). Each step rounds first and then picks the unit, so
+    /// 59.96 s reads "1 min 00 s", never "60.0 s". Signed; "n/a" for nil or non-finite.
+    public static func duration(ms: Double?) -> String {
         guard let ms, ms.isFinite else { return "n/a" }
-        // Beyond what nanoseconds in 64 bits hold (about 292 years): whole seconds.
-        guard abs(ms) < 9e12 else { return fixed(ms / 1000, 0) + " s" }
-        return human(Int64((ms * 1e6).rounded()))
+        let sign = ms < 0 ? "-" : ""
+        let m = abs(ms)
+        func whole(_ x: Double) -> Int64 { x < 9e18 ? Int64(x.rounded(.toNearestOrEven)) : Int64.max }
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        if whole(m * 10) < 100 { return sign + fixed(m, 1) + " ms" }
+        if whole(m) < 1000 { return sign + "\(whole(m)) ms" }
+        let tenths = whole(m / 100)
+        if tenths < 600 { return sign + fixed(Double(tenths) / 10, 1) + " s" }
+        let seconds = whole(m / 1000)
+        if seconds < 3600 { return sign + "\(seconds / 60) min \(two(seconds % 60)) s" }
+        let minutes = whole(m / 60_000)
+        return sign + "\(minutes / 60) h \(two(minutes % 60)) min"
+    }
+
+    /// A figure of `RunResult.figures` for people, in the unit its key names: `…Ms` as a
+    /// duration ("13 min 53 s"), `…Share` and seed failure rates as a percentage ("99.9%"),
+    /// `…Minutes` in minutes, `costPerMonth.…` in dollars, `bytes…` in bytes (decimal
+    /// prefixes), `…PerSecond` in requests per second, anything else as a plain number with
+    /// thousands grouped. "not measured" for nil. Data files keep the key's own unit.
+    public static func figure(_ value: Double?, metric: String) -> String {
+        guard let value, value.isFinite else { return "not measured" }
+        let parts = metric.split(separator: ".")
+        if parts.contains(where: { $0.hasSuffix("Ms") }) { return duration(ms: value) }
+        if parts.contains(where: { $0.hasSuffix("Share") }) || metric.hasPrefix("seedFailureRate") {
+            return groupedCompact(value * 100, 3) + "%"
+        }
+        if parts.contains(where: { $0.hasSuffix("Minutes") }) { return compact(value, 1) + " min" }
+        if metric.hasPrefix("costPerMonth") { return (value < 0 ? "-$" : "$") + groupedCompact(abs(value), 2) }
+        if metric.hasPrefix("bytes") { return bytes(value) }
+        if metric.hasSuffix("PerSecond") { return groupedCompact(value, 2) + " req/s" }
+        return groupedCompact(value, 3)
+    }
+
+    /// Bytes with a decimal prefix and one decimal: "950 B", "12.7 kB", "143.0 MB", "2.1 GB".
+    public static func bytes(_ x: Double) -> String {
+        guard x.isFinite else { return "n/a" }
+        let units = ["kB", "MB", "GB", "TB", "PB"]
+        if abs(x) < 999.5 { return fixed(x, 0) + " B" }
+        var v = x / 1000
+        for (i, unit) in units.enumerated() {
+            if abs(v) < 999.95 || i == units.count - 1 { return fixed(v, 1) + " " + unit }
+            v /= 1000
+        }
+        return fixed(x, 0) + " B"
+    }
+
+    /// `compact` with the whole part's thousands grouped: "1,234.5", "0.25".
+    public static func groupedCompact(_ x: Double, _ decimals: Int) -> String {
+        let s = compact(abs(x), decimals)
+        guard x.isFinite else { return s }
+        let dot = s.firstIndex(of: ".") ?? s.endIndex
+        let body = grouped(Double(String(s[..<dot])) ?? 0) + String(s[dot...])
+        return x < 0 && body != "0" ? "-" + body : body
+    }
+
+    /// "1 scenario", "2 scenarios": `count` with the noun in the number it takes.
+    public static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(grouped(Double(n))) \(n == 1 ? singular : plural ?? singular + "s")"
     }
 
     /// Milliseconds from nanoseconds with 3 decimals.

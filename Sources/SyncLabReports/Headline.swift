@@ -45,6 +45,20 @@ public enum Headline {
         return Format.compact(v, 6)
     }
 
+    /// A difference in the figure's unit, signed: "+1.2 s", "-2.5%" (percentage points), "0".
+    public static func signedFigure(_ d: Double?, metric: String) -> String {
+        guard let d, d.isFinite else { return "n/a" }
+        if d == 0 { return "0" }
+        return (d > 0 ? "+" : "-") + Format.figure(abs(d), metric: metric)
+    }
+
+    /// A label without its unit suffix ("transition gap p99 (ms)" → "transition gap p99"), for
+    /// a table whose cells carry their unit.
+    public static func unitless(_ label: String) -> String {
+        for suffix in [" (ms)", " (share)"] where label.hasSuffix(suffix) { return String(label.dropLast(suffix.count)) }
+        return label
+    }
+
     /// A difference for people: signed, up to 3 decimals ("+12.5", "-0.002", "0").
     public static func signed(_ d: Double?) -> String {
         guard let d, d.isFinite else { return "n/a" }

@@ -35,7 +35,7 @@ public enum MarkdownReport {
         md += "| UI time error \\|e\\| (computed at the last tick, before the countdown's cut to whole seconds) p50 / p99 / max | \(t("clientErrorMs.p50")) / \(t("clientErrorMs.p99")) / \(t("clientErrorMs.max")) |\n"
         md += "| clock estimate error \\|e\\| p50 / p99 / max | \(t("estimateErrorMs.p50")) / \(t("estimateErrorMs.p99")) / \(t("estimateErrorMs.max")) |\n"
         md += "| requests per second peak / p99 / mean | \(fig("peakRequestsPerSecond", 0)) / \(fig("p99RequestsPerSecond", 0)) / \(fig("meanRequestsPerSecond", 2)) |\n"
-        md += "| requests served | \(r.requestsServed) (\(Format.fixed(Double(r.bytesServed) / 1e6, 1)) MB) |\n"
+        md += "| requests served | \(Format.grouped(Double(r.requestsServed))) (\(Format.bytes(Double(r.bytesServed)))) |\n"
         md += "| failed requests | \(pct("failedRequestShare", 3)) |\n"
         md += "| viewing time a position is bare / stale | \(pct("bareShare", 3)) / \(pct("staleShare", 3)) |\n\n"
 
@@ -48,11 +48,13 @@ public enum MarkdownReport {
             md += "| budget | figure | limit | measured | verdict |\n|---|---|---|---|---|\n"
             for v in verdicts {
                 let op = v.budget.comparison == .atMost ? "≤" : "≥"
-                md += "| \(v.budget.name) | `\(v.budget.metric)` | \(op) \(Format.fixed(v.budget.limit, 3)) | "
-                    + "\(v.value.map { Format.fixed($0, 3) } ?? "not measured") | \(v.pass ? "PASS" : "FAIL") |\n"
+                md += "| \(v.budget.name) | `\(v.budget.metric)` | \(op) \(Format.figure(v.budget.limit, metric: v.budget.metric)) | "
+                    + "\(Format.figure(v.value, metric: v.budget.metric)) | \(v.pass ? "PASS" : "FAIL") |\n"
             }
             let failed = verdicts.filter { !$0.pass }.count
-            md += "\n**\(failed == 0 ? "All \(verdicts.count) budgets hold." : "\(failed) of \(verdicts.count) budgets fail.")**\n\n"
+            let tally = failed == 0 ? (verdicts.count == 1 ? "The 1 budget holds." : "All \(verdicts.count) budgets hold.")
+                : "\(failed) of \(Format.count(verdicts.count, "budget")) \(failed == 1 ? "fails" : "fail")."
+            md += "\n**\(tally)**\n\n"
         }
 
         let chartFiles = ReportCharts.all(r)
@@ -172,7 +174,7 @@ public enum MarkdownReport {
             + "the share of its viewers inside the best-placed 500 ms window and inside ±250 ms of the true instant, and by the share of "
             + "viewer pairs within 500 ms of each other: figures that settle as viewers grow. The worst pair (latest − earliest) is "
             + "the range of thousands of viewers and widens with every viewer added, so it is shown but not used for verdicts "
-            + "(docs/metrics.md).\n\n"
+            + "([docs/metrics.md](../../docs/metrics.md)).\n\n"
         let rows = r.viewerScaling
         guard rows.count >= 2 else { return md }
         md += "| viewers per change (subset) | worst pair p50 | changes with worst pair ≤ 500 ms | in best 500 ms window | pairs within 500 ms |\n"

@@ -37,8 +37,12 @@ public struct SeedCheckOutcome: Sendable, Equatable {
     public var maxFailures: Int
     /// The scenario's budgets judged across seeds (`seedFailureRate`, `seedFailureRate.upper95`).
     public var budgets: [Budget]
+    /// The scenario's epoch (unix nanoseconds), for JUnit's fixed `timestamp`.
+    public var epochUnix: Int64
 
-    public init(scenario: String, file: String, seeds: [UInt64], failingSeeds: [UInt64], maxFailures: Int, budgets: [Budget]) {
+    public init(scenario: String, file: String, seeds: [UInt64], failingSeeds: [UInt64], maxFailures: Int, budgets: [Budget],
+                epochUnix: Int64 = 0) {
+        self.epochUnix = epochUnix
         self.scenario = scenario
         self.file = file
         self.seeds = seeds
@@ -64,10 +68,15 @@ public struct SeedCheckOutcome: Sendable, Equatable {
 
     public var pass: Bool { withinMaxFailures && verdicts.allSatisfy(\.pass) }
 
-    /// "0.15 (3 of 20 seeds; 95% Wilson 0.0524–0.3604)".
+    /// "15% (3 of 20 seeds; 95% Wilson 5.24–36.04%)".
     public var rateText: String {
-        "\(Format.compact(failureRate, 4)) (\(failingSeeds.count) of \(seeds.count) seeds; 95% Wilson "
-            + "\(Format.fixed(interval.lower, 4))–\(Format.fixed(interval.upper, 4)))"
+        "\(Format.figure(failureRate, metric: "seedFailureRate")) (\(failingSeeds.count) of \(Format.count(seeds.count, "seed")); "
+            + "95% Wilson \(SeedCheckOutcome.intervalText(interval)))"
+    }
+
+    /// "5.24–36.04%": an interval of shares as percentages with two decimals.
+    static func intervalText(_ i: (lower: Double, upper: Double)) -> String {
+        "\(Format.fixed(i.lower * 100, 2))–\(Format.fixed(i.upper * 100, 2))%"
     }
 
     /// The command that replays one seed's run.
@@ -88,15 +97,21 @@ extension CheckReport {
     /// The verdict across seeds: failing seeds against `--max-failures`, then one tab-separated
     /// line per across-seed budget (scenario, name, limit, measured with its interval, verdict).
     public static func seedSummary(_ s: SeedCheckOutcome) -> String {
-        var out = "\(oneLine(s.scenario)): \(s.failingSeeds.count) of \(s.seeds.count) seeds fail"
+        var out = "\(oneLine(s.scenario)): \(s.failingSeeds.count) of \(Format.count(s.seeds.count, "seed")) \(s.failingSeeds.count == 1 ? "fails" : "fail")"
         if !s.failingSeeds.isEmpty { out += " (seeds \(s.failingSeeds.map(String.init).joined(separator: ", ")))" }
         out += "; at most \(s.maxFailures) may: \(s.withinMaxFailures ? "PASS" : "FAIL")\n"
         for v in s.verdicts {
             let value = v.budget.metric == "seedFailureRate.upper95"
-                ? "\(Format.fixed(v.value ?? 0, 4)) (upper end of the interval; rate \(s.rateText))" : s.rateText
+                ? "\(measured(v)) (upper end of the interval; rate \(s.rateText))" : s.rateText
             out += [s.scenario, v.budget.name, limit(v.budget), value, verdict(v)].map(oneLine).joined(separator: "\t") + "\n"
         }
         return out
+    }
+
+    /// "all 3 scenarios pass", "the 1 scenario passes", "1 of 2 scenarios fails".
+    public static func scenarioTally(failed: Int, of total: Int) -> String {
+        if failed == 0 { return total == 1 ? "the 1 scenario passes" : "all \(total) scenarios pass" }
+        return "\(failed) of \(Format.count(total, "scenario")) \(failed == 1 ? "fails" : "fail")"
     }
 
     /// A Markdown verdict table across seeds, for a CI job summary.
@@ -106,18 +121,18 @@ extension CheckReport {
                 .replacingAll(">", with: "&gt;").replacingAll("$", with: "\\$")
         }
         let failed = summaries.filter { !$0.pass }.count
-        var md = "### synclab check across seeds: \(failed == 0 ? "✅ all \(summaries.count) scenarios pass" : "❌ \(failed) of \(summaries.count) scenarios fail")\n\n"
+        var md = "### synclab check across seeds: \(failed == 0 ? "✅ " : "❌ ")\(scenarioTally(failed: failed, of: summaries.count))\n\n"
         md += "| scenario | seeds | failing seeds | allowed | failure rate (95% Wilson) | verdict |\n|---|---|---|---|---|---|\n"
         for s in summaries {
             md += "| \(cell(s.scenario)) | \(s.seeds.count) | \(s.failingSeeds.isEmpty ? "none" : s.failingSeeds.map(String.init).joined(separator: ", ")) | "
-                + "\(s.maxFailures) | \(Format.compact(s.failureRate, 4)) (\(Format.fixed(s.interval.lower, 4))–\(Format.fixed(s.interval.upper, 4))) | "
+                + "\(s.maxFailures) | \(Format.figure(s.failureRate, metric: "seedFailureRate")) (\(SeedCheckOutcome.intervalText(s.interval))) | "
                 + "\(s.pass ? "✅ PASS" : "❌ FAIL") |\n"
         }
         let budgets = summaries.flatMap { s in s.verdicts.map { (s, $0) } }
         if !budgets.isEmpty {
             md += "\n| scenario | budget | limit | measured | verdict |\n|---|---|---|---|---|\n"
             for (s, v) in budgets {
-                md += "| \(cell(s.scenario)) | \(cell(v.budget.name)) | `\(limit(v.budget))` | \(measured(v)) | \(v.pass ? "✅ PASS" : "❌ FAIL") |\n"
+                md += "| \(cell(s.scenario)) | \(cell(v.budget.name)) | `\(limit(v.budget))` | \(cell(measured(v))) | \(v.pass ? "✅ PASS" : "❌ FAIL") |\n"
             }
         }
         let replay = summaries.flatMap { s in s.failingSeeds.prefix(3).map { s.reproduce($0) } }
@@ -132,42 +147,31 @@ extension JUnitReport {
     /// across-seed budget.
     public static func render(_ outcomes: [CheckOutcome], across summaries: [SeedCheckOutcome]) -> String {
         guard !summaries.isEmpty else { return render(outcomes) }
-        func attr(_ s: String) -> String { Format.xml(s, attribute: true) }
         var suites: [String] = []
         var tests = 0, failures = 0
         for o in outcomes {
             var renamed = o
             renamed.scenario = "\(o.scenario) seed \(o.seed)"
-            suites.append(suite(renamed))
+            suites.append(suite(renamed, id: suites.count))
             tests += o.verdicts.count
             failures += o.failures
         }
         for s in summaries {
-            let name = "\(s.scenario) across seeds"
-            var cases: [(String, String?)] = [("at most \(s.maxFailures) of \(s.seeds.count) seeds fail",
-                s.withinMaxFailures ? nil : "\(s.failingSeeds.count) seeds fail: \(s.failingSeeds.map(String.init).joined(separator: ", "))")]
+            let replay = s.failingSeeds.prefix(10).map { "reproduce: " + s.reproduce($0) }.joined(separator: "\n")
+            let failingText = "\(Format.count(s.failingSeeds.count, "seed")) of \(s.seeds.count) \(s.failingSeeds.count == 1 ? "fails" : "fail")"
+            var cases = [Case(name: "at most \(s.maxFailures) of \(Format.count(s.seeds.count, "seed")) may fail",
+                              failure: s.withinMaxFailures ? nil
+                                : ("\(failingText) (seeds \(s.failingSeeds.map(String.init).joined(separator: ", "))); at most \(s.maxFailures) may",
+                                   failingText + "\n" + replay))]
             for v in s.verdicts {
-                cases.append((v.budget.name, v.pass ? nil : "\(v.budget.metric) measured \(CheckReport.measured(v)); limit \(CheckReport.limit(v.budget)); rate \(s.rateText)"))
+                let message = CheckReport.failureMessage(v) + "; rate \(s.rateText)"
+                cases.append(Case(name: v.budget.name, failure: v.pass ? nil : (message, message + "\n" + replay)))
             }
-            let failed = cases.filter { $0.1 != nil }.count
             tests += cases.count
-            failures += failed
-            var xml = "  <testsuite name=\"\(attr(name))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
-            xml += "    <properties>\n      <property name=\"file\" value=\"\(attr(s.file))\"/>\n"
-            xml += "      <property name=\"seeds\" value=\"\(s.seeds.map(String.init).joined(separator: ","))\"/>\n    </properties>\n"
-            for (caseName, failure) in cases {
-                let open = "    <testcase classname=\"\(attr(name))\" name=\"\(attr(caseName))\""
-                if let failure {
-                    let body = failure + "\n" + s.failingSeeds.prefix(10).map { "reproduce: " + s.reproduce($0) }.joined(separator: "\n")
-                    xml += open + ">\n      <failure type=\"budget\" message=\"\(attr(failure))\">\(Format.xml(body))</failure>\n    </testcase>\n"
-                } else {
-                    xml += open + "/>\n"
-                }
-            }
-            suites.append(xml + "  </testsuite>\n")
+            failures += cases.filter { $0.failure != nil }.count
+            suites.append(suite(name: "\(s.scenario) across seeds", id: suites.count, epochUnix: s.epochUnix,
+                                properties: [("file", s.file), ("seeds", s.seeds.map(String.init).joined(separator: ","))], cases: cases))
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"synclab check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
-            + suites.joined() + "</testsuites>\n"
+        return document(suites, tests: tests, failures: failures)
     }
 }

@@ -46,14 +46,14 @@ import SyncLab
         let seedList = failing.map(String.init).joined(separator: ", ")
         #expect(strict.out.contains("small: 2 of 4 seeds fail (seeds \(seedList)); at most 0 may: FAIL\n"))
         // 2 of 4 = 0.5 ≤ 0.5 holds; Wilson 95% for 2/4: 0.1500–0.8500.
-        #expect(strict.out.contains("small\trate\tseedFailureRate ≤ 0.5\t0.5 (2 of 4 seeds; 95% Wilson 0.1500–0.8500)\tPASS\n"))
+        #expect(strict.out.contains("small\trate\tseedFailureRate ≤ 50%\t50% (2 of 4 seeds; 95% Wilson 15.00–85.00%)\tPASS\n"))
         for seed in failing { #expect(strict.out.contains("reproduce with: synclab run \(path) --seed \(seed)\n")) }
-        #expect(strict.out.contains("check: 1 of 1 scenarios fail across 4 seeds\n"))
+        #expect(strict.out.contains("check: 1 of 1 scenario fails across 4 seeds\n"))
 
         let lenient = Self.synclab(["check", path, "--seeds", "4", "--max-failures", "2"])
         #expect(lenient.status == 0, "stdout: \(lenient.out)")
         #expect(lenient.out.contains("at most 2 may: PASS"))
-        #expect(lenient.out.contains("check: all 1 scenarios pass across 4 seeds\n"))
+        #expect(lenient.out.contains("check: the 1 scenario passes across 4 seeds\n"))
 
         // A replayed failing seed fails the same budget with the same value.
         let replay = Self.synclab(["check", path, "--max-failures", "0"])
@@ -70,7 +70,7 @@ import SyncLab
         let r = Self.synclab(["check", path, "--seeds", "3", "--max-failures", "3"])
         #expect(r.status == 1)
         #expect(r.out.contains("at most 3 may: PASS"))
-        #expect(r.out.contains("small\trate upper\tseedFailureRate.upper95 ≤ 0.9\t1.0000 (upper end of the interval; rate 1 (3 of 3 seeds; 95% Wilson 0.4385–1.0000))\tFAIL\n"))
+        #expect(r.out.contains("small\trate upper\tseedFailureRate.upper95 ≤ 90%\t100% (upper end of the interval; rate 100% (3 of 3 seeds; 95% Wilson 43.85–100.00%))\tFAIL\n"))
     }
 
     @Test func rateBudgetsNeedARunBudgetAndRunIgnoresThem() throws {
@@ -99,12 +99,12 @@ import SyncLab
                                    environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(command.main([path, "--seeds", "2", "--junit", junit]) == 1)
         let md = try String(contentsOfFile: summary, encoding: .utf8)
-        #expect(md.hasPrefix("### synclab check across seeds: ❌ 1 of 1 scenarios fail\n"))
-        #expect(md.contains("| small | 2 | 1, 2 | 0 | 1 (0.3424–1.0000) | ❌ FAIL |"), "\(md)")
+        #expect(md.hasPrefix("### synclab check across seeds: ❌ 1 of 1 scenario fails\n"))
+        #expect(md.contains("| small | 2 | 1, 2 | 0 | 100% (34.24–100.00%) | ❌ FAIL |"), "\(md)")
         #expect(md.contains("Reproduce: `synclab run \(path) --seed 1`, `synclab run \(path) --seed 2`"))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains("<testsuite name=\"small seed 1\" tests=\"2\" failures=\"1\""))
-        #expect(xml.contains("<testsuite name=\"small across seeds\" tests=\"1\" failures=\"1\""))
+        #expect(xml.contains("<testsuite name=\"small seed 1\" package=\"synclab.check\" id=\"0\" tests=\"2\" failures=\"1\""))
+        #expect(xml.contains("<testsuite name=\"small across seeds\" package=\"synclab.check\" id=\"2\" tests=\"1\" failures=\"1\""))
     }
 
     @Test func seedOptionsAreChecked() throws {

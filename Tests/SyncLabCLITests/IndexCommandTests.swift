@@ -75,3 +75,28 @@ import SyncLab
         #expect(CLITests.synclab(["index"]).status == 2)
     }
 }
+
+/// The gallery's row in human units, from a summary written by hand.
+@Suite struct IndexRowFormatTests {
+    @Test func rowReadsInHumanUnits() throws {
+        let summary = try JSONParser.parse("""
+            { "scenario": "v115-pausing", "clients": 5000,
+              "transitionGapMs": { "p50": 832648.7, "p99": 3191181.438, "max": 1164.4 },
+              "transitionsWithin500msShare": 0, "bareShare": 0.00378, "peakRequestsPerSecond": 3803,
+              "p99RequestsPerSecond": 7, "dominantErrorSource": "standbyPause",
+              "transitionBest500msShare": { "p50": 0.35, "p1": 0.2270, "min": 0.22 }, "viewerPairsWithin500msShare": 0.51236,
+              "budgets": [{ "pass": false }, { "pass": true }, { "pass": false }] }
+            """)
+        let md = IndexCommand.render(title: "t", rows: [("Reports/v115-pausing", try IndexRow(summary))], notes: "")
+        // 832,648.7 ms is 13 min 52.6 s; 3,191,181 ms is 53 min 11 s; two of three budgets fail.
+        #expect(md.contains("| [v115-pausing](v115-pausing/report.md) | 5,000 | 2 of 3 fail | 22.70% | 51.24% | 13 min 53 s / 53 min 11 s | 3,803 | 0.378% | standbyPause |\n"), "\(md)")
+        // A summary written before the cross-player shares leaves their cells empty, not an error.
+        let old = try JSONParser.parse("""
+            { "scenario": "old", "clients": 5000, "transitionGapMs": { "p50": 1, "p99": 2, "max": 3 },
+              "transitionsWithin500msShare": 1, "bareShare": 0, "peakRequestsPerSecond": 1, "p99RequestsPerSecond": 1,
+              "dominantErrorSource": null }
+            """)
+        let oldRow = IndexCommand.render(title: "t", rows: [("Reports/old", try IndexRow(old))], notes: "")
+        #expect(oldRow.contains("| [old](old/report.md) | 5,000 | n/a | n/a | n/a | 1.0 ms / 2.0 ms | 1 | 0.000% | n/a |\n"), "\(oldRow)")
+    }
+}

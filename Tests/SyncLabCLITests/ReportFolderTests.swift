@@ -144,7 +144,7 @@ import SyncLab
         while !String(decoding: printed, as: UTF8.self).contains("running "), Date() < deadline, process.isRunning {
             printed += output.fileHandleForReading.availableData
         }
-        #expect(String(decoding: printed, as: UTF8.self).hasPrefix("seed 1\nrunning small: 200000 players, 1d simulated\n"))
+        #expect(String(decoding: printed, as: UTF8.self).hasPrefix("seed 1\nrunning small: 200,000 players, 1d simulated\n"))
         Thread.sleep(forTimeInterval: 1)
         #expect(process.isRunning, "the run finished before it could be killed")
         kill(process.processIdentifier, SIGKILL)

@@ -110,13 +110,23 @@ import SyncLabKernel
             #expect(path.attributes["stroke-dasharray"] == "6 4")
         }
         let texts = doc.texts("text")
-        for t in ["displayed (on screen)", "suspending", "continuous", "uptime-1s", "p50", "p99", "500 ms",
-                  "|time error| vs server (log scale)", "time since the measured window opened (s)"] {
+        for t in ["displayed (on screen)", "estimate with the suspending clock", "estimate with the continuous clock",
+                  "estimate with the uptime-1s clock", "p50 of |time error| vs server (ms to h)", "p99", "500 ms",
+                  "|time error|, log scale", "time since the measured window opened (s)"] {
             #expect(texts.contains(t), "missing \(t)")
         }
-        // Log axis from 10 ms (below the 20 ms sample) to 10 min (above 5 min of standby lag).
+        // Small multiples: a panel per series, each with its own clip, two lines (p50, p99) in each.
+        let panels = doc.all("g").filter { $0.attributes["class"] == "panel" }
+        #expect(panels.count == 4)
+        #expect(Set(doc.all("clipPath").compactMap { $0.attributes["id"] }) == ["plot-0", "plot-1", "plot-2", "plot-3"])
+        #expect(doc.all("path").filter { $0.attributes["data-series"] != nil }.count == 8)
+        // The 500 ms line is named once, in the legend, not labelled on each plot where it would
+        // cover data.
+        #expect(doc.all("text").filter { $0.text == "500 ms" }.count == 1)
+        // Every panel on the same log axis, from 10 ms (below the 20 ms sample) to 10 min (above
+        // 5 min of standby lag).
         let yTicks = doc.all("text").filter { $0.attributes["class"] == "tick y" }.map(\.text)
-        #expect(yTicks == ["10 ms", "100 ms", "1 s", "10 s", "1 min", "10 min"])
+        #expect(yTicks == Array(repeating: ["10 ms", "100 ms", "1 s", "10 s", "1 min", "10 min"], count: 4).flatMap { $0 })
         let lines = chart.csv.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0] == "start_s,samples,displayed_p50_ms,displayed_p99_ms,suspending_p50_ms,suspending_p99_ms,"
             + "continuous_p50_ms,continuous_p99_ms,uptime-1s_p50_ms,uptime-1s_p99_ms")
@@ -125,6 +135,7 @@ import SyncLabKernel
     }
 
     @Test func errorOverTimeWithoutSamplesIsNoData() throws {
+        // One full-size chart saying why, not four empty panels.
         let chart = ReportCharts.errorOverTime(step: .minute, buckets: [(0, ErrorStats(subBits: 5), [ErrorStats(subBits: 5)])],
                                                clocks: ["suspending"], duration: .minute)
         let doc = try #require(XMLTree(chart.svg))

@@ -54,7 +54,7 @@ import SyncLab
         #expect(o.reproduce(9) == "synclab run s.json --seed 9")
         let text = CheckReport.seedSummary(o)
         #expect(text.hasPrefix("s: 2 of 20 seeds fail (seeds 4, 9); at most 2 may: PASS\n"))
-        #expect(text.contains("s\trate\tseedFailureRate ≤ 0.15\t0.1 (2 of 20 seeds; 95% Wilson 0.0279–0.3010)\tPASS\n"))
+        #expect(text.contains("s\trate\tseedFailureRate ≤ 15%\t10% (2 of 20 seeds; 95% Wilson 2.79–30.10%)\tPASS\n"))
         // One more failing seed than allowed fails the scenario even without rate budgets.
         #expect(!Self.outcome(failing: [1, 2, 3], of: 20, max: 2, budgets: []).pass)
         #expect(Self.outcome(failing: [], of: 20, max: 0, budgets: []).pass)
@@ -66,9 +66,10 @@ import SyncLab
                         CheckOutcome(scenario: "s", file: "s.json", seed: 2, verdicts: [BudgetVerdict(budget: budget, value: 600, pass: false)])]
         let summary = Self.outcome(failing: [2], of: 2, max: 0, budgets: [])
         let xml = JUnitReport.render(outcomes, across: [summary])
-        #expect(xml.contains("<testsuites name=\"synclab check\" tests=\"3\" failures=\"2\" errors=\"0\">"))
-        #expect(xml.contains("<testsuite name=\"s seed 2\" tests=\"1\" failures=\"1\""))
-        #expect(xml.contains("<testcase classname=\"s across seeds\" name=\"at most 0 of 2 seeds fail\">"))
+        #expect(xml.contains("<!-- synclab check: 3 budgets, 2 failing -->\n<testsuites>\n"))
+        #expect(xml.contains("<testsuite name=\"s seed 2\" package=\"synclab.check\" id=\"1\" tests=\"1\" failures=\"1\""))
+        #expect(xml.contains("<testcase name=\"at most 0 of 2 seeds may fail\" classname=\"s across seeds\" time=\"0\">"))
+        #expect(xml.contains("<failure type=\"budget\" message=\"1 seed of 2 fails (seeds 2); at most 0 may\">"))
         #expect(xml.contains("reproduce: synclab run s.json --seed 2"))
         let tree = try #require(XMLTree(xml), "not well-formed")
         #expect(tree.all("testsuite").count == 3)

@@ -495,4 +495,27 @@ public enum Epoch {
         let days = era * 146_097 + doe - 719_468
         return ((days * 24 + h) * 60 + mi) * 60 * 1_000_000_000 + s * 1_000_000_000 + fraction
     }
+
+    /// Unix nanoseconds as "2012-02-08T18:00:00": UTC to the whole second (truncated), no zone
+    /// suffix — the form the Ant JUnit schema's `timestamp` takes. Instants before 1970 read as
+    /// 1970-01-01T00:00:00 (a scenario's epoch never is one).
+    public static func formatSeconds(_ unixNs: Int64) -> String {
+        var seconds = max(0, unixNs) / 1_000_000_000
+        var days = seconds / 86_400
+        seconds %= 86_400
+        var year: Int64 = 1970
+        func leap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+        while days >= (leap(year) ? 366 : 365) {
+            days -= leap(year) ? 366 : 365
+            year += 1
+        }
+        let monthDays: [Int64] = [31, leap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        var month = 0
+        while days >= monthDays[month] {
+            days -= monthDays[month]
+            month += 1
+        }
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(Int64(month + 1)))-\(two(days + 1))T\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
+    }
 }

@@ -20,13 +20,14 @@ extension ReportCharts {
                 + "\(cell(row, "viewerPairsWithin500msShare", 6)),\(cell(row, "transitionSpread999Ms.p50", 3))\n"
         }
         let lines: [(key: String, name: String)] = [
-            ("viewerPairsWithin500msShare", "viewer pairs within 500 ms"),
-            ("viewersInBest500msShare", "viewers in the best 500 ms window"),
-            ("viewersInCentred500msShare", "viewers within ±250 ms of the true instant"),
-            ("transitionsWithin500msShare", "changes whose worst pair is within 500 ms"),
+            ("viewerPairsWithin500msShare", "pairs ≤ 500 ms"),
+            ("viewersInBest500msShare", "in best 500 ms"),
+            ("viewersInCentred500msShare", "within ±250 ms"),
+            ("transitionsWithin500msShare", "worst pair ≤ 500 ms"),
         ]
+        // Widths fall series by series, so lines that coincide (a design at 100%) all show.
         let series = lines.enumerated().map { k, line in
-            LineSeries(name: line.name, color: ChartPalette.color(k), dashed: k == 3, width: 2,
+            LineSeries(name: line.name, color: ChartPalette.color(k), dashed: k == 3, width: [6, 4, 2, 2][k],
                        runs: [rows.compactMap { row in (row.figures[line.key] ?? nil).map { ChartPoint(row.meanViewers, $0) } }])
         }
         let viewers = rows.map(\.meanViewers)
@@ -44,9 +45,10 @@ extension ReportCharts {
                               series: rows.count < 2 ? [] : series,
                               noDataMessage: "no data: fewer than two viewer subsets averaged two or more viewers per change")
         return ChartFile(name: "gap_vs_viewers", title: chart.title,
-                         caption: "Each point measures the same run on a random subset of its players (all of them, about 1/10, 1/100, …). "
-                            + "The solid shares converge as viewers grow; the dashed worst-pair share falls, since the latest minus the earliest "
-                            + "of more viewers is wider.",
+                         caption: "Each point measures the same run on a random subset of its players (all of them, about 1/10, 1/100, …): "
+                            + "the share of viewer pairs at most 500 ms apart, of viewers inside the best 500 ms window and within ±250 ms of "
+                            + "the true instant (all three converge as viewers grow), and of changes whose latest and earliest viewers are "
+                            + "within 500 ms (dashed: it falls, since the range of more viewers is wider).",
                          svg: chart.svg(), csv: csv)
     }
 }

@@ -156,26 +156,30 @@ public enum ReportCharts {
             }
             csv += row + "\n"
         }
-        var series: [LineSeries] = []
+        // Small multiples: a panel per clock (and one for the time on screen), all on the same
+        // axes. In one panel the clocks whose errors coincide hid each other.
+        var panels: [SmallMultiples.Panel] = []
         for (k, name) in names.enumerated() {
+            // A clock this design never measured with (the original plan has no estimate) gets no
+            // panel; its CSV columns stay, "n/a".
+            guard k == 0 || runs[k * 2].contains(where: { !$0.isEmpty }) else { continue }
             let color = k == 0 ? "#222222" : ChartPalette.color(k - 1)
-            let width = k == 0 ? 2.0 : 1.5
-            series.append(LineSeries(name: "\(name) p50", color: color, width: width, runs: runs[k * 2], inLegend: false))
-            series.append(LineSeries(name: "\(name) p99", color: color, dashed: true, width: width, runs: runs[k * 2 + 1], inLegend: false))
+            panels.append(SmallMultiples.Panel(title: k == 0 ? "displayed (on screen)" : "estimate with the \(name) clock", series: [
+                LineSeries(name: "\(name) p50", color: color, width: 1.5, runs: runs[k * 2], inLegend: false),
+                LineSeries(name: "\(name) p99", color: color, dashed: true, width: 1.5, runs: runs[k * 2 + 1], inLegend: false),
+            ]))
         }
-        let legend = names.enumerated().map { k, name in
-            LegendEntry(k == 0 ? "displayed (on screen)" : name, color: k == 0 ? "#222222" : ChartPalette.color(k - 1))
-        } + [LegendEntry("p50", color: "#777777"), LegendEntry("p99", color: "#777777", swatch: .dashedLine)]
-        let chart = LineChart(
+        let chart = SmallMultiples(
             title: "Client error over time by clock (p50, p99 per \(Units.formatDuration(step)))",
+            panels: values.isEmpty ? [] : panels,
             x: time.axis(seconds: Double(duration) / 1e9),
-            y: ChartAxis.logTimeMs(label: "|time error| vs server (log scale)", values: values + [500]),
-            series: values.isEmpty ? [] : series,
+            y: ChartAxis.logTimeMs(label: "|time error|, log scale", values: values + [500]),
             references: [ReferenceLine(.horizontal, at: 500, label: "500 ms")],
-            legendExtras: legend,
+            legend: [LegendEntry("p50 of |time error| vs server (ms to h)", color: "#555555"),
+                     LegendEntry("p99", color: "#555555", swatch: .dashedLine)],
             noDataMessage: "no data: no player had the Store on screen at a sample instant")
         return ChartFile(name: "error_over_time", title: chart.title,
-                         caption: "Error of the time on screen (black) and of the estimate measured with each device clock, per bucket of the window; a log scale so a clock that stops in standby (minutes) and one-second resolution (hundreds of ms) both show.",
+                         caption: "Error of the time on screen and of the estimate measured with each device clock, one panel each on the same axes, per bucket of the window; a log scale so a clock that stops in standby (minutes) and one-second resolution (hundreds of ms) both show.",
                          svg: chart.svg(), csv: csv)
     }
 

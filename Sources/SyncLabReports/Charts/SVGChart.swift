@@ -163,6 +163,12 @@ public struct ReferenceLine: Sendable {
         self.label = label
         self.color = color
     }
+
+    /// A horizontal line's legend entry (its label is not drawn on the plot, where it would
+    /// cover data); nil for a vertical line, labelled above the plot.
+    public var legendEntry: LegendEntry? {
+        orientation == .horizontal ? LegendEntry(label, color: color, swatch: .dashedLine) : nil
+    }
 }
 
 /// A legend line: a swatch (line, dashed line or box) and text; no color means text only.
@@ -227,7 +233,7 @@ public struct LineChart: Sendable {
         let entries = series.filter(\.inLegend).map {
             LegendEntry($0.name, color: $0.color, swatch: $0.dashed ? .dashedLine : .line)
         }
-        canvas.legend(entries + legendExtras)
+        canvas.legend(entries + legendExtras + references.compactMap(\.legendEntry))
         return canvas.finish()
     }
 }
@@ -309,7 +315,7 @@ public struct BarChart: Sendable {
             }
         }
         for r in references { canvas.reference(r, x: ChartAxis(label: "", lower: 0, upper: 1, ticks: []), y: y) }
-        canvas.legend(series.map { LegendEntry($0.name, color: $0.color, swatch: .box) })
+        canvas.legend(series.map { LegendEntry($0.name, color: $0.color, swatch: .box) } + references.compactMap(\.legendEntry))
         return canvas.finish()
     }
 }
@@ -318,24 +324,67 @@ public struct BarChart: Sendable {
 struct SVGCanvas {
     static let width = 800.0
     static let height = 400.0
-    /// The plot area; the right margin holds the legend.
+    /// The plot area of a full-size chart; the right margin holds the legend.
     static let plot = (left: 78.0, top: 40.0, right: 632.0, bottom: 340.0, width: 554.0, height: 300.0)
     static let legendLeft = 646.0
 
+    /// Where things go on a canvas: a full chart, or one panel of small multiples.
+    struct Layout {
+        var plot: (left: Double, top: Double, right: Double, bottom: Double, width: Double, height: Double)
+        var legendLeft: Double
+        /// The x axis label's baseline below the plot, and the rotated y label's x.
+        var xLabelBelow: Double
+        var yLabelX: Double
+        var titleY: Double
+        var titleSize: Int
+        static let full = Layout(plot: SVGCanvas.plot, legendLeft: SVGCanvas.legendLeft, xLabelBelow: 46, yLabelX: 18,
+                                 titleY: 24, titleSize: 16)
+        /// A 400 × 250 panel.
+        static let panel = Layout(plot: (left: 64, top: 30, right: 388, bottom: 204, width: 324, height: 174), legendLeft: 400,
+                                  xLabelBelow: 34, yLabelX: 14, titleY: 18, titleSize: 13)
+    }
+
+    let layout: Layout
     private var lines: [String] = []
     private var clipOpen = false
+    /// The plot's clip path id: "plot", or "plot-<k>" for panel k (ids are per document).
+    private let clipID: String
+    private let embedded: Bool
 
     init(title: String) {
+        layout = .full
+        clipID = "plot"
+        embedded = false
         let t = Format.xml(title)
         lines.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
         lines.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"400\" viewBox=\"0 0 800 400\" "
             + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">")
         lines.append("<title>\(t)</title>")
-        lines.append("<defs><clipPath id=\"plot\"><rect x=\"\(Self.n(Self.plot.left))\" y=\"\(Self.n(Self.plot.top - 1))\" "
-            + "width=\"\(Self.n(Self.plot.width))\" height=\"\(Self.n(Self.plot.height + 2))\"/></clipPath></defs>")
+        lines.append(clipPath())
         // An opaque background keeps the chart readable on dark-themed pages.
         lines.append("<rect x=\"0\" y=\"0\" width=\"800\" height=\"400\" fill=\"#ffffff\"/>")
-        lines.append("<text class=\"title\" x=\"\(Self.n(Self.plot.left))\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#222222\">\(t)</text>")
+        titleText(t)
+    }
+
+    /// A panel of small multiples, drawn inside `<g>` at (x, y) of an enclosing chart.
+    init(panel title: String, index: Int, x: Double, y: Double) {
+        layout = .panel
+        clipID = "plot-\(index)"
+        embedded = true
+        lines.append("<g class=\"panel\" transform=\"translate(\(Self.n(x)),\(Self.n(y)))\">")
+        lines.append(clipPath())
+        titleText(Format.xml(title))
+    }
+
+    private func clipPath() -> String {
+        let p = layout.plot
+        return "<defs><clipPath id=\"\(clipID)\"><rect x=\"\(Self.n(p.left))\" y=\"\(Self.n(p.top - 1))\" "
+            + "width=\"\(Self.n(p.width))\" height=\"\(Self.n(p.height + 2))\"/></clipPath></defs>"
+    }
+
+    private mutating func titleText(_ escaped: String) {
+        lines.append("<text class=\"title\" x=\"\(Self.n(layout.plot.left))\" y=\"\(Self.n(layout.titleY))\" font-size=\"\(layout.titleSize)\" "
+            + "font-weight=\"bold\" fill=\"#222222\">\(escaped)</text>")
     }
 
     /// A coordinate: one decimal, never NaN.
@@ -351,7 +400,7 @@ struct SVGCanvas {
 
     /// Grid, tick marks and labels, axis lines and axis labels.
     mutating func axes(x: ChartAxis, y: ChartAxis) {
-        let p = Self.plot
+        let p = layout.plot
         var lastY = Double.infinity
         for tick in y.ticks {
             let py = p.bottom - y.fraction(tick.value) * p.height
@@ -371,13 +420,14 @@ struct SVGCanvas {
             text(tick.label, x: px, y: p.bottom + 17, anchor: "middle", size: 11, color: "#444444", extra: " class=\"tick x\"")
         }
         lines.append("<path class=\"axes\" d=\"M\(Self.n(p.left)),\(Self.n(p.top)) V\(Self.n(p.bottom)) H\(Self.n(p.right))\" fill=\"none\" stroke=\"#444444\"/>")
-        text(x.label, x: p.left + p.width / 2, y: p.bottom + 46, anchor: "middle", extra: " class=\"axis-label x\"")
+        text(x.label, x: p.left + p.width / 2, y: p.bottom + layout.xLabelBelow, anchor: "middle", extra: " class=\"axis-label x\"")
         let cy = p.top + p.height / 2
-        text(y.label, x: 18, y: cy, anchor: "middle", extra: " class=\"axis-label y\" transform=\"rotate(-90 18 \(Self.n(cy)))\"")
+        text(y.label, x: layout.yLabelX, y: cy, anchor: "middle",
+             extra: " class=\"axis-label y\" transform=\"rotate(-90 \(Self.n(layout.yLabelX)) \(Self.n(cy)))\"")
     }
 
     mutating func openPlotClip() {
-        lines.append("<g clip-path=\"url(#plot)\">")
+        lines.append("<g clip-path=\"url(#\(clipID))\">")
         clipOpen = true
     }
 
@@ -388,7 +438,7 @@ struct SVGCanvas {
 
     /// One `<path>` per series; single-point runs are drawn as a dot.
     mutating func path(_ s: LineSeries, x: ChartAxis, y: ChartAxis) {
-        let p = Self.plot
+        let p = layout.plot
         var d: [String] = []
         for run in s.runs where !run.isEmpty {
             var previous = ""
@@ -416,7 +466,7 @@ struct SVGCanvas {
     enum ReferencePart { case line, label, both }
 
     mutating func reference(_ r: ReferenceLine, x: ChartAxis, y: ChartAxis, part: ReferencePart = .both) {
-        let p = Self.plot
+        let p = layout.plot
         let line = part != .label
         let label = part != .line
         switch r.orientation {
@@ -426,10 +476,11 @@ struct SVGCanvas {
                 lines.append("<line class=\"reference\" x1=\"\(Self.n(px))\" y1=\"\(Self.n(p.top))\" x2=\"\(Self.n(px))\" y2=\"\(Self.n(p.bottom))\" "
                     + "stroke=\"\(r.color)\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>")
             }
-            // Label to the right of the line, or to its left near the right edge.
+            // Label above the plot, so it never covers data: right of the line, or left of it near
+            // the right edge.
             let right = px > p.right - 120
             if label {
-                text(r.label, x: right ? px - 4 : px + 4, y: p.top + 12, anchor: right ? "end" : "start", size: 11,
+                text(r.label, x: right ? px - 4 : px + 4, y: p.top - 5, anchor: right ? "end" : "start", size: 11,
                      color: r.color, extra: Self.halo)
             }
         case .horizontal:
@@ -438,7 +489,9 @@ struct SVGCanvas {
                 lines.append("<line class=\"reference\" x1=\"\(Self.n(p.left))\" y1=\"\(Self.n(py))\" x2=\"\(Self.n(p.right))\" y2=\"\(Self.n(py))\" "
                     + "stroke=\"\(r.color)\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>")
             }
-            if label { text(r.label, x: p.right - 4, y: py - 4, anchor: "end", size: 11, color: r.color, extra: Self.halo) }
+            // No label on the plot, where it would cover data: the legend names the line
+            // (`legendEntry`).
+            _ = label
         }
     }
 
@@ -447,10 +500,10 @@ struct SVGCanvas {
 
     mutating func legend(_ entries: [LegendEntry]) {
         guard !entries.isEmpty else { return }
-        var y = Self.plot.top + 8
+        var y = layout.plot.top + 8
         lines.append("<g class=\"legend\">")
         for e in entries {
-            let x = Self.legendLeft
+            let x = layout.legendLeft
             switch e.swatch {
             case .line, .dashedLine:
                 let dash = e.swatch == .dashedLine ? " stroke-dasharray=\"6 4\"" : ""
@@ -467,14 +520,14 @@ struct SVGCanvas {
     }
 
     mutating func noData(_ message: String) {
-        let p = Self.plot
+        let p = layout.plot
         text(message, x: p.left + p.width / 2, y: p.top + p.height / 2, anchor: "middle", size: 16, color: "#888888",
              extra: " class=\"no-data\"")
     }
 
     mutating func finish() -> String {
         closePlotClip()
-        lines.append("</svg>")
+        lines.append(embedded ? "</g>" : "</svg>")
         return lines.joined(separator: "\n") + "\n"
     }
 }

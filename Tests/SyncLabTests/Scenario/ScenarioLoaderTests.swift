@@ -150,9 +150,9 @@ import SyncLabKernel
         var scenario = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"duration": "2h", "population": {"players": 1000}}"#))
         scenario.population.players = 5_000_000
         #expect(ScenarioLoader.memoryProblem(scenario) == nil)
-        let limit = MemoryLimit(bytes: 3_000_000 * 1024 - MemoryLimit.addressSpaceOverhead, source: "the address-space limit (ulimit -v 3000000)")
+        let limit = MemoryLimit(bytes: 2 * 1_073_741_824, source: "the address-space limit (ulimit -v 2359296) less 256 MiB")
         let problem = try #require(ScenarioLoader.memoryProblem(scenario, limit: limit))
-        #expect(problem.contains("; the limit is 1.9 GiB, the address-space limit (ulimit -v 3000000); "))
+        #expect(problem.contains("; the limit is 2 GiB, the address-space limit (ulimit -v 2359296) less 256 MiB; "))
         // The limit of this process is never above the ceiling, and names where it comes from.
         let current = MemoryLimit.current()
         #expect(current.bytes <= MemoryLimit.plannable.bytes && current.bytes > 0 && !current.source.isEmpty)
