@@ -14,7 +14,7 @@ public enum MarkdownReport {
 
         md += "## Headline\n\n"
         if r.gapTransitions.isEmpty {
-            md += "> No item change was shown by two or more players, so the transition gap is not measured "
+            md += "> No item change was shown by two or more players, so the cross-player figures are not measured "
                 + "(too few players, or a run too short for anyone to view the Store).\n\n"
         }
         if r.samples == 0 {

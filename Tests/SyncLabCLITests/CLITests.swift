@@ -237,7 +237,7 @@ enum CLITestFolders {
         let r = Self.synclab(["run", dir + "/empty.json", "--out", dir + "/e"])
         #expect(r.status == 0)
         let report = try String(contentsOfFile: dir + "/e/report.md", encoding: .utf8)
-        #expect(report.contains("> No item change was shown by two or more players, so the transition gap is not measured"))
+        #expect(report.contains("> No item change was shown by two or more players, so the cross-player figures are not measured"))
         #expect(report.contains("> No player had the Store on screen at a sample instant, so client error is not measured."))
         let summary = try String(contentsOfFile: dir + "/e/summary.json", encoding: .utf8)
         #expect(summary.contains("\"transitionGapMs\": { \"p50\": null, \"p99\": null, \"max\": null }"))

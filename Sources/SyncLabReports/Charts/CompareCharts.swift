@@ -49,7 +49,7 @@ public enum CompareCharts {
     public static func transitionGaps(_ results: [RunResult], names: [String]) -> ChartFile {
         var csv = "scenario,gap_ms,share_at_or_below\n"
         let gaps = results.map { $0.gapTransitions.map { Double($0.gap) / 1e6 }.sorted() }
-        let x = ChartAxis.logTimeMs(label: "transition gap: latest − earliest show instant (log scale)", values: gaps.flatMap { $0 } + [500])
+        let x = ChartAxis.logTimeMs(label: "worst pair: latest − earliest show instant (log scale)", values: gaps.flatMap { $0 } + [500])
         var series: [LineSeries] = []
         var extras: [LegendEntry] = []
         for (k, ms) in gaps.enumerated() {

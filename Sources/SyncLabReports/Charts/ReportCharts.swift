@@ -105,7 +105,7 @@ public enum ReportCharts {
             csv += "\(Format.fixed(g, 3)),\(Format.fixed(Double(i + 1) / n, 6))\n"
         }
         let within = ms.filter { $0 <= 500 }.count
-        let x = ChartAxis.logTimeMs(label: "transition gap: latest − earliest show instant (log scale)", values: ms + [500])
+        let x = ChartAxis.logTimeMs(label: "worst pair: latest − earliest show instant (log scale)", values: ms + [500])
         if let last = ms.last, last < x.upper { run.append(ChartPoint(x.upper, 1)) }
         let y = ChartAxis(label: "share of transitions with a smaller gap", lower: 0, upper: 1,
                           ticks: [0, 0.25, 0.5, 0.75, 1].map { ChartTick($0, Format.fixed($0 * 100, 0) + "%") })
