@@ -137,46 +137,39 @@ public struct TransitionRow: Sendable, Equatable {
 }
 
 extension TransitionRow {
-    /// The figures of one change from its show offsets in value order (`ShowBin`s: exact
-    /// values, or counts in bins of `ShowBins`), with the exact earliest and latest.
+    /// The figures of one change from its shows in value order (`ShowPoints`: exact values, or
+    /// counts in bins of `ShowBins`), with the exact earliest and latest.
     ///
     /// A bin's shows are taken at its middle (an exact value at itself), so with exact values
     /// every figure is exact. With bins: quantiles lie within half a bin (0.5 ms inside ±1 s,
     /// 0.1% beyond); the centred window's edges are bin edges, so its count is exact; the best
     /// window and the pairs count bins by their middles, as if the window were up to one bin
     /// (1 ms inside ±1 s) wider or narrower, and pairs inside one bin count as within.
-    static func measure(time: Int64, position: Int, bins: [ShowBin], earliest: Int64, latest: Int64,
-                        window: Int64) -> TransitionRow {
-        let n = bins.reduce(0) { $0 + $1.count }
+    static func measure<Shows: ShowPoints>(time: Int64, position: Int, shows: Shows, earliest: Int64, latest: Int64,
+                                           window: Int64) -> TransitionRow {
+        let n = shows.viewers
         let w = Double(window)
-        let middles = bins.map(\.middle)
         // Nearest rank, as `RunResult.rank`: the i-th smallest show, counting from 0.
         func rank(_ q: Double) -> Int64 {
             let i = max(0, min(n - 1, Int((q * Double(n)).rounded(.up)) - 1))
-            var below = 0
-            for (k, bin) in bins.enumerated() {
-                below += bin.count
-                if below > i {
-                    let x = max(Double(earliest), min(Double(latest), middles[k]))
-                    return Int64(x.rounded())
-                }
-            }
-            return latest
+            let x = max(Double(earliest), min(Double(latest), shows.middle(ofShow: i)))
+            return Int64(x.rounded())
         }
-        // Best window and pairs: bins [k, hi) are those whose middles lie within w above bin k's.
-        var best = 0, inWindow = 0, hi = 0, pairs = 0.0
-        for k in bins.indices {
-            while hi < bins.count && middles[hi] - middles[k] <= w {
-                inWindow += bins[hi].count
+        // Best window and pairs: points [k, hi) are those whose middles lie within w above point k's.
+        var best = 0, inWindow = 0, hi = 0, pairs = 0.0, centred = 0
+        let half = w / 2
+        for k in 0..<shows.count {
+            let mk = shows.middle(k)
+            while hi < shows.count && shows.middle(hi) - mk <= w {
+                inWindow += shows.weight(hi)
                 hi += 1
             }
             best = max(best, inWindow)
-            let c = bins[k].count
+            let c = shows.weight(k)
             pairs += Double(c) * Double(c - 1) / 2 + Double(c) * Double(inWindow - c)
             inWindow -= c
+            if mk >= -half && mk < half { centred += c }
         }
-        let half = w / 2
-        let centred = bins.indices.reduce(0) { $0 + (middles[$1] >= -half && middles[$1] < half ? bins[$1].count : 0) }
         return TransitionRow(time: time, position: position, viewers: n, earliest: earliest, latest: latest,
                              spread: rank(0.99) - rank(0.01), spread999: rank(0.999) - rank(0.001),
                              inBestWindow: best, inCentredWindow: centred, pairsWithin: pairs)
@@ -184,12 +177,52 @@ extension TransitionRow {
 
     /// The same from plain offsets, each kept exactly.
     static func measure(time: Int64, position: Int, offsets: [Int64], window: Int64) -> TransitionRow {
-        var bins: [ShowBin] = []
-        for v in offsets.sorted() {
-            if let last = bins.last, last.lower == Double(v) { bins[bins.count - 1].count += 1; continue }
-            bins.append(ShowBin(lower: Double(v), upper: Double(v), count: 1))
-        }
-        return measure(time: time, position: position, bins: bins, earliest: offsets.min() ?? 0,
-                       latest: offsets.max() ?? 0, window: window)
+        measure(time: time, position: position, shows: ExactShows(sorted: offsets.sorted()),
+                earliest: offsets.min() ?? 0, latest: offsets.max() ?? 0, window: window)
     }
+}
+
+/// One change's shows in value order, as points with a weight: each exact offset once, or each
+/// occupied bin at its middle with its count. `TransitionRow.measure` reads either the same way.
+protocol ShowPoints {
+    /// Points, in value order.
+    var count: Int { get }
+    func middle(_ k: Int) -> Double
+    func weight(_ k: Int) -> Int
+    /// Shows in all (the sum of the weights).
+    var viewers: Int { get }
+    /// Where the i-th smallest show (from 0) is taken to lie.
+    func middle(ofShow i: Int) -> Double
+}
+
+/// Exact offsets, sorted: a point per show.
+struct ExactShows: ShowPoints {
+    let sorted: [Int64]
+    var count: Int { sorted.count }
+    var viewers: Int { sorted.count }
+    @inline(__always) func middle(_ k: Int) -> Double { Double(sorted[k]) }
+    @inline(__always) func weight(_ k: Int) -> Int { 1 }
+    func middle(ofShow i: Int) -> Double { Double(sorted[i]) }
+}
+
+/// Occupied bins in value order (`ShowBins`), each taken at its middle.
+struct BinnedShows: ShowPoints {
+    let bins: [ShowBin]
+    let viewers: Int
+    init(_ bins: [ShowBin]) {
+        self.bins = bins
+        viewers = bins.reduce(0) { $0 + $1.count }
+    }
+    var count: Int { bins.count }
+    @inline(__always) func middle(_ k: Int) -> Double { bins[k].middle }
+    @inline(__always) func weight(_ k: Int) -> Int { bins[k].count }
+    func middle(ofShow i: Int) -> Double {
+        var below = 0
+        for bin in bins {
+            below += bin.count
+            if below > i { return bin.middle }
+        }
+        return bins.last?.middle ?? 0
+    }
+
 }

@@ -82,14 +82,14 @@ struct MetricsRecorder {
         var perBucket: Int { 1 + clocks }
     }
 
-    init(scenario: Scenario, schedule: StoreSchedule, shadowClockNames: [String]) {
+    init(scenario: Scenario, schedule: StoreSchedule, players: Range<Int>, shadowClockNames: [String]) {
         self.scenario = scenario
         self.schedule = schedule
         self.shadowClockNames = shadowClockNames
         firstSecond = floorDiv(scenario.epochUnix, .second)
         let seconds = Int(floorDiv(scenario.epochUnix + scenario.duration - 1, .second) - firstSecond) + 1
         requestsPerSecond = StateTable([UInt32](repeating: 0, count: max(seconds, 1)))
-        shown = ShowSummaries(transitions: schedule.transitions.count)
+        shown = ShowSummaries(transitions: schedule.transitions.count, players: players)
         slots = Slots(clocks: shadowClockNames.count, links: scenario.links.count)
         errors = ErrorBank(slots: slots.count, subBits: MetricsRecorder.layout)
         // About 300 buckets at most, in whole minutes.
@@ -203,14 +203,14 @@ struct MetricsRecorder {
     mutating func transitionShown(index: Int, offset: Int64, player: Int) {
         let time = schedule.transitions[index].time
         guard time >= 0 && time < scenario.duration else { return }
-        shown.append(offset, to: index, playerKey: ShowSummaries.playerKey(player))
+        shown.append(offset, to: index, player: player)
     }
 
     /// The same for a player with a synced clock, also counted for the early-show figures.
     mutating func transitionShown(index: Int, offset: Int64, player: Int, tampered: Bool) {
         let time = schedule.transitions[index].time
         guard time >= 0 && time < scenario.duration else { return }
-        shown.append(offset, to: index, playerKey: ShowSummaries.playerKey(player))
+        shown.append(offset, to: index, player: player)
         deviceEvents.shown(offset: offset, tampered: tampered)
     }
 

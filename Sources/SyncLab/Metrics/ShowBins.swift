@@ -14,7 +14,7 @@
 /// `perSide`, the positive side from it. Every Int64 has a bin, so no offset can trap.
 public enum ShowBins {
     /// A change's offsets are kept one by one, and its figures are exact, up to this many viewers.
-    public static let exactViewers = 256
+    public static let exactViewers = 4_096
     /// 1 ms bins on each side of zero, covering |x| < 1 s.
     static let coreBins = 1_000
     static let coreWidth: UInt64 = 1_000_000

@@ -7,7 +7,8 @@ import SyncLabKernel
 /// Each change has one cell per viewer subset (`levels`): every viewer, then nested random
 /// subsets of about 1/10, 1/100, … of the players, from which the report shows how each gap
 /// figure moves with the number of viewers. A cell keeps its offsets one by one up to
-/// `exactLimit` of them, so a change seen by a few hundred players is measured exactly; past
+/// `exactLimit` of them (4,096: as many bytes as a binned cell typically takes), so a change
+/// seen by a few thousand players is measured exactly; past
 /// that it counts them in `ShowBins` (1 ms, or 1/512 of the value beyond 1 s) and keeps the
 /// exact earliest and latest. Counts add, so merging shards gives the same summary for any
 /// number of threads: a cell is binned exactly when its total count passes the limit.
@@ -28,19 +29,42 @@ struct ShowSummaries {
 
     let transitions: Int
     private var store: ShowStore
+    /// The players these summaries count (global indices), and for each the number of subsets
+    /// it belongs to, worked out once (0: none; 2: the 1/10 and 1/100 subsets).
+    let players: Range<Int>
+    private let subsets: [UInt8]
 
-    init(transitions: Int) {
+    init(transitions: Int, players: Range<Int> = 0..<0) {
         self.transitions = transitions
+        self.players = players
         store = ShowStore(cells: transitions * ShowSummaries.levels)
+        subsets = players.map { ShowSummaries.subsets(ofKey: ShowSummaries.playerKey($0)) }
     }
 
-    /// A player (key from `playerKey`) showed `transition` `offset` ns after its true instant.
-    @inline(__always) func append(_ offset: Int64, to transition: Int, playerKey key: UInt64) {
+    /// How many of the nested subsets a player of subset key `key` belongs to.
+    static func subsets(ofKey key: UInt64) -> UInt8 {
+        var level = 0
+        while level < subsetLevels && key < thresholds[level] { level += 1 }
+        return UInt8(level)
+    }
+
+    /// Player `player` (global index, among `players`) showed `transition` `offset` ns after its
+    /// true instant.
+    @inline(__always) func append(_ offset: Int64, to transition: Int, player: Int) {
+        append(offset, to: transition, subsets: Int(subsets[player &- players.lowerBound]))
+    }
+
+    /// The same for a player of subset key `key` (any player, for tests).
+    func append(_ offset: Int64, to transition: Int, playerKey key: UInt64) {
+        append(offset, to: transition, subsets: Int(ShowSummaries.subsets(ofKey: key)))
+    }
+
+    @inline(__always) private func append(_ offset: Int64, to transition: Int, subsets: Int) {
         store.append(offset, cell: transition)
         var level = 1
-        while level <= ShowSummaries.subsetLevels && key < ShowSummaries.thresholds[level - 1] {
-            store.append(offset, cell: level * transitions + transition)
-            level += 1
+        while level <= subsets {
+            store.append(offset, cell: level &* transitions &+ transition)
+            level &+= 1
         }
     }
 
@@ -77,9 +101,16 @@ struct ShowSummaries {
             DispatchQueue.concurrentPerform(iterations: blocks) { b in
                 for k in stride(from: b, to: shown.count, by: blocks) {
                     let i = shown[k], cell = level * transitions + i
-                    (out.baseAddress! + k).initialize(to: .measure(
-                        time: schedule[i].time, position: Int(schedule[i].position), bins: store.bins(cell),
-                        earliest: store.lowest(cell), latest: store.highest(cell), window: window))
+                    let time = schedule[i].time, position = Int(schedule[i].position)
+                    let earliest = store.lowest(cell), latest = store.highest(cell)
+                    let row: TransitionRow = if let exact = store.exactSorted(cell) {
+                        .measure(time: time, position: position, shows: ExactShows(sorted: exact),
+                                 earliest: earliest, latest: latest, window: window)
+                    } else {
+                        .measure(time: time, position: position, shows: BinnedShows(store.bins(cell)),
+                                 earliest: earliest, latest: latest, window: window)
+                    }
+                    (out.baseAddress! + k).initialize(to: row)
                 }
             }
             perLevel.append(Array(measured))
@@ -301,6 +332,11 @@ final class ShowStore: @unchecked Sendable {
                 for b in 0..<ShowStore.binsPerPage { to[b] &+= from[b] }
             }
         }
+    }
+
+    /// The cell's exact values, sorted; nil once it counts them in bins.
+    func exactSorted(_ cell: Int) -> [Int64]? {
+        table[cell] < 0 ? exactValues(cell, Int(counts[cell])).sorted() : nil
     }
 
     /// The cell's shows in value order: one bin of width zero per distinct exact value, or

@@ -34,13 +34,13 @@ extension Scenario {
     }
 
     /// Bytes the show summaries will take (`ShowSummaries`): per change and viewer subset, a
-    /// cell's counters, then its exact values (up to 256) or its page table and its pages. A
+    /// cell's counters, then its exact values (up to 4,096) or its page table and its pages. A
     /// binned cell's pages cover what its viewers reach: the 32 pages of ±1 s and 8 per octave
     /// beyond, so `typicalPages` spans offsets up to about 19 hours (a change whose viewers
     /// spread further takes more, up to every page). In each shard, as if one shard saw every
     /// viewer. A day of 1M v1.1.5 players held 405 MiB once merged (`synclab run` says so on
     /// stderr) where this estimates 1.2 GiB across two shards; it grows with the changes and,
-    /// past a few hundred viewers per change, not with the players.
+    /// past a few thousand viewers per change, not with the players.
     public static func showSummaryBytesEstimate(viewersPerChange: Double, changes: Double, shards: Int) -> Double {
         let typicalPages = 160.0
         var perChange = 0.0

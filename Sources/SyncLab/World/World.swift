@@ -175,7 +175,7 @@ public struct World {
         linkSamplers = StateTable(scenario.links.map(LinkSamplers.init))
         viewingSlot = [Int32](repeating: -1, count: n)
         positionMark = [UInt32](repeating: 0, count: scenario.positions)
-        recorder = MetricsRecorder(scenario: scenario, schedule: schedule,
+        recorder = MetricsRecorder(scenario: scenario, schedule: schedule, players: self.players,
                                    shadowClockNames: shadowClocks.map(World.shadowLabel))
         serving = ServingState(scenario)
         if let serving {

@@ -57,7 +57,7 @@ import SyncLabKernel
     /// A cell keeps its values exactly up to the limit and bins them past it; either way the
     /// earliest and latest are exact and the counts add up. Splitting the same shows across
     /// shards in any way and merging gives the same bins.
-    @Test(arguments: [40, 256, 257, 3_000])
+    @Test(arguments: [40, 4_096, 4_097, 9_000])
     func shardsMergeToTheSameSummary(viewers: Int) {
         var rng = RandomStream(seed: 11, purpose: StreamPurpose("test-show-merge"))
         let offsets = (0..<viewers).map { _ in Int64(rng.below(4_000_000_000)) - 1_500_000_000 }
@@ -86,16 +86,60 @@ import SyncLabKernel
         #expect(rows[0].earliest == offsets.min()! && rows[0].latest == offsets.max()!)
     }
 
+    /// Binned against exact, on the same 20,000 offsets (most within a second, a fifth spread
+    /// over minutes to hours, some early): the earliest and latest are exact; a quantile is
+    /// within half a bin (0.5 ms inside ±1 s, 1/1,024 of the value beyond), so a spread is within
+    /// the sum of its two ends' errors; the centred window is exact; the best window and the
+    /// pairs lie between the exact counts for a window one bin (1 ms) narrower and wider.
+    @Test func binnedFiguresKeepTheirPromisedAccuracy() {
+        var rng = RandomStream(seed: 21, purpose: StreamPurpose("test-binned-accuracy"))
+        var offsets: [Int64] = []
+        for _ in 0..<20_000 {
+            let u = rng.unit()
+            if u < 0.8 { offsets.append(Int64((rng.unit() - 0.3) * 1.2e9)) }
+            else { offsets.append(Int64(1e9 * pow(10, 4 * rng.unit()))) }   // 1 s to about 3 h
+        }
+        let shows = ShowSummaries(transitions: 1)
+        for (k, x) in offsets.enumerated() { shows.append(x, to: 0, playerKey: ShowSummaries.playerKey(k)) }
+        let w = 500 * Self.ms
+        let binned = shows.rows(Self.schedule(1), duration: 1, window: w).rows[0]
+        let exact = TransitionRow.measure(time: 0, position: 0, offsets: offsets, window: w)
+        #expect(binned.earliest == exact.earliest && binned.latest == exact.latest)
+        let sorted = offsets.sorted()
+        func quantile(_ q: Double) -> Int64 { sorted[max(0, min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1))] }
+        func error(_ x: Int64) -> Double { Swift.max(0.5e6, abs(Double(x)) / 1_024) + 1 }
+        #expect(abs(Double(binned.spread - exact.spread)) <= error(quantile(0.99)) + error(quantile(0.01)))
+        #expect(abs(Double(binned.spread999 - exact.spread999)) <= error(quantile(0.999)) + error(quantile(0.001)))
+        #expect(binned.inCentredWindow == exact.inCentredWindow)
+        // Beyond 1 s a bin is up to 1/512 of its value wide: the far tail's pairs are counted by
+        // bins of seconds, so over all pairs the count is close, not bracketed.
+        #expect(abs(binned.pairsWithin - exact.pairsWithin) / exact.pairs < 0.001)
+        // Inside ±1 s every bin is 1 ms wide: the best window and the pairs are bracketed by the
+        // exact counts for windows 1 ms narrower and wider.
+        let core = offsets.filter { abs($0) < 1_000_000_000 }
+        let coreShows = ShowSummaries(transitions: 1)
+        for (k, x) in core.enumerated() { coreShows.append(x, to: 0, playerKey: ShowSummaries.playerKey(k)) }
+        let coreBinned = coreShows.rows(Self.schedule(1), duration: 1, window: w).rows[0]
+        let narrow = TransitionRow.measure(time: 0, position: 0, offsets: core, window: w - Self.ms)
+        let wide = TransitionRow.measure(time: 0, position: 0, offsets: core, window: w + Self.ms)
+        #expect(coreBinned.inBestWindow >= narrow.inBestWindow && coreBinned.inBestWindow <= wide.inBestWindow)
+        #expect(coreBinned.pairsWithin >= narrow.pairsWithin && coreBinned.pairsWithin <= wide.pairsWithin)
+    }
+
     /// The subsets nest and hold about 1/10^k of the players.
     @Test func subsetsNestAndHoldAboutTheirShare() {
         let players = 1_000_000
         var held = [Int](repeating: 0, count: ShowSummaries.subsetLevels + 1)
         for p in 0..<players {
-            let key = ShowSummaries.playerKey(p)
-            var level = 0
-            while level < ShowSummaries.subsetLevels && key < ShowSummaries.thresholds[level] { level += 1 }
+            let level = Int(ShowSummaries.subsets(ofKey: ShowSummaries.playerKey(p)))
             for k in 0...level { held[k] += 1 }
         }
+        // A shard's summaries give a player the same subsets as the key does.
+        let shard = ShowSummaries(transitions: 1, players: 500..<700)
+        for p in 500..<700 { shard.append(Int64(p), to: 0, player: p) }
+        let byKey = ShowSummaries(transitions: 1)
+        for p in 500..<700 { byKey.append(Int64(p), to: 0, playerKey: ShowSummaries.playerKey(p)) }
+        for level in 0..<ShowSummaries.levels { #expect(shard.bins(0, level: level) == byKey.bins(0, level: level)) }
         for k in 1...4 {
             let expected = Double(players) / pow(10, Double(k))
             // Binomial: 5 standard deviations.
