@@ -118,3 +118,49 @@ import SyncLabKernel
         #expect(c.networkRNG == expected)
     }
 }
+
+/// The cross-player figures end to end, on a case worked out by hand.
+///
+/// Every player views all run long on a perfect clock, the server stamps microseconds when the
+/// request arrives, and the UI flips at the instant its estimate reaches the change (aligned
+/// ticks). The seeds' estimate is stamp + (download complete − upload complete) = the true time
+/// plus the uplink delay, so each player shows a change one uplink early: −40 ms on link A,
+/// −640 ms on link B (to within the microsecond stamp and the nanoseconds the bytes take). With
+/// a players on A and b on B a change's worst pair is 600 ms, the best 500 ms window holds
+/// max(a, b), the window ±250 ms around the true instant holds a, and a(a − 1)/2 + b(b − 1)/2
+/// of its pairs are within 500 ms.
+@Suite struct WorldCrossPlayerExactTests {
+    @Test func twoConstantLinksGiveTwoClusters() {
+        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: 40 * .minute, players: 200)
+        let ms = Nanoseconds.millisecond
+        func link(_ name: String, uplink: Nanoseconds) -> LinkProfile {
+            LinkProfile(name: name, share: 0.5, uplink: .constant(Double(uplink)), downlink: .constant(Double(60 * ms)),
+                        bandwidth: .constant(400e9), failure: 0, timeout: 30 * .second)
+        }
+        s.links = [link("a", uplink: 40 * ms), link("b", uplink: 640 * ms)]
+        s.server.timestampResolution = .microsecond
+        s.client.tick = AlignedTick()
+        let result = Simulation.run(s, threads: 1)
+        let rows = result.gapTransitions
+        #expect(rows.count > 100)
+        let tolerance: Int64 = 2 * .microsecond
+        var both = 0
+        for row in rows {
+            let a = row.inCentredWindow, b = row.viewers - a
+            #expect(row.viewers == 200)
+            #expect(row.inBestWindow == max(a, b))
+            #expect(row.pairsWithin == Double(a * (a - 1) / 2 + b * (b - 1) / 2))
+            if a > 0 { #expect(abs(row.latest + 40 * ms) <= tolerance) }
+            if b > 0 { #expect(abs(row.earliest + 640 * ms) <= tolerance) }
+            if a > 0 && b > 0 {
+                both += 1
+                #expect(abs(row.gap - 600 * ms) <= 2 * tolerance)
+            }
+        }
+        #expect(both == rows.count)
+        // About half the players on each link (binomial, 200 players: 4 standard deviations).
+        let centred = (result.figures["viewersInCentred500msShare"] ?? nil) ?? 0
+        #expect(abs(centred - 0.5) < 4 * (0.25 / 200).squareRoot())
+        #expect(result.figures["transitionsWithin500msShare"] == 0)
+    }
+}
