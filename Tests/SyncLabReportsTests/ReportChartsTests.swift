@@ -110,7 +110,7 @@ import SyncLabKernel
             #expect(path.attributes["stroke-dasharray"] == "6 4")
         }
         let texts = doc.texts("text")
-        for t in ["displayed (on screen)", "estimate with the suspending clock", "estimate with the continuous clock",
+        for t in ["UI time (computed at the last tick)", "estimate with the suspending clock", "estimate with the continuous clock",
                   "estimate with the uptime-1s clock", "p50 of |time error| vs server (ms to h)", "p99", "500 ms",
                   "|time error|, log scale", "time since the measured window opened (s)"] {
             #expect(texts.contains(t), "missing \(t)")

@@ -164,7 +164,7 @@ public enum ReportCharts {
             // panel; its CSV columns stay, "n/a".
             guard k == 0 || runs[k * 2].contains(where: { !$0.isEmpty }) else { continue }
             let color = k == 0 ? "#222222" : ChartPalette.color(k - 1)
-            panels.append(SmallMultiples.Panel(title: k == 0 ? "displayed (on screen)" : "estimate with the \(name) clock", series: [
+            panels.append(SmallMultiples.Panel(title: k == 0 ? "UI time (computed at the last tick)" : "estimate with the \(name) clock", series: [
                 LineSeries(name: "\(name) p50", color: color, width: 1.5, runs: runs[k * 2], inLegend: false),
                 LineSeries(name: "\(name) p99", color: color, dashed: true, width: 1.5, runs: runs[k * 2 + 1], inLegend: false),
             ]))
