@@ -10,17 +10,10 @@ import SyncLabKernel
 /// cuts to the same whole second S + k. So `fix-subsecond-timestamp` moves the computed value
 /// (the UI time error, `clientErrorMs`) but neither a show instant nor a second on the screen.
 @Suite struct DisplayedSecondTests {
-    static func run(_ file: String) throws -> RunResult {
-        var s = try ScenarioLoader().load(path: ScenarioFiles.path(file))
-        s.population.players = 1_500
-        s.duration = 90 * .minute
-        s.population.release?.at = SimTime(ns: 45 * .minute)
-        return Simulation.run(s)
-    }
-
     @Test func aSubsecondStampMovesTheComputedTimeButNotTheScreen() throws {
-        let whole = try Self.run("v115-uptime.json")
-        let micro = try Self.run("fix-subsecond-timestamp.json")
+        // The seeds' story's small runs: 1,500 players for 2 h.
+        let whole = try SeedsStoryTests.run("v115-uptime.json")
+        let micro = try SeedsStoryTests.run("fix-subsecond-timestamp.json")
         // The same shows, change by change, and the same wrong-second samples.
         #expect(whole.transitions == micro.transitions)
         #expect(whole.samples == micro.samples && whole.samples > 10_000)
