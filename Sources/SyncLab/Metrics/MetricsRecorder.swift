@@ -243,9 +243,11 @@ struct MetricsRecorder {
     @inline(__always)
     mutating func sample(displayError shownError: Int64, estimateError estimate: Int64, link: Int,
                          minutesSinceWake: Int?, bare: Int, stale: Int, positions: Int, timelineBucket: Int,
-                         wrongSecond: Bool) {
+                         serverNow: Int64) {
         samples += 1
-        wrongSecondSamples &+= wrongSecond ? 1 : 0
+        // The screen shows whole seconds of the server's calendar: is it another one than the truth's?
+        let epoch = scenario.epochUnix
+        wrongSecondSamples &+= floorDiv(epoch &+ serverNow &+ shownError, .second) != floorDiv(epoch &+ serverNow, .second) ? 1 : 0
         errors.record(slots.displayByLink + link, shownError, layout: MetricsRecorder.layout)
         errors.record(slots.estimateByLink + link, estimate, layout: MetricsRecorder.layout)
         let bucket = minutesSinceWake.map { min($0 + 1, MetricsRecorder.wakeBuckets - 1) } ?? 0

@@ -269,8 +269,7 @@ extension World {
                 recorder.sample(displayError: error, estimateError: error, link: Int(clients[c].link),
                                 minutesSinceWake: wake == .min ? nil : Int((t.ns - wake) / .minute),
                                 bare: bare, stale: stale, positions: positions, timelineBucket: recorder.currentBucket,
-                                wrongSecond: floorDiv(scenario.epochUnix &+ serverNow &+ error, .second)
-                                    != floorDiv(scenario.epochUnix &+ serverNow, .second))
+                                serverNow: serverNow)
             } else {
                 recorder.samplePositions(bare: bare, stale: stale, positions: positions)
             }

@@ -85,7 +85,6 @@ extension World {
         // Read in place: a copy of the whole state per call was a 448-byte memcpy.
         let s = UnsafePointer(clients.base + c)
         let positions = scenario.positions
-        let epoch = scenario.epochUnix
         guard s.pointee.hasSync else {
             for _ in range { recorder.sampleBare(positions: positions) }
             return
@@ -129,8 +128,7 @@ extension World {
             let minutesSinceWake: Int? = s.pointee.lastDeepWake == .min ? nil : Int((t.ns - s.pointee.lastDeepWake) / .minute)
             recorder.sample(displayError: displayError, estimateError: estimate, link: link,
                             minutesSinceWake: minutesSinceWake, bare: bare, stale: stale, positions: positions,
-                            timelineBucket: bucket,
-                            wrongSecond: floorDiv(epoch &+ shown, .second) != floorDiv(epoch &+ serverNow, .second))
+                            timelineBucket: bucket, serverNow: serverNow)
             if s.pointee.tampered { recorder.tamperSample(headStart: displayError) }
         }
     }
