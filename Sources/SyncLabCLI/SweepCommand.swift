@@ -89,11 +89,11 @@ struct SweepCommand {
             }
             let key = String(v[..<eq])
             let values = v[v.index(after: eq)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard KeyPath.steps(key) != nil else { return cli.usageError("sweep", "--vary '\(v)': '\(key)' is not a key path like client.clock or network.profiles[0].failure") }
+            guard InputKeyPath.steps(key) != nil else { return cli.usageError("sweep", "--vary '\(v)': '\(key)' is not a key path like client.clock or network.profiles[0].failure") }
             guard !values.contains(where: \.isEmpty) else { return cli.usageError("sweep", "--vary '\(v)': a value is empty") }
             guard key != "seed" else { return cli.usageError("sweep", "--vary seed: use --seeds N, which runs every point with the same seeds") }
             // A value is set after the extends chain is merged, so varying `extends` would change nothing.
-            guard KeyPath.steps(key)?.first != .key("extends") else {
+            guard InputKeyPath.steps(key)?.first != .key("extends") else {
                 return cli.usageError("sweep", "--vary extends: a key is set after the extends chain is merged, so this would "
                     + "change nothing; sweep each parent's scenario separately, or vary the keys in which they differ")
             }

@@ -28,8 +28,8 @@ enum Describe {
 
     static func clock(_ c: any DeviceClock) -> String {
         switch c {
-        case is SuspendingClock: return "suspending (mach_absolute_time / CACurrentMediaTime: stops in deep sleep)"
-        case is ContinuousClock: return "continuous (mach_continuous_time / CLOCK_BOOTTIME: counts through sleep)"
+        case is SuspendingDeviceClock: return "suspending (mach_absolute_time / CACurrentMediaTime: stops in deep sleep)"
+        case is ContinuousDeviceClock: return "continuous (mach_continuous_time / CLOCK_BOOTTIME: counts through sleep)"
         case let u as BootTimeUptimeClock:
             return u.resolution == .second ? "uptime = time(now) − KERN_BOOTTIME (1 s resolution, follows the wall clock)"
                 : "uptime from gettimeofday − boot time (1 µs resolution, follows the wall clock)"

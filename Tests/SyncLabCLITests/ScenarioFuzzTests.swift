@@ -367,7 +367,7 @@ struct Mutator {
     }
 }
 
-/// Looking up a node by steps (the loader's `KeyPath` works on path text).
+/// Looking up a node by steps (the loader's `InputKeyPath` works on path text).
 enum KeyPathSupport {
     static func value(at steps: [KeyPathStep], in value: JSONValue) -> JSONValue? {
         var current = value

@@ -11,7 +11,7 @@ public struct DisplayLinkTick: TickPolicy, ScenarioPlugin {
     public static let kind = "display-link"
     /// Refresh rate, frames per second.
     public var rate: Int64
-    let clock = ContinuousClock()
+    let clock = ContinuousDeviceClock()
 
     public init(rate: Int64 = 60) {
         precondition(rate >= 1 && rate <= 1_000)

@@ -34,7 +34,7 @@ public protocol TickPolicy: Sendable {
 public struct TimerTick: TickPolicy {
     public var period: Nanoseconds
     public var clock: any DeviceClock
-    public init(period: Nanoseconds = .second, clock: any DeviceClock = SuspendingClock()) {
+    public init(period: Nanoseconds = .second, clock: any DeviceClock = SuspendingDeviceClock()) {
         precondition(period > 0)
         self.period = period
         self.clock = clock

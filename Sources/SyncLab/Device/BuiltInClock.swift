@@ -17,8 +17,8 @@ public enum BuiltInClock: DeviceClock {
     /// The case of a built-in clock; nil for any other plug-in.
     public init?(_ clock: any DeviceClock) {
         switch clock {
-        case is SuspendingClock: self = .suspending
-        case is ContinuousClock: self = .continuous
+        case is SuspendingDeviceClock: self = .suspending
+        case is ContinuousDeviceClock: self = .continuous
         case let u as BootTimeUptimeClock where u.resolution == .second: self = .uptimeSecond
         case let u as BootTimeUptimeClock where u.resolution == .microsecond: self = .uptimeMicrosecond
         case is WallClock: self = .wall
@@ -40,8 +40,8 @@ public enum BuiltInClock: DeviceClock {
 
     public var name: String {
         switch self {
-        case .suspending: return SuspendingClock().name
-        case .continuous: return ContinuousClock().name
+        case .suspending: return SuspendingDeviceClock().name
+        case .continuous: return ContinuousDeviceClock().name
         case .uptimeSecond: return BootTimeUptimeClock(resolution: .second).name
         case .uptimeMicrosecond: return BootTimeUptimeClock(resolution: .microsecond).name
         case .wall: return WallClock().name
@@ -52,8 +52,8 @@ public enum BuiltInClock: DeviceClock {
 
     public var resolution: Nanoseconds {
         switch self {
-        case .suspending: return SuspendingClock().resolution
-        case .continuous: return ContinuousClock().resolution
+        case .suspending: return SuspendingDeviceClock().resolution
+        case .continuous: return ContinuousDeviceClock().resolution
         case .uptimeSecond: return BootTimeUptimeClock(resolution: .second).resolution
         case .uptimeMicrosecond: return BootTimeUptimeClock(resolution: .microsecond).resolution
         case .wall: return WallClock().resolution
@@ -63,8 +63,8 @@ public enum BuiltInClock: DeviceClock {
     @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         switch self {
-        case .suspending: return SuspendingClock().reading(d, at: t, c)
-        case .continuous: return ContinuousClock().reading(d, at: t, c)
+        case .suspending: return SuspendingDeviceClock().reading(d, at: t, c)
+        case .continuous: return ContinuousDeviceClock().reading(d, at: t, c)
         case .uptimeSecond: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
         case .uptimeMicrosecond: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
         case .wall: return WallClock().reading(d, at: t, c)
@@ -75,8 +75,8 @@ public enum BuiltInClock: DeviceClock {
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
         switch self {
-        case .suspending: return SuspendingClock().earliest(d, reaching: target, notBefore: t, c)
-        case .continuous: return ContinuousClock().earliest(d, reaching: target, notBefore: t, c)
+        case .suspending: return SuspendingDeviceClock().earliest(d, reaching: target, notBefore: t, c)
+        case .continuous: return ContinuousDeviceClock().earliest(d, reaching: target, notBefore: t, c)
         case .uptimeSecond: return BootTimeUptimeClock(resolution: .second).earliest(d, reaching: target, notBefore: t, c)
         case .uptimeMicrosecond:
             return BootTimeUptimeClock(resolution: .microsecond).earliest(d, reaching: target, notBefore: t, c)

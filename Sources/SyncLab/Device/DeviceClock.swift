@@ -24,9 +24,9 @@ extension DeviceClock {
     public var resolution: Nanoseconds { 1 }
 }
 
-/// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingClock` / Linux
+/// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingDeviceClock` / Linux
 /// `CLOCK_MONOTONIC`: nanosecond resolution, drifts, and stops incrementing in deep sleep.
-public struct SuspendingClock: DeviceClock {
+public struct SuspendingDeviceClock: DeviceClock {
     public init() {}
     public var name: String { "suspending" }
     public var pausesInDeepSleep: Bool { true }
@@ -43,9 +43,9 @@ public struct SuspendingClock: DeviceClock {
     }
 }
 
-/// `mach_continuous_time` / Swift's `ContinuousClock` / Linux `CLOCK_BOOTTIME`: nanosecond
+/// `mach_continuous_time` / Swift's `ContinuousDeviceClock` / Linux `CLOCK_BOOTTIME`: nanosecond
 /// resolution, drifts, keeps counting in deep sleep.
-public struct ContinuousClock: DeviceClock {
+public struct ContinuousDeviceClock: DeviceClock {
     public init() {}
     public var name: String { "continuous" }
     @inline(__always)

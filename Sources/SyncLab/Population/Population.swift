@@ -103,7 +103,7 @@ public struct ClientDesign: Sendable {
     public var maxDriftPPM: Double
     /// Which arrival the client reads its clock at for the sync (the seeds: download complete).
     public var syncReading: SyncReadingInstant = .downloadComplete
-    public init(clock: any DeviceClock = SuspendingClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
+    public init(clock: any DeviceClock = SuspendingDeviceClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
                 tick: any TickPolicy = TimerTick(), refetch: any RefetchPolicy = UniformWindowRefetch(),
                 retry: any RetryPolicy = FixedIntervalRetry(), probes: Int = 1,
                 driftCorrection: DriftCorrection? = nil, maxDriftPPM: Double = 100) {

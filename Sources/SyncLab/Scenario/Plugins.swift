@@ -22,7 +22,7 @@ public struct Plugins: @unchecked Sendable {
     public var serverDesigns: [any ScenarioPlugin.Type] = [StoreFileDesign.self, DatabasePlan.self]
 
     public static let builtIn = Plugins(
-        clocks: [SuspendingClock.self, ContinuousClock.self, BootTimeUptimeClock.self, WallClock.self,
+        clocks: [SuspendingDeviceClock.self, ContinuousDeviceClock.self, BootTimeUptimeClock.self, WallClock.self,
                  WallUptimeClock.self],
         estimators: [UploadCompleteEstimator.self, CristianEstimator.self, NTPEstimator.self],
         ticks: [TimerTick.self, AlignedTick.self, DisplayLinkTick.self, ImmediateTick.self],
@@ -65,11 +65,11 @@ extension InputNode {
 
 // MARK: Built-in plug-ins' parameters
 
-extension SuspendingClock: ScenarioPlugin {
+extension SuspendingDeviceClock: ScenarioPlugin {
     public static let kind = "suspending"
     public init(from node: InputNode) throws { self.init() }
 }
-extension ContinuousClock: ScenarioPlugin {
+extension ContinuousDeviceClock: ScenarioPlugin {
     public static let kind = "continuous"
     public init(from node: InputNode) throws { self.init() }
 }
@@ -102,7 +102,7 @@ extension TimerTick: ScenarioPlugin {
     public static let kind = "timer"
     public init(from node: InputNode) throws {
         let period = try node.value("period", default: Int64.second) { try $0.duration(in: Int64.millisecond...ScenarioLoader.Limits.delay) }
-        let clock: any DeviceClock = try node.value("clock", default: SuspendingClock()) {
+        let clock: any DeviceClock = try node.value("clock", default: SuspendingDeviceClock()) {
             try $0.plugin("clock", from: Plugins.builtIn.clocks) as any DeviceClock
         }
         self.init(period: period, clock: clock)

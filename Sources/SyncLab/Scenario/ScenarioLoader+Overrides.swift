@@ -57,7 +57,7 @@ extension ScenarioLoader {
     /// `root` with the value at `path` replaced by (or, for an absent object key, set to) `value`;
     /// nil when the path is malformed, indexes past an array's end or steps into a scalar.
     public static func setting(_ value: JSONValue, at path: String, in root: JSONValue) -> JSONValue? {
-        guard let steps = KeyPath.steps(path), !steps.isEmpty else { return nil }
+        guard let steps = InputKeyPath.steps(path), !steps.isEmpty else { return nil }
         return set(value, steps[...], in: root)
     }
 

@@ -151,7 +151,7 @@ public struct ScenarioLoader {
         guard layers.count > 1 else { return error }
         let subject = error.subjectPath ?? error.keyPath
         guard !subject.isEmpty else { return error }
-        for layer in layers.reversed() where KeyPath.lookup(subject, in: layer.value) != nil {
+        for layer in layers.reversed() where InputKeyPath.lookup(subject, in: layer.value) != nil {
             var located = error
             located.file = layer.file
             return located

@@ -14,8 +14,8 @@ extension World {
     /// protocols.
     mutating func withDesignTypes<Work: DesignTypesWork>(_ work: inout Work) {
         switch designClock {
-        case .continuous?: withDesignTick(&work, ContinuousClock())
-        case .suspending?: withDesignTick(&work, SuspendingClock())
+        case .continuous?: withDesignTick(&work, ContinuousDeviceClock())
+        case .suspending?: withDesignTick(&work, SuspendingDeviceClock())
         case .uptimeSecond?: withDesignTick(&work, BootTimeUptimeClock(resolution: .second))
         case .uptimeMicrosecond?: withDesignTick(&work, BootTimeUptimeClock(resolution: .microsecond))
         case .wall?: withDesignTick(&work, WallClock())

@@ -139,8 +139,8 @@ extension World {
     @inline(__always)
     static func referenceReading(_ k: Int, _ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         switch k {
-        case 0: return SuspendingClock().reading(d, at: t, c)
-        case 1: return ContinuousClock().reading(d, at: t, c)
+        case 0: return SuspendingDeviceClock().reading(d, at: t, c)
+        case 1: return ContinuousDeviceClock().reading(d, at: t, c)
         case 2: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
         case 3: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
         default: return WallClock().reading(d, at: t, c)

@@ -151,7 +151,7 @@ public struct World {
                                                       epochUnix: scenario.epochUnix, seed: scenario.seed),
                                   start: start, end: end)
         server = timeline.server
-        shadowClocks = [SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(resolution: .second),
+        shadowClocks = [SuspendingDeviceClock(), ContinuousDeviceClock(), BootTimeUptimeClock(resolution: .second),
                         BootTimeUptimeClock(resolution: .microsecond), WallClock()]
         let n = self.players.count
         queue = EventQueue(capacity: n * 3 + 64, start: start)
@@ -205,7 +205,7 @@ public struct World {
 
     /// The reference clocks every run measures the same syncs with, by label.
     public static var shadowClockLabels: [String] {
-        [SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(resolution: .second),
+        [SuspendingDeviceClock(), ContinuousDeviceClock(), BootTimeUptimeClock(resolution: .second),
          BootTimeUptimeClock(resolution: .microsecond), WallClock()].map(shadowLabel)
     }
 

@@ -57,7 +57,7 @@ import SyncLabKernel
     /// clock reaches a vsync reading, and no vsync falls between t and the first tick after it.
     @Test func seededTicksAreVsyncs() {
         var rng = RandomStream(seed: 61, purpose: StreamPurpose("test-display-link-ticks"))
-        let clock = ContinuousClock()
+        let clock = ContinuousDeviceClock()
         for _ in 0..<300 {
             var d = DeviceState(driftPPB: Int64(rng.below(200_001)) - 100_000, wallOffset: 0,
                                 bootTime: SimTime(ns: -Int64(rng.below(UInt64(10 * 24 * Nanoseconds.hour))) - .minute),

@@ -20,7 +20,7 @@ private func at(_ ns: Int64) -> SimTime { SimTime(ns: ns) }
 private struct Exchange {
     var epochUnix: Int64
     var device: DeviceState
-    var clock: any DeviceClock = ContinuousClock()
+    var clock: any DeviceClock = ContinuousDeviceClock()
     var uplink: Nanoseconds = 40 * .millisecond
     var downlink: Nanoseconds = 60 * .millisecond
 
@@ -141,7 +141,7 @@ private struct Exchange {
         // Same exchange on the suspending clock: −260 ms right after sync, then a 3 min deep sleep
         // makes the estimate 3 min behind on top of that.
         var x = Exchange(epochUnix: Self.epoch, device: Self.perfectDevice())
-        x.clock = SuspendingClock()
+        x.clock = SuspendingDeviceClock()
         let sent = at(12_260 * .millisecond)
         let anchor = UploadCompleteEstimator().anchor(for: x.sample(sent))
         #expect(x.error(anchor: anchor, at: x.downloadComplete(sent)) == -260 * .millisecond)

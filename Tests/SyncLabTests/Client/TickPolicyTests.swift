@@ -103,14 +103,14 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
         #expect(last(at(.second)) == t1)
         // The clock reads exactly k s at each tick and k s − 1 ns just before.
         for (k, tk) in [(Int64(1), t1), (2, t2), (3, t3)] {
-            #expect(SuspendingClock().reading(d, at: tk, Self.context).ns == k * .second)
-            #expect(SuspendingClock().reading(d, at: tk - 1, Self.context).ns == k * .second - 1)
+            #expect(SuspendingDeviceClock().reading(d, at: tk, Self.context).ns == k * .second)
+            #expect(SuspendingDeviceClock().reading(d, at: tk - 1, Self.context).ns == k * .second - 1)
         }
     }
 
     @Test func seededTicksMatchABisectionOracle() {
         var rng = tickStream(1)
-        let clocks: [any DeviceClock] = [SuspendingClock(), ContinuousClock(), WallClock()]
+        let clocks: [any DeviceClock] = [SuspendingDeviceClock(), ContinuousDeviceClock(), WallClock()]
         for n in 0..<400 {
             let epoch = Self.epoch + uniformIn(0, 999_999_999, &rng)
             let c = ClockContext(epochUnix: epoch)

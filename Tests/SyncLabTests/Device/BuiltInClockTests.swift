@@ -6,7 +6,7 @@ import SyncLabKernel
 /// ticks, on seeded random devices, instants and targets (sleeping devices included).
 @Suite struct BuiltInClockTests {
     static let context = ClockContext(epochUnix: 1_328_724_000_371_000_000)
-    static let clocks: [any DeviceClock] = [SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(resolution: .second),
+    static let clocks: [any DeviceClock] = [SuspendingDeviceClock(), ContinuousDeviceClock(), BootTimeUptimeClock(resolution: .second),
                                             BootTimeUptimeClock(resolution: .microsecond), WallClock()]
 
     static func device(_ rng: inout RandomStream) -> DeviceState {
@@ -29,7 +29,7 @@ import SyncLabKernel
     }
 
     @Test func resolvesEveryBuiltInToItsOwnCase() {
-        #expect(BuiltInClock(SuspendingClock())?.name == "suspending")
+        #expect(BuiltInClock(SuspendingDeviceClock())?.name == "suspending")
         #expect(BuiltInClock(BootTimeUptimeClock(resolution: .second))?.name == BootTimeUptimeClock().name)
         #expect(BuiltInClock(TeamClock()) == nil)
         #expect(BuiltInTick(TimerTick(period: .second, clock: TeamClock())) == nil)
@@ -43,7 +43,7 @@ import SyncLabKernel
     /// What error attribution and the ± bound read off a clock is the plug-in's own.
     @Test func propertiesMatchThePlugins() {
         let pairs: [(any DeviceClock, BuiltInClock)] = [
-            (SuspendingClock(), .suspending), (ContinuousClock(), .continuous),
+            (SuspendingDeviceClock(), .suspending), (ContinuousDeviceClock(), .continuous),
             (BootTimeUptimeClock(resolution: .second), .uptimeSecond),
             (BootTimeUptimeClock(resolution: .microsecond), .uptimeMicrosecond), (WallClock(), .wall)]
         for (plugin, builtIn) in pairs {

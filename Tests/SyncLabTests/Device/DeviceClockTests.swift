@@ -15,7 +15,7 @@ private func at(_ ns: Int64) -> SimTime { SimTime(ns: ns) }
 
 /// Every built-in clock, including the microsecond uptime variant.
 private let allClocks: [any DeviceClock] = [
-    SuspendingClock(), ContinuousClock(), BootTimeUptimeClock(), BootTimeUptimeClock(resolution: .microsecond),
+    SuspendingDeviceClock(), ContinuousDeviceClock(), BootTimeUptimeClock(), BootTimeUptimeClock(resolution: .microsecond),
     WallClock(),
 ]
 
@@ -34,8 +34,8 @@ private let allClocks: [any DeviceClock] = [
     }
 
     @Test func names() {
-        #expect(SuspendingClock().name == "suspending")
-        #expect(ContinuousClock().name == "continuous")
+        #expect(SuspendingDeviceClock().name == "suspending")
+        #expect(ContinuousDeviceClock().name == "continuous")
         #expect(BootTimeUptimeClock().name == "uptime")
         #expect(BootTimeUptimeClock(resolution: .microsecond).name == "uptime(1000ns)")
         #expect(WallClock().name == "wall")
@@ -47,11 +47,11 @@ private let allClocks: [any DeviceClock] = [
         let c = ClockContext(epochUnix: Self.epoch)
         let d = Self.sleeper(driftPPB: 0)
         // Elapsed since boot at 30 min: 1 h 30 min; the suspending clock missed the 15 min asleep.
-        #expect(SuspendingClock().reading(d, at: at(30 * .minute), c) == ClockReading(ns: 75 * .minute))
-        #expect(ContinuousClock().reading(d, at: at(30 * .minute), c) == ClockReading(ns: 90 * .minute))
+        #expect(SuspendingDeviceClock().reading(d, at: at(30 * .minute), c) == ClockReading(ns: 75 * .minute))
+        #expect(ContinuousDeviceClock().reading(d, at: at(30 * .minute), c) == ClockReading(ns: 90 * .minute))
         // The difference between the two is the sleep, to the nanosecond, at any later instant.
         let later = at(30 * .minute + 123_456_789)
-        #expect(ContinuousClock().reading(d, at: later, c) - SuspendingClock().reading(d, at: later, c)
+        #expect(ContinuousDeviceClock().reading(d, at: later, c) - SuspendingDeviceClock().reading(d, at: later, c)
                 == 15 * .minute)
     }
 
@@ -59,15 +59,15 @@ private let allClocks: [any DeviceClock] = [
         let c = ClockContext(epochUnix: Self.epoch)
         let d = Self.sleeper(driftPPB: 20_000)
         // Awake elapsed 75 min = 4.5e12 ns: + floor(4.5e12 × 20 000 / 1e9) = + 90 ms.
-        #expect(SuspendingClock().reading(d, at: at(30 * .minute), c).ns == 75 * .minute + 90 * .millisecond)
+        #expect(SuspendingDeviceClock().reading(d, at: at(30 * .minute), c).ns == 75 * .minute + 90 * .millisecond)
         // Continuous: 90 min = 5.4e12 ns → + 108 ms.
-        #expect(ContinuousClock().reading(d, at: at(30 * .minute), c).ns == 90 * .minute + 108 * .millisecond)
+        #expect(ContinuousDeviceClock().reading(d, at: at(30 * .minute), c).ns == 90 * .minute + 108 * .millisecond)
         // 7 ns more: 4 500 000 000 007 × 2e-5 = 90 000 000.00014 → still + 90 ms (floor).
-        #expect(SuspendingClock().reading(d, at: at(30 * .minute + 7), c).ns == 75 * .minute + 7 + 90 * .millisecond)
+        #expect(SuspendingDeviceClock().reading(d, at: at(30 * .minute + 7), c).ns == 75 * .minute + 7 + 90 * .millisecond)
         // 49 999 ns more: 90 000 000.99998 → floor 90 000 000; 50 000 ns more: exactly 90 000 001.
-        #expect(SuspendingClock().reading(d, at: at(30 * .minute + 49_999), c).ns
+        #expect(SuspendingDeviceClock().reading(d, at: at(30 * .minute + 49_999), c).ns
                 == 75 * .minute + 49_999 + 90 * .millisecond)
-        #expect(SuspendingClock().reading(d, at: at(30 * .minute + 50_000), c).ns
+        #expect(SuspendingDeviceClock().reading(d, at: at(30 * .minute + 50_000), c).ns
                 == 75 * .minute + 50_000 + 90 * .millisecond + 1)
     }
 
@@ -76,20 +76,20 @@ private let allClocks: [any DeviceClock] = [
         var d = Self.sleeper(driftPPB: 0)
         d.fallAsleep(at: at(40 * .minute))
         // Frozen at its value at 40 min: 100 − 15 = 85 min, both at 41 min and 1 h later.
-        #expect(SuspendingClock().reading(d, at: at(41 * .minute), c).ns == 85 * .minute)
-        #expect(SuspendingClock().reading(d, at: at(100 * .minute), c).ns == 85 * .minute)
+        #expect(SuspendingDeviceClock().reading(d, at: at(41 * .minute), c).ns == 85 * .minute)
+        #expect(SuspendingDeviceClock().reading(d, at: at(100 * .minute), c).ns == 85 * .minute)
         // The continuous clock keeps counting: 41 min + 1 h.
-        #expect(ContinuousClock().reading(d, at: at(41 * .minute), c).ns == 101 * .minute)
+        #expect(ContinuousDeviceClock().reading(d, at: at(41 * .minute), c).ns == 101 * .minute)
         d.wake(at: at(42 * .minute))
         // 50 min: 110 min since boot − 15 − 2 = 93 min.
-        #expect(SuspendingClock().reading(d, at: at(50 * .minute), c).ns == 93 * .minute)
-        #expect(ContinuousClock().reading(d, at: at(50 * .minute), c).ns == 110 * .minute)
+        #expect(SuspendingDeviceClock().reading(d, at: at(50 * .minute), c).ns == 93 * .minute)
+        #expect(ContinuousDeviceClock().reading(d, at: at(50 * .minute), c).ns == 110 * .minute)
         // With +20 ppm: 93 min = 5.58e12 ns → + 111.6 ms; 110 min = 6.6e12 → + 132 ms.
         var fast = Self.sleeper(driftPPB: 20_000)
         fast.fallAsleep(at: at(40 * .minute))
         fast.wake(at: at(42 * .minute))
-        #expect(SuspendingClock().reading(fast, at: at(50 * .minute), c).ns == 93 * .minute + 111_600_000)
-        #expect(ContinuousClock().reading(fast, at: at(50 * .minute), c).ns == 110 * .minute + 132 * .millisecond)
+        #expect(SuspendingDeviceClock().reading(fast, at: at(50 * .minute), c).ns == 93 * .minute + 111_600_000)
+        #expect(ContinuousDeviceClock().reading(fast, at: at(50 * .minute), c).ns == 110 * .minute + 132 * .millisecond)
     }
 
     @Test func seededReadingsEqualElapsedPlusFlooredDrift() {
@@ -108,10 +108,10 @@ private let allClocks: [any DeviceClock] = [
             let awake = (t - boot) - length
             // elapsed + floor(elapsed × ppb / 1e9), from first principles.
             let a = floorDiv(awake, .second), b = awake - a * .second
-            #expect(SuspendingClock().reading(d, at: t, c).ns == awake + a * ppb + floorDiv(b * ppb, .second))
+            #expect(SuspendingDeviceClock().reading(d, at: t, c).ns == awake + a * ppb + floorDiv(b * ppb, .second))
             let all = t - boot
             let a2 = floorDiv(all, .second), b2 = all - a2 * .second
-            #expect(ContinuousClock().reading(d, at: t, c).ns == all + a2 * ppb + floorDiv(b2 * ppb, .second))
+            #expect(ContinuousDeviceClock().reading(d, at: t, c).ns == all + a2 * ppb + floorDiv(b2 * ppb, .second))
         }
     }
 
@@ -195,8 +195,8 @@ private let allClocks: [any DeviceClock] = [
                             epochUnix: Self.quarterEpoch)
         let before = uptime.reading(d, at: .zero, c)
         #expect(before.ns == 3_600 * .second)
-        let suspending = SuspendingClock().reading(d, at: .zero, c)
-        let continuous = ContinuousClock().reading(d, at: .zero, c)
+        let suspending = SuspendingDeviceClock().reading(d, at: .zero, c)
+        let continuous = ContinuousDeviceClock().reading(d, at: .zero, c)
         // The user moves the wall clock 5 s forward: boot wall stays, uptime jumps by 5 s.
         d.wallOffset += 5 * .second
         #expect(uptime.reading(d, at: .zero, c).ns == 3_605 * .second)
@@ -207,8 +207,8 @@ private let allClocks: [any DeviceClock] = [
         d.wallOffset = 900 * .millisecond
         #expect(uptime.reading(d, at: .zero, c).ns == 3_601 * .second)
         // The oscillator clocks ignore the wall clock.
-        #expect(SuspendingClock().reading(d, at: .zero, c) == suspending)
-        #expect(ContinuousClock().reading(d, at: .zero, c) == continuous)
+        #expect(SuspendingDeviceClock().reading(d, at: .zero, c) == suspending)
+        #expect(ContinuousDeviceClock().reading(d, at: .zero, c) == continuous)
         // At 1 µs the shift is exactly the change (a whole number of µs).
         let fine = WallUptimeClock(resolution: .microsecond)
         var e = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: at(-.hour), epochUnix: Self.quarterEpoch)
@@ -237,18 +237,18 @@ private let allClocks: [any DeviceClock] = [
         let c = ClockContext(epochUnix: Self.epoch)
         let d = Self.sleeper(driftPPB: 0)
         // Suspending reads 75 min at 30 min; 80 min is reached 5 min later. Already reached → notBefore.
-        #expect(SuspendingClock().earliest(d, reaching: ClockReading(ns: 80 * .minute), notBefore: at(30 * .minute), c)
+        #expect(SuspendingDeviceClock().earliest(d, reaching: ClockReading(ns: 80 * .minute), notBefore: at(30 * .minute), c)
                 == at(35 * .minute))
-        #expect(SuspendingClock().earliest(d, reaching: ClockReading(ns: 75 * .minute), notBefore: at(30 * .minute), c)
+        #expect(SuspendingDeviceClock().earliest(d, reaching: ClockReading(ns: 75 * .minute), notBefore: at(30 * .minute), c)
                 == at(30 * .minute))
-        #expect(SuspendingClock().earliest(d, reaching: ClockReading(ns: 10 * .minute), notBefore: at(30 * .minute), c)
+        #expect(SuspendingDeviceClock().earliest(d, reaching: ClockReading(ns: 10 * .minute), notBefore: at(30 * .minute), c)
                 == at(30 * .minute))
         // Continuous reads 90 min at 30 min; 100 min at 40 min.
-        #expect(ContinuousClock().earliest(d, reaching: ClockReading(ns: 100 * .minute), notBefore: at(30 * .minute), c)
+        #expect(ContinuousDeviceClock().earliest(d, reaching: ClockReading(ns: 100 * .minute), notBefore: at(30 * .minute), c)
                 == at(40 * .minute))
         // +20 ppm: at 30 min + 1 s the awake time is 4 501 000 000 000 ns → + 90 020 000 ns.
         let fast = Self.sleeper(driftPPB: 20_000)
-        #expect(SuspendingClock().earliest(fast, reaching: ClockReading(ns: 4_501_090_020_000),
+        #expect(SuspendingDeviceClock().earliest(fast, reaching: ClockReading(ns: 4_501_090_020_000),
                                            notBefore: at(30 * .minute), c) == at(30 * .minute + .second))
 
         // Uptime (wall 0.4 s fast, epoch .25): 3600 s at t = 0, 3601 s from t = 0.35 s.

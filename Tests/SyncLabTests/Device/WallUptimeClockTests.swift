@@ -31,9 +31,9 @@ private func at(_ ns: Int64) -> SimTime { SimTime(ns: ns) }
         d.moveWallClock(by: .hour)
         let t1 = at(25 * .minute)
         // Suspending: awake 85 − 10 = 75 min = 4500 s, plus 20 ppm of it = 90 ms.
-        #expect(SuspendingClock().reading(d, at: t1, Self.c).ns == 4_500 * .second + 90 * .millisecond)
+        #expect(SuspendingDeviceClock().reading(d, at: t1, Self.c).ns == 4_500 * .second + 90 * .millisecond)
         // Continuous: 85 min = 5100 s, plus 102 ms.
-        #expect(ContinuousClock().reading(d, at: t1, Self.c).ns == 5_100 * .second + 102 * .millisecond)
+        #expect(ContinuousDeviceClock().reading(d, at: t1, Self.c).ns == 5_100 * .second + 102 * .millisecond)
         // Uptime with the OS-adjusted boot time: the +1 h step is not in it; wall rate, no drift.
         #expect(BootTimeUptimeClock().reading(d, at: t1, Self.c).ns == 5_100 * .second)
         // Uptime from the boot time recorded at boot: 85 min + the 1 h step.
@@ -48,8 +48,8 @@ private func at(_ ns: Int64) -> SimTime { SimTime(ns: ns) }
         #expect(d.wallOffset == .hour && d.driftPPB == 20_000)  // settings and hardware stay
         let t2 = at(40 * .minute)
         // 10 min since the reboot on every uptime; the oscillator clocks add 20 ppm of 600 s = 12 ms.
-        #expect(SuspendingClock().reading(d, at: t2, Self.c).ns == 600 * .second + 12 * .millisecond)
-        #expect(ContinuousClock().reading(d, at: t2, Self.c).ns == 600 * .second + 12 * .millisecond)
+        #expect(SuspendingDeviceClock().reading(d, at: t2, Self.c).ns == 600 * .second + 12 * .millisecond)
+        #expect(ContinuousDeviceClock().reading(d, at: t2, Self.c).ns == 600 * .second + 12 * .millisecond)
         #expect(BootTimeUptimeClock().reading(d, at: t2, Self.c).ns == 600 * .second)
         #expect(WallUptimeClock().reading(d, at: t2, Self.c).ns == 600 * .second)
         #expect(WallClock().reading(d, at: t2, Self.c).ns == Self.epoch + 100 * .minute)
@@ -57,7 +57,7 @@ private func at(_ ns: Int64) -> SimTime { SimTime(ns: ns) }
         d.moveWallClock(by: -30 * .minute)
         #expect(WallUptimeClock().reading(d, at: t2, Self.c).ns == -1_200 * .second)
         #expect(BootTimeUptimeClock().reading(d, at: t2, Self.c).ns == 600 * .second)
-        #expect(ContinuousClock().reading(d, at: t2, Self.c).ns == 600 * .second + 12 * .millisecond)
+        #expect(ContinuousDeviceClock().reading(d, at: t2, Self.c).ns == 600 * .second + 12 * .millisecond)
         #expect(WallClock().reading(d, at: t2, Self.c).ns == Self.epoch + 70 * .minute)
     }
 

@@ -4,34 +4,34 @@ import SyncLabKernel
 
 @Suite struct KeyPathTests {
     @Test func stepsInvertTheWayReadersWritePaths() throws {
-        #expect(KeyPath.steps("") == [])
-        #expect(KeyPath.steps("network.profiles[2].uplink") == [.key("network"), .key("profiles"), .index(2), .key("uplink")])
-        #expect(KeyPath.steps(#"[0][1]["a b"]["x.y"].ok_key-2"#) == [.index(0), .index(1), .key("a b"), .key("x.y"), .key("ok_key-2")])
-        #expect(KeyPath.steps(#"["$schema"]"#) == [.key("$schema")])
-        #expect(KeyPath.steps(#"["say \"hi\""]"#) == [.key("say \"hi\"")])
+        #expect(InputKeyPath.steps("") == [])
+        #expect(InputKeyPath.steps("network.profiles[2].uplink") == [.key("network"), .key("profiles"), .index(2), .key("uplink")])
+        #expect(InputKeyPath.steps(#"[0][1]["a b"]["x.y"].ok_key-2"#) == [.index(0), .index(1), .key("a b"), .key("x.y"), .key("ok_key-2")])
+        #expect(InputKeyPath.steps(#"["$schema"]"#) == [.key("$schema")])
+        #expect(InputKeyPath.steps(#"["say \"hi\""]"#) == [.key("say \"hi\"")])
         // Every path InputNode writes reads back to its steps.
         let root = InputNode(try JSONParser.parse(#"{"a b": [{"9x": {"c": 1}}]}"#), file: "x.json")
         let deep = try #require(try root.child("a b")?.elements()[0].child("9x")?.child("c"))
-        #expect(KeyPath.steps(deep.path) == [.key("a b"), .index(0), .key("9x"), .key("c")])
+        #expect(InputKeyPath.steps(deep.path) == [.key("a b"), .index(0), .key("9x"), .key("c")])
         for bad in ["a..b", ".a", "a[", "a[x]", "a[-1]", "a]", #"a["b"#, "a[1]b"] {
-            #expect(KeyPath.steps(bad) == nil, "\(bad)")
+            #expect(InputKeyPath.steps(bad) == nil, "\(bad)")
         }
     }
 
     @Test func lookupFindsValuesAndMissesAbsentSteps() throws {
         let value = try JSONParser.parse(#"{"network": {"profiles": [{"name": "wifi"}, {"name": "lte"}]}, "odd key": 5}"#)
-        #expect(KeyPath.lookup("network.profiles[1].name", in: value) == .string("lte"))
-        #expect(KeyPath.lookup(#"["odd key"]"#, in: value) == .number(5, literal: "5"))
-        #expect(KeyPath.lookup("", in: value) == value)
-        #expect(KeyPath.lookup("network.profiles[2]", in: value) == nil)
-        #expect(KeyPath.lookup("network.profiles.name", in: value) == nil)
-        #expect(KeyPath.lookup("network[0]", in: value) == nil)
+        #expect(InputKeyPath.lookup("network.profiles[1].name", in: value) == .string("lte"))
+        #expect(InputKeyPath.lookup(#"["odd key"]"#, in: value) == .number(5, literal: "5"))
+        #expect(InputKeyPath.lookup("", in: value) == value)
+        #expect(InputKeyPath.lookup("network.profiles[2]", in: value) == nil)
+        #expect(InputKeyPath.lookup("network.profiles.name", in: value) == nil)
+        #expect(InputKeyPath.lookup("network[0]", in: value) == nil)
     }
 
     @Test func patternsEraseBracketedSteps() {
-        #expect(KeyPath.pattern("network.profiles[12].uplink") == "network.profiles[].uplink")
-        #expect(KeyPath.pattern("budgets[0]") == "budgets[]")
-        #expect(KeyPath.pattern("") == "")
+        #expect(InputKeyPath.pattern("network.profiles[12].uplink") == "network.profiles[].uplink")
+        #expect(InputKeyPath.pattern("budgets[0]") == "budgets[]")
+        #expect(InputKeyPath.pattern("") == "")
     }
 
     @Test func traceRecordsAskedKeysPerObjectPattern() throws {

@@ -39,7 +39,7 @@ import SyncLabKernel
         ])
         let anchored = LatencyTrace.anchorPaths(value, in: "Scenarios/examples/s.json")
         #expect(anchored["a"]?["trace"] == .string("Scenarios/examples/t/x.csv"))
-        #expect(KeyPath.lookup("b[0].trace", in: anchored) == .string("/abs.csv"))
+        #expect(InputKeyPath.lookup("b[0].trace", in: anchored) == .string("/abs.csv"))
         #expect(LatencyTrace.anchorPaths(value, in: "s.json") == value)   // the working folder
     }
 

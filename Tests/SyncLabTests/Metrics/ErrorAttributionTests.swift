@@ -106,7 +106,7 @@ import SyncLabKernel
     /// Over a whole run of the default-like design, the summed parts equal the summed displayed
     /// errors exactly (128-bit integers, no rounding), and the sample count matches.
     @Test func partsAddUpOverARun() {
-        var s = WorldExactTests.scenario(clock: SuspendingClock(), duration: 2 * .hour, sessions: 4,
+        var s = WorldExactTests.scenario(clock: SuspendingDeviceClock(), duration: 2 * .hour, sessions: 4,
                                          viewing: 3 * .minute, pause: 12 * .minute, players: 40)
         s.links[0].uplink = .lognormal(median: 40e6, sigma: 0.5)
         s.devices.driftPPM = .normal(mean: 0, sd: 20)
@@ -164,7 +164,7 @@ import SyncLabKernel
     /// The same with the design memory in play: an NTP filter, best-of-3 probes, drift
     /// correction, a fleet of servers with clock offsets and a continuous clock.
     @Test func partsAddUpWithFiltersProbesAndAFleet() {
-        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: 2 * .hour, sessions: 4,
+        var s = WorldExactTests.scenario(clock: ContinuousDeviceClock(), duration: 2 * .hour, sessions: 4,
                                          viewing: 3 * .minute, pause: 12 * .minute, players: 40)
         s.links[0].uplink = .lognormal(median: 40e6, sigma: 0.5)
         s.devices.driftPPM = .normal(mean: 0, sd: 20)
@@ -192,7 +192,7 @@ import SyncLabKernel
     func standbyPartIsTheScriptedSleep(suspending: Bool) {
         let viewing: Int64 = 60 * .second, pause: Int64 = 10 * .minute
         let end = 5 * Int64.second + viewing + pause + 30 * .second
-        let clock: any DeviceClock = suspending ? SuspendingClock() : ContinuousClock()
+        let clock: any DeviceClock = suspending ? SuspendingDeviceClock() : ContinuousDeviceClock()
         let s = WorldExactTests.scenario(clock: clock, duration: end, sessions: 2, viewing: viewing, pause: pause)
         var world = World(scenario: s)
         let r = world.run()

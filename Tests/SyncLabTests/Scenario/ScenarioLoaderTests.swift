@@ -246,7 +246,7 @@ import SyncLabKernel
         let pausing = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("v115-pausing.json"))
         #expect(uptime.name == "v115-uptime")
         #expect(uptime.client.clock is BootTimeUptimeClock)
-        #expect(pausing.client.clock is SuspendingClock)
+        #expect(pausing.client.clock is SuspendingDeviceClock)
         #expect(uptime.population.players == pausing.population.players)
         #expect(uptime.links.map(\.name) == pausing.links.map(\.name))
     }

@@ -33,7 +33,7 @@ import SyncLabKernel
                         shelfLife: .constant(4 * 60e9), server: server, links: [link],
                         devices: DeviceConfig(driftPPM: .constant(0), wallClockOffset: .constant(0),
                                               uptimeAtStart: .constant(Double(Nanoseconds.hour))),
-                        client: ClientDesign(clock: ContinuousClock()), population: population,
+                        client: ClientDesign(clock: ContinuousDeviceClock()), population: population,
                         sampleEvery: 10 * .second)
     }
 

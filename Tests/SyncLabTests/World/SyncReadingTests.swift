@@ -11,7 +11,7 @@ import SyncLabKernel
     /// offset is off by half the difference: (44 − 60 − X)/2 ms = −8 ms − X/2.
     @Test(arguments: [SyncReadingInstant.downloadComplete, .responseHeaders])
     func ntpErrorIsHalfTheAsymmetryOfWhatIsWaitedFor(_ instant: SyncReadingInstant) {
-        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: 20 * .minute)
+        var s = WorldExactTests.scenario(clock: ContinuousDeviceClock(), duration: 20 * .minute)
         s.links[0].bandwidth = .constant(100_000)
         s.server.timestampResolution = 1
         s.client.estimator = NTPEstimator(window: 1)   // the last exchange: its file is the one held

@@ -33,7 +33,7 @@ import SyncLabKernel
                         client: design, population: population)
     }
 
-    static let clocks: [any DeviceClock] = [ContinuousClock(), BootTimeUptimeClock(resolution: .second),
+    static let clocks: [any DeviceClock] = [ContinuousDeviceClock(), BootTimeUptimeClock(resolution: .second),
                                             BootTimeUptimeClock(resolution: .microsecond), WallClock()]
     static let estimators: [any SyncEstimator] = [UploadCompleteEstimator(), CristianEstimator(), NTPEstimator(window: 4)]
 
@@ -55,7 +55,7 @@ import SyncLabKernel
     /// The suspending clock stops in deep sleep, which no bound from the exchange can know: after
     /// a locked break the truth falls outside, and the coverage says so.
     @Test func pausingClockBreaksTheBound() {
-        let s = Self.scenario(ClientDesign(clock: SuspendingClock(), estimator: CristianEstimator()),
+        let s = Self.scenario(ClientDesign(clock: SuspendingDeviceClock(), estimator: CristianEstimator()),
                               sessions: 3, viewing: 20 * .minute)
         let r = Simulation.run(s, threads: 1)
         #expect(r.bounds.samples > 500)
@@ -67,7 +67,7 @@ import SyncLabKernel
     /// (`responseLeftAt`), and with microsecond stamps the estimate errs by half the asymmetry,
     /// (40 − 60)/2 = −10 ms, give or take the stamps' truncation and the nanoseconds the bytes take.
     @Test func ntpErrsByHalfTheAsymmetry() {
-        let s = Self.scenario(ClientDesign(clock: ContinuousClock(), estimator: NTPEstimator()), players: 1,
+        let s = Self.scenario(ClientDesign(clock: ContinuousDeviceClock(), estimator: NTPEstimator()), players: 1,
                               duration: 30 * .minute, stamp: .microsecond)
         var world = World(scenario: s)
         _ = world.run()
@@ -82,7 +82,7 @@ import SyncLabKernel
     /// Best of n: every probe is a request the server serves, rounds are whole, and the sync
     /// comes from the probe with the smallest round trip (the earlier on a tie).
     @Test func probesAreRealRequestsInWholeRounds() {
-        var design = ClientDesign(clock: ContinuousClock(), estimator: CristianEstimator())
+        var design = ClientDesign(clock: ContinuousDeviceClock(), estimator: CristianEstimator())
         design.probes = 3
         let s = Self.scenario(design, players: 5, duration: 40 * .minute,
                               uplink: .uniform(min: 10e6, max: 500e6))
@@ -94,7 +94,7 @@ import SyncLabKernel
     }
 
     @Test func probeRoundKeepsTheSmallestRoundTrip() {
-        var design = ClientDesign(clock: ContinuousClock())
+        var design = ClientDesign(clock: ContinuousDeviceClock())
         design.probes = 3
         var world = World(scenario: Self.scenario(design, players: 1))
         #expect(world.designLayout.probeWords == ProbeExchange.words)
@@ -122,7 +122,7 @@ import SyncLabKernel
     func timerTicksOnEveryClock(_ k: Int) {
         let tickClock = Self.clocks[k]
         let period: Int64 = 250 * .millisecond
-        let design = ClientDesign(clock: ContinuousClock(), tick: TimerTick(period: period, clock: tickClock))
+        let design = ClientDesign(clock: ContinuousDeviceClock(), tick: TimerTick(period: period, clock: tickClock))
         let r = Simulation.run(Self.scenario(design, players: 3, duration: 40 * .minute), threads: 1)
         #expect(r.transitions.count > 10)
         // Seeds' estimator, perfect clocks: error ∈ (uplink − 1 s, uplink].
@@ -136,7 +136,7 @@ import SyncLabKernel
     /// Aligned ticks show each transition exactly when the estimate reaches it: offset = −error,
     /// and what is on screen is the estimate itself.
     @Test func alignedTickFlipsOnTheEstimate() {
-        let design = ClientDesign(clock: ContinuousClock(), tick: AlignedTick())
+        let design = ClientDesign(clock: ContinuousDeviceClock(), tick: AlignedTick())
         let r = Simulation.run(Self.scenario(design, players: 3, duration: 40 * .minute), threads: 1)
         #expect(r.transitions.count > 10)
         for row in r.transitions {
@@ -147,7 +147,7 @@ import SyncLabKernel
 
     /// A display link shows each transition within one frame of the estimate.
     @Test func displayLinkShowsWithinOneFrame() {
-        let design = ClientDesign(clock: ContinuousClock(), tick: DisplayLinkTick())
+        let design = ClientDesign(clock: ContinuousDeviceClock(), tick: DisplayLinkTick())
         let r = Simulation.run(Self.scenario(design, players: 3, duration: 40 * .minute), threads: 1)
         #expect(r.transitions.count > 10)
         for row in r.transitions {
@@ -160,7 +160,7 @@ import SyncLabKernel
     /// offset uniform 0–30 s, the estimate up to 1 s behind (whole-second stamps) and the 40 ms
     /// uplink: unix second-of-minute 9 to 40. Only the first load of each player may fall elsewhere.
     @Test func alignedRefetchesFollowPublications() {
-        let design = ClientDesign(clock: ContinuousClock(), refetch: AlignedToPublicationRefetch())
+        let design = ClientDesign(clock: ContinuousDeviceClock(), refetch: AlignedToPublicationRefetch())
         let s = Self.scenario(design, players: 20, duration: 90 * .minute)
         let r = Simulation.run(s, threads: 1)
         let firstSecond = floorDiv(s.epochUnix, .second)
@@ -176,7 +176,7 @@ import SyncLabKernel
 
     /// Backoff retries in the world: lossy links, decorrelated jitter; runs and recovers.
     @Test func exponentialRetryRecovers() {
-        let design = ClientDesign(clock: ContinuousClock(), retry: ExponentialBackoffRetry(base: .second, cap: 30 * .second, jitter: .decorrelated))
+        let design = ClientDesign(clock: ContinuousDeviceClock(), retry: ExponentialBackoffRetry(base: .second, cap: 30 * .second, jitter: .decorrelated))
         var world = World(scenario: Self.scenario(design, players: 20, duration: 40 * .minute, failure: 0.3))
         #expect(world.designLayout.retryWords == 1)
         let r = world.run()
@@ -206,7 +206,7 @@ import SyncLabKernel
     /// The filter's memory lives in the app process: the first sync after a cold start forgets
     /// the samples of the previous visit.
     @Test func coldStartClearsTheFilter() {
-        var world = World(scenario: Self.scenario(ClientDesign(clock: ContinuousClock(), estimator: NTPEstimator(window: 4)), players: 1))
+        var world = World(scenario: Self.scenario(ClientDesign(clock: ContinuousDeviceClock(), estimator: NTPEstimator(window: 4)), players: 1))
         func sample(_ t: Int64, up: Int64) -> SyncSample {
             SyncSample(serverTimestamp: t + up, requestSent: ClockReading(ns: t), uploadComplete: ClockReading(ns: t),
                        downloadComplete: ClockReading(ns: t + up + 10 * .millisecond))
@@ -248,7 +248,7 @@ import SyncLabKernel
         s.warmup = 5 * .minute
         s.population.release?.at = SimTime(ns: 10 * .minute)
         s.server.timestampResolution = .microsecond
-        s.client = ClientDesign(clock: ContinuousClock(), estimator: NTPEstimator(window: 4), tick: DisplayLinkTick(),
+        s.client = ClientDesign(clock: ContinuousDeviceClock(), estimator: NTPEstimator(window: 4), tick: DisplayLinkTick(),
                                 refetch: AlignedToPublicationRefetch(after: 2 * .minute),
                                 retry: ExponentialBackoffRetry(jitter: .decorrelated), probes: 2,
                                 driftCorrection: DriftCorrection(minInterval: 2 * .minute))

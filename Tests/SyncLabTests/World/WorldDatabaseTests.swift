@@ -11,7 +11,7 @@ import SyncLabKernel
     /// Items live exactly 60 s + 10 s; every player opens the Store at 5 s (see WorldExactTests).
     static func scenario(players: Int = 1, duration: Nanoseconds, positions: Int = 12, overlap: Double = 0,
                          connections: Int = 1, timeout: Nanoseconds = 10 * .second) -> Scenario {
-        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: duration, players: players)
+        var s = WorldExactTests.scenario(clock: ContinuousDeviceClock(), duration: duration, players: players)
         s.positions = positions
         s.shelfLife = .constant(60e9)
         s.server.design = DatabasePlan(connections: connections, queryTime: .constant(Double(query)), timeout: timeout,

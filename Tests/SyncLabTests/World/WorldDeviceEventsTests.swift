@@ -19,7 +19,7 @@ import SyncLabKernel
     /// start: a fresh fetch whose continuous-clock readings count from the reboot.
     @Test func rebootWhileViewingColdStartsAfterTheDowntime() {
         let events = DeviceEventsConfig(reboots: .init(every: .constant(Double(20 * Int64.minute)), downtime: .minute))
-        let s = Self.scenario(clock: ContinuousClock(), duration: 25 * .minute, events: events)
+        let s = Self.scenario(clock: ContinuousDeviceClock(), duration: 25 * .minute, events: events)
         var world = World(scenario: s)
         let r = world.run()
         let c = world.clients[0]
@@ -44,7 +44,7 @@ import SyncLabKernel
     @Test(arguments: [true, false])
     func appKillInABreakCostsAFetchOnReturn(kills: Bool) {
         let events = DeviceEventsConfig(appKills: kills ? .init(every: .constant(Double(3 * Int64.minute))) : nil)
-        let s = Self.scenario(clock: SuspendingClock(), duration: 700 * .second, sessions: 2, viewing: 60 * .second,
+        let s = Self.scenario(clock: SuspendingDeviceClock(), duration: 700 * .second, sessions: 2, viewing: 60 * .second,
                               pause: 10 * .minute, events: events)
         var world = World(scenario: s)
         let r = world.run()
@@ -81,7 +81,7 @@ import SyncLabKernel
     func tamperingGivesAWallClockDesignAHeadStart(wall: Bool) {
         let events = DeviceEventsConfig(tampering: .init(share: 1, advance: .constant(Double(3 * Int64.minute)),
                                                          at: .constant(Double(60 * Int64.second))))
-        let clock: any DeviceClock = wall ? WallClock() : ContinuousClock()
+        let clock: any DeviceClock = wall ? WallClock() : ContinuousDeviceClock()
         let s = Self.scenario(clock: clock, duration: 150 * .second, events: events)
         var world = World(scenario: s)
         let r = world.run()
@@ -122,7 +122,7 @@ import SyncLabKernel
         let jump = (back ? -5 : 5) * Int64.minute
         let events = DeviceEventsConfig(wallClockChanges: .init(every: .constant(Double(10 * Int64.minute)),
                                                                 jump: .constant(Double(jump))))
-        var s = Self.scenario(clock: ContinuousClock(), duration: 30 * .minute, events: events)
+        var s = Self.scenario(clock: ContinuousDeviceClock(), duration: 30 * .minute, events: events)
         s.client.tick = TimerTick(period: .second, clock: WallUptimeClock())
         var plain = s
         plain.devices.events = DeviceEventsConfig()

@@ -33,7 +33,7 @@ import SyncLabKernel
     /// The seeds' estimate runs ahead by the uplink delay and behind by the timestamp's truncation:
     /// error = uplink − ((epoch + upload complete + uplink) mod 1 s), exactly.
     @Test func seedsEstimatorErrorIsUplinkMinusTruncation() {
-        let s = Self.scenario(clock: ContinuousClock(), duration: 30 * .minute)
+        let s = Self.scenario(clock: ContinuousDeviceClock(), duration: 30 * .minute)
         var world = World(scenario: s)
         _ = world.run()
         let c = world.clients[0]
@@ -62,7 +62,7 @@ import SyncLabKernel
         // well before the 6-9 min refetch is due on either clock.
         let viewing: Int64 = 60 * .second, pause: Int64 = 10 * .minute
         let end = 5 * Int64.second + viewing + pause + 30 * .second
-        let clock: any DeviceClock = suspending ? SuspendingClock() : ContinuousClock()
+        let clock: any DeviceClock = suspending ? SuspendingDeviceClock() : ContinuousDeviceClock()
         let s = Self.scenario(clock: clock, duration: end, sessions: 2, viewing: viewing, pause: pause)
         var world = World(scenario: s)
         _ = world.run()
@@ -80,7 +80,7 @@ import SyncLabKernel
     /// perfect clock, ticks every 1 s from the session start, the show offset of a transition is in
     /// [−error, 1 s − error) where error is the sync error, and the recorded offsets say so.
     @Test func transitionsShownAtFirstTickReachingThem() {
-        let s = Self.scenario(clock: ContinuousClock(), duration: 40 * .minute)
+        let s = Self.scenario(clock: ContinuousDeviceClock(), duration: 40 * .minute)
         var world = World(scenario: s)
         let result = world.run()
         #expect(result.transitions.count > 10)
@@ -98,7 +98,7 @@ import SyncLabKernel
     /// stream by two draws, or by one without request bytes.
     @Test(arguments: [0, 400])
     func aRequestWithoutABodyDrawsNoBandwidth(requestBytes: Int) {
-        var s = Self.scenario(clock: ContinuousClock(), duration: 30 * .minute)
+        var s = Self.scenario(clock: ContinuousDeviceClock(), duration: 30 * .minute)
         s.links[0].bandwidth = .uniform(min: 50e3, max: 2e6)
         s.requestBytes = requestBytes
         var world = World(scenario: s)
@@ -131,7 +131,7 @@ import SyncLabKernel
 /// of its pairs are within 500 ms.
 @Suite struct WorldCrossPlayerExactTests {
     @Test func twoConstantLinksGiveTwoClusters() {
-        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: 40 * .minute, players: 200)
+        var s = WorldExactTests.scenario(clock: ContinuousDeviceClock(), duration: 40 * .minute, players: 200)
         let ms = Nanoseconds.millisecond
         func link(_ name: String, uplink: Nanoseconds) -> LinkProfile {
             LinkProfile(name: name, share: 0.5, uplink: .constant(Double(uplink)), downlink: .constant(Double(60 * ms)),

@@ -47,7 +47,7 @@ import SyncLabKernel
         let v115 = s.client
         var probing = v115, filtering = v115, team = v115
         (probing.clock, probing.estimator, probing.probes) = (WallClock(), CristianEstimator(), 3)
-        (filtering.clock, filtering.estimator, filtering.driftCorrection) = (ContinuousClock(), NTPEstimator(window: 4), DriftCorrection())
+        (filtering.clock, filtering.estimator, filtering.driftCorrection) = (ContinuousDeviceClock(), NTPEstimator(window: 4), DriftCorrection())
         team.estimator = TeamEstimator()
         for design in [v115, probing, filtering, team] {
             s.client = design

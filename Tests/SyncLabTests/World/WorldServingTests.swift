@@ -12,7 +12,7 @@ import SyncLabKernel
 
     /// Players who all open the Store at 5 s on one constant link, perfect clocks, µs timestamps.
     static func scenario(players: Int = 1, duration: Nanoseconds, configure: (inout ServerConfig) -> Void = { _ in }) -> Scenario {
-        var s = WorldExactTests.scenario(clock: ContinuousClock(), duration: duration, players: players)
+        var s = WorldExactTests.scenario(clock: ContinuousDeviceClock(), duration: duration, players: players)
         s.server.serviceTime = .constant(Double(service))
         s.server.timestampResolution = .microsecond
         configure(&s.server)

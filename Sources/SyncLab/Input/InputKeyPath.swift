@@ -11,7 +11,7 @@ public enum KeyPathStep: Equatable, Sendable {
     case index(Int)
 }
 
-public enum KeyPath {
+public enum InputKeyPath {
     /// The steps of a path written by `InputNode.path(_:appending:)`: `a.b[2]["odd key"].c`.
     /// Returns nil for text that no reader could have produced.
     public static func steps(_ path: String) -> [KeyPathStep]? {
@@ -121,7 +121,7 @@ public final class KeyTrace {
     public init() {}
 
     func record(_ key: String, at path: String) {
-        let pattern = KeyPath.pattern(path)
+        let pattern = InputKeyPath.pattern(path)
         if !(keys[pattern]?.contains(key) ?? false) { keys[pattern, default: []].append(key) }
     }
 }
