@@ -99,7 +99,7 @@ extension RunResult {
     /// and per link profile the error quantiles.
     public static func figureKeys(for scenario: Scenario) -> [String] {
         var keys = figureKeys
-        for clock in World.shadowClockLabels {
+        for clock in ReferenceClocks.labels {
             for q in ["p50", "p99", "max"] { keys.append("estimateErrorMs.byClock.\(clock).\(q)") }
         }
         for link in scenario.links {
@@ -120,7 +120,7 @@ extension RunResult {
     }
 
     /// The label of the clock table's row measured with `clock` ("uptime-1s" for `uptime`).
-    public static func clockRowLabel(_ clock: any DeviceClock) -> String { World.shadowLabel(clock) }
+    public static func clockRowLabel(_ clock: any DeviceClock) -> String { ReferenceClocks.label(clock) }
 
     /// The values figure `key` can take: a share (a key part ending in "Share", or a seed
     /// failure rate) from 0 to 1, an error source's mean part either sign, and every other
@@ -353,12 +353,12 @@ public enum Simulation {
         let end = SimTime(ns: scenario.duration)
         advance(from: reached, to: end, scenario: scenario, progress: progress, runAll: runAll)
         var recorder = shards[0].world.completedRecorder()
-        var events = shards[0].world.queue.scheduledCount
+        var events = shards[0].world.loop.queue.scheduledCount
         for shard in shards.dropFirst() {
             recorder.merge(shard.world.completedRecorder())
-            events += shard.world.queue.scheduledCount
+            events += shard.world.loop.queue.scheduledCount
         }
-        return recorder.finish(eventsScheduled: events, files: shards[0].world.server.files)
+        return recorder.finish(eventsScheduled: events, files: shards[0].world.server.store.files)
     }
 }
 

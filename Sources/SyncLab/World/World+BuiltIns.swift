@@ -12,19 +12,19 @@ import SyncLabKernel
 extension World {
     @inline(__always)
     mutating func clockReading(_ d: DeviceState, at t: SimTime) -> ClockReading {
-        if let clock = designClock { return clock.reading(d, at: t, context) }
+        if let clock = design.clock { return clock.reading(d, at: t, context) }
         return scenario.client.clock.reading(d, at: t, context)
     }
 
     @inline(__always)
     mutating func tickSession(_ d: DeviceState, start: SimTime) -> TickSession {
-        if let tick = designTick { return tick.session(d, start: start, context) }
+        if let tick = design.tick { return tick.session(d, start: start, context) }
         return scenario.client.tick.session(d, start: start, context)
     }
 
     @inline(__always)
     mutating func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState) -> SimTime {
-        if let tick = designTick { return tick.lastTick(atOrBefore: t, s, d, context) }
+        if let tick = design.tick { return tick.lastTick(atOrBefore: t, s, d, context) }
         return scenario.client.tick.lastTick(atOrBefore: t, s, d, context)
     }
 
@@ -32,7 +32,7 @@ extension World {
     /// of them (every built-in clock is): a sample reads each clock once.
     @inline(__always)
     mutating func clockReading(_ d: DeviceState, at t: SimTime, _ references: ReferenceReadings) -> ClockReading {
-        if let clock = designClock { return references[clock.referenceIndex] }
+        if let clock = design.clock { return references[clock.referenceIndex] }
         return scenario.client.clock.reading(d, at: t, context)
     }
 
@@ -40,7 +40,7 @@ extension World {
     @inline(__always)
     mutating func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
                            _ references: ReferenceReadings) -> SimTime {
-        if case .timer(let period, let clock)? = designTick {
+        if case .timer(let period, let clock)? = design.tick {
             return TimerTick.lastTick(atOrBefore: t, s, d, context, period: period, clock: clock,
                                       reading: references[clock.referenceIndex])
         }

@@ -17,8 +17,8 @@ import SyncLabKernel
 extension World {
     mutating func sweepCancelledFarEvents() {
         let clients = self.clients
-        queue.removeFar { World.isCancelled($0, clients) }
-        farSweepAt = max(farSweepAt, 2 * queue.farCount)
+        loop.queue.removeFar { World.isCancelled($0, clients) }
+        shortcuts.farSweepAt = max(shortcuts.farSweepAt, 2 * loop.queue.farCount)
     }
 
     /// Whether event e can no longer do anything: its player's epoch for it has moved on

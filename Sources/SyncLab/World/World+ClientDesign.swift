@@ -30,6 +30,18 @@ struct DesignMemoryLayout: Equatable {
 
 /// One request's exchange as the world saw it: true instants and the server's stamps, so the
 /// same exchange can be read with any device clock (the design's and the reference clocks).
+/// The client design's per-player words, one block of `layout.stride` per player, zeroed at
+/// every app start.
+struct DesignMemory {
+    let layout: DesignMemoryLayout
+    var words: [Int64]
+
+    init(_ design: ClientDesign, players: Int) {
+        layout = DesignMemoryLayout(design)
+        words = [Int64](repeating: 0, count: players * layout.stride)
+    }
+}
+
 struct ProbeExchange: Equatable {
     static let words = 9
     var sentAt: SimTime
@@ -65,29 +77,23 @@ extension Scenario {
 
 extension World {
     /// Sizes the design memory for the scenario's client design (called once from `init`).
-    mutating func setUpDesignMemory() {
-        designLayout = DesignMemoryLayout(scenario.client)
-        designMemory = [Int64](repeating: 0, count: clients.count * designLayout.stride)
-    }
-
-    /// `body` with client c's `count` words starting at `offset` of its design memory.
     @inline(__always)
     mutating func withDesignMemory<R>(_ c: Int, _ offset: Int, _ count: Int,
                                       _ body: (UnsafeMutableBufferPointer<Int64>) -> R) -> R {
-        let start = c &* designLayout.stride &+ offset
-        return designMemory.withUnsafeMutableBufferPointer { all in
+        let start = c &* memory.layout.stride &+ offset
+        return memory.words.withUnsafeMutableBufferPointer { all in
             body(UnsafeMutableBufferPointer(rebasing: all[start..<(start + count)]))
         }
     }
 
     /// The exchange of the request that just completed at t.
     @inline(__always) func currentExchange(_ c: Int, doneAt t: SimTime) -> ProbeExchange {
-        let read = readsResponseHeaders ? clients[c].responseHeadersAt : t
+        let read = design.readsResponseHeaders ? clients[c].responseHeadersAt : t
         // A stamp depends only on the server's exact clock: a response that leaves at the
         // instant the request was stamped carries the request's stamp (no division to redo).
         let left = clients[c].responseLeftAt, offset = clients[c].requestServerOffset
         let transmit = left.ns &+ offset == clients[c].requestExactStamp
-            ? clients[c].requestTimestamp : server.timestamp(at: left, clockOffset: offset)
+            ? clients[c].requestTimestamp : server.store.timestamp(at: left, clockOffset: offset)
         return ProbeExchange(sentAt: clients[c].requestSentAt, uploadCompleteAt: clients[c].uploadCompleteAt, doneAt: read,
                       timestamp: clients[c].requestTimestamp,
                       transmit: transmit,
@@ -108,7 +114,7 @@ extension World {
         }
         var best = e
         if done > 1 {
-            let kept = withDesignMemory(c, designLayout.probeOffset, ProbeExchange.words) { m in
+            let kept = withDesignMemory(c, memory.layout.probeOffset, ProbeExchange.words) { m in
                 ProbeExchange(sentAt: SimTime(ns: m[0]), uploadCompleteAt: SimTime(ns: m[1]), doneAt: SimTime(ns: m[2]),
                               timestamp: m[3], transmit: m[4], arrivedAt: SimTime(ns: m[5]), leftAt: SimTime(ns: m[6]),
                               exactStamp: m[7], serverOffset: m[8])
@@ -120,7 +126,7 @@ extension World {
             return best
         }
         clients[c].probesDone = UInt8(done)
-        withDesignMemory(c, designLayout.probeOffset, ProbeExchange.words) { m in
+        withDesignMemory(c, memory.layout.probeOffset, ProbeExchange.words) { m in
             (m[0], m[1], m[2], m[3], m[4]) = (best.sentAt.ns, best.uploadCompleteAt.ns, best.doneAt.ns, best.timestamp, best.transmit)
             (m[5], m[6], m[7], m[8]) = (best.arrivedAt.ns, best.leftAt.ns, best.exactStamp, best.serverOffset)
         }
@@ -130,20 +136,20 @@ extension World {
     /// The design's estimate for sample `s`, with its filter memory and drift correction. The
     /// memory is cleared at the first sync after an app start (it lived in the killed process).
     mutating func syncEstimate(_ c: Int, _ s: SyncSample) -> SyncEstimate {
-        let model = boundModel
-        let layout = designLayout
+        let model = design.boundModel
+        let layout = memory.layout
         let words = layout.estimatorWords + layout.driftWords
         guard words > 0 else {
             let none = UnsafeMutableBufferPointer<Int64>(start: nil, count: 0)
-            if let estimator = designEstimator { return estimator.estimate(for: s, memory: none, model) }
+            if let estimator = design.estimator { return estimator.estimate(for: s, memory: none, model) }
             return scenario.client.estimator.estimate(for: s, memory: none, model)
         }
         let fresh = !clients[c].hasSync
-        let design = scenario.client
+        let client = scenario.client
         return withDesignMemory(c, 0, words) { m in
             if fresh { m.update(repeating: 0) }
-            var e = design.estimator.estimate(for: s, memory: UnsafeMutableBufferPointer(rebasing: m[0..<layout.estimatorWords]), model)
-            if let drift = design.driftCorrection {
+            var e = client.estimator.estimate(for: s, memory: UnsafeMutableBufferPointer(rebasing: m[0..<layout.estimatorWords]), model)
+            if let drift = client.driftCorrection {
                 e = drift.apply(e, memory: UnsafeMutableBufferPointer(rebasing: m[layout.driftOffset..<words]), model)
             }
             return e
@@ -154,10 +160,10 @@ extension World {
     mutating func retryDelay(_ c: Int) -> Nanoseconds {
         let retry = scenario.client.retry
         let failures = Int(clients[c].consecutiveFailures)
-        guard designLayout.retryWords > 0 else { return retry.delay(afterFailures: failures, &clients[c].designRNG) }
-        let index = c &* designLayout.stride &+ designLayout.retryOffset
-        let delay = retry.delay(afterFailures: failures, previous: designMemory[index], &clients[c].designRNG)
-        designMemory[index] = delay
+        guard memory.layout.retryWords > 0 else { return retry.delay(afterFailures: failures, &clients[c].designRNG) }
+        let index = c &* memory.layout.stride &+ memory.layout.retryOffset
+        let delay = retry.delay(afterFailures: failures, previous: memory.words[index], &clients[c].designRNG)
+        memory.words[index] = delay
         return delay
     }
 
@@ -166,6 +172,6 @@ extension World {
     mutating func recordBound(_ s: UnsafePointer<ClientState>, reading: ClockReading, estimateError: Int64) {
         let bound = SyncEstimate.bound(s.pointee.syncBound, growthPPB: s.pointee.syncBoundGrowthPPB,
                                        age: reading - s.pointee.anchor.reading)
-        recorder.boundSample(inside: estimateError.magnitude <= UInt64(bound), bound: bound, link: Int(s.pointee.link))
+        measure.recorder.boundSample(inside: estimateError.magnitude <= UInt64(bound), bound: bound, link: Int(s.pointee.link))
     }
 }

@@ -71,11 +71,11 @@ extension World {
     mutating func databaseLoadStore(_ c: Int, _ t: SimTime) {
         let base = c * (scenario.positions + 1)
         for s in base...(base + scenario.positions) {
-            database!.showing[s] = false
-            database!.inFlight[s] = false
-            database!.item[s] = -1
-            database!.failures[s] = 0
-            database!.expiry[s] = .max
+            server.database!.showing[s] = false
+            server.database!.inFlight[s] = false
+            server.database!.item[s] = -1
+            server.database!.failures[s] = 0
+            server.database!.expiry[s] = .max
         }
         databaseSend(c, storeSlot, t)
     }
@@ -83,19 +83,19 @@ extension World {
     /// Player c asks the API for position p (or the whole Store, p = positions).
     mutating func databaseSend(_ c: Int, _ p: Int, _ t: SimTime) {
         let slot = c * (scenario.positions + 1) + p
-        guard !database!.inFlight[slot] else { return }
-        database!.inFlight[slot] = true
-        database!.sentAt[slot] = t.ns
-        database!.witnessed[slot] = p < scenario.positions && database!.item[slot] >= 0
+        guard !server.database!.inFlight[slot] else { return }
+        server.database!.inFlight[slot] = true
+        server.database!.sentAt[slot] = t.ns
+        server.database!.witnessed[slot] = p < scenario.positions && server.database!.item[slot] >= 0
         let link = Int(clients[c].link)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
         let uplink = linkDelay(.uplink, c, link: link)
-        let lost = clients[c].networkRNG.bernoulli(links[link].failure)
-        recorder.requestSent(at: t, lost: lost)
+        let lost = clients[c].networkRNG.bernoulli(network.links[link].failure)
+        measure.recorder.requestSent(at: t, lost: lost)
         let epoch = clients[c].fetchEpoch
         if lost {
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: t + links[link].timeout)
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: t + network.links[link].timeout)
         } else {
             schedule(.databaseArrival, client: slot, epoch: epoch, at: t + upload + uplink)
         }
@@ -106,32 +106,32 @@ extension World {
         let positions = scenario.positions
         let c = slot / (positions + 1), p = slot % (positions + 1)
         let wanted = epoch == clients[c].fetchEpoch
-        let measured = recorder.inWindow(t)
+        let measured = measure.recorder.inWindow(t)
         let link = Int(clients[c].link)
         if let outage = scenario.server.outage(at: t) {
             if measured {
-                if outage.mode == .refused { recorder.database?.outageRefused += 1 } else { recorder.database?.outageTimedOut += 1 }
+                if outage.mode == .refused { measure.recorder.database?.outageRefused += 1 } else { measure.recorder.database?.outageTimedOut += 1 }
             }
             guard wanted else { return }
             let at = outage.mode == .refused ? t + linkDelay(.downlink, c, link: link)
-                : SimTime(ns: database!.sentAt[slot]) + links[link].timeout
+                : SimTime(ns: server.database!.sentAt[slot]) + network.links[link].timeout
             schedule(.databaseFailed, client: slot, epoch: epoch, at: at)
             return
         }
-        let bytes = server.config.file.responseBytes(items: p == positions ? positions : 1)
-        recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
+        let bytes = server.store.config.file.responseBytes(items: p == positions ? positions : 1)
+        measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: bytes)
         if measured {
-            if p == positions { recorder.database?.storeLoads += 1 } else { recorder.database?.positionRequests += 1 }
+            if p == positions { measure.recorder.database?.storeLoads += 1 } else { measure.recorder.database?.positionRequests += 1 }
         }
-        let plan = database!.plan
+        let plan = server.database!.plan
         let query = wanted ? plan.queryTime.sampleDuration(&clients[c].networkRNG)
-            : plan.queryTime.sampleDuration(&database!.abandonedRNG)
-        let admission = database!.pool.admit(at: t, service: query, patience: plan.timeout)
+            : plan.queryTime.sampleDuration(&server.database!.abandonedRNG)
+        let admission = server.database!.pool.admit(at: t, service: query, patience: plan.timeout)
         let answered: SimTime
         switch admission {
         case .queueFull, .gaveUp:
             if measured {
-                if case .queueFull = admission { recorder.database?.queueFull += 1 } else { recorder.database?.gaveUp += 1 }
+                if case .queueFull = admission { measure.recorder.database?.queueFull += 1 } else { measure.recorder.database?.gaveUp += 1 }
             }
             guard wanted else { return }
             // The API answers with an error once it gives up.
@@ -141,21 +141,21 @@ extension World {
             return
         case let .served(start, done, queued):
             if measured {
-                recorder.database?.queries.record(start - t)
-                let longest = max(recorder.database?.maxQueue ?? 0, queued)
-                recorder.database?.maxQueue = longest
+                measure.recorder.database?.queries.record(start - t)
+                let longest = max(measure.recorder.database?.maxQueue ?? 0, queued)
+                measure.recorder.database?.maxQueue = longest
             }
             guard wanted else { return }
-            database!.queryAt[slot] = server.serverTime(at: start)   // the query reads NOW() when it runs
+            server.database!.queryAt[slot] = server.store.serverTime(at: start)   // the query reads NOW() when it runs
             answered = done
         }
         clients[c].responseLeftAt = answered
         let downlink = linkDelay(.downlink, c, link: link)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let reply = answered + downlink + LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
-        let sent = SimTime(ns: database!.sentAt[slot])
-        if reply - sent > links[link].timeout {
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: sent + links[link].timeout)
+        let sent = SimTime(ns: server.database!.sentAt[slot])
+        if reply - sent > network.links[link].timeout {
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: sent + network.links[link].timeout)
         } else {
             schedule(.databaseReply, client: slot, epoch: epoch, at: reply)
         }
@@ -165,38 +165,38 @@ extension World {
     mutating func databaseReply(_ slot: Int, _ t: SimTime) {
         let positions = scenario.positions
         let c = slot / (positions + 1), p = slot % (positions + 1)
-        database!.inFlight[slot] = false
-        database!.failures[slot] = 0
-        recorder.responseReceived(at: t, roundTrip: t.ns - database!.sentAt[slot])
-        let s = database!.queryAt[slot]
+        server.database!.inFlight[slot] = false
+        server.database!.failures[slot] = 0
+        measure.recorder.responseReceived(at: t, roundTrip: t.ns - server.database!.sentAt[slot])
+        let s = server.database!.queryAt[slot]
         // PHP's time(): the API counts the seconds left from whole server seconds.
-        let now = floorTo(scenario.epochUnix &+ s, server.config.timestampResolution) &- scenario.epochUnix
+        let now = floorTo(scenario.epochUnix &+ s, server.store.config.timestampResolution) &- scenario.epochUnix
         let clock = scenario.client.clock
         let reading = clock.reading(clients[c].device, at: t, context)
-        let measured = recorder.inWindow(t)
+        let measured = measure.recorder.inWindow(t)
         let base = c * (positions + 1)
         for q in (p == positions ? 0..<positions : p..<(p + 1)) {
-            let k = DatabasePlan.answer(database!.rows[q], at: s)
-            let chain = server.schedule.bounds[q]
+            let k = DatabasePlan.answer(server.database!.rows[q], at: s)
+            let chain = server.store.schedule.bounds[q]
             let qslot = base + q
-            let previous = Int(database!.item[qslot])
-            database!.item[qslot] = Int32(k)
-            database!.showing[qslot] = true
-            let trueStart = chain[k] &- server.config.clockOffset
-            let index = k >= 1 ? Int(database!.transitionIndex[q][k]) : -1
+            let previous = Int(server.database!.item[qslot])
+            server.database!.item[qslot] = Int32(k)
+            server.database!.showing[qslot] = true
+            let trueStart = chain[k] &- server.store.config.clockOffset
+            let index = k >= 1 ? Int(server.database!.transitionIndex[q][k]) : -1
             if measured {
-                recorder.database?.shows += 1
+                measure.recorder.database?.shows += 1
                 if trueStart > t.ns {
-                    recorder.database?.earlyShows.record(trueStart - t.ns)
-                    if index >= 0 { recorder.database!.earlyMax[index] = max(recorder.database!.earlyMax[index], trueStart - t.ns) }
+                    measure.recorder.database?.earlyShows.record(trueStart - t.ns)
+                    if index >= 0 { measure.recorder.database!.earlyMax[index] = max(measure.recorder.database!.earlyMax[index], trueStart - t.ns) }
                 }
             }
             // A change the player saw happen: its item ran out and this answer brought a newer one.
-            if p < positions && database!.witnessed[slot] && k > previous && index >= 0 {
-                recorder.transitionShown(index: index, offset: t.ns &- trueStart, player: players.lowerBound &+ c)
+            if p < positions && server.database!.witnessed[slot] && k > previous && index >= 0 {
+                measure.recorder.transitionShown(index: index, offset: t.ns &- trueStart, player: players.lowerBound &+ c)
             }
             let remaining = chain[min(k + 1, chain.count - 1)] &- now
-            database!.expiry[qslot] = reading.ns &+ remaining
+            server.database!.expiry[qslot] = reading.ns &+ remaining
             scheduleCountdown(c, qslot, t)
         }
     }
@@ -204,7 +204,7 @@ extension World {
     /// The UI tick at which the countdown of a slot has run out.
     mutating func scheduleCountdown(_ c: Int, _ slot: Int, _ t: SimTime) {
         let s = clients[c]
-        let target = scenario.client.clock.earliest(s.device, reaching: ClockReading(ns: database!.expiry[slot]), notBefore: t, context)
+        let target = scenario.client.clock.earliest(s.device, reaching: ClockReading(ns: server.database!.expiry[slot]), notBefore: t, context)
         let tick = scenario.client.tick.firstTick(atOrAfter: target, s.tick, s.device, context)
         schedule(.databaseCountdown, client: slot, epoch: s.displayEpoch, at: tick)
     }
@@ -212,20 +212,20 @@ extension World {
     /// A countdown may have run out: the item fades and the position asks for its next one.
     mutating func databaseCountdown(_ slot: Int, _ t: SimTime, epoch: UInt32) {
         let c = slot / (scenario.positions + 1), p = slot % (scenario.positions + 1)
-        guard epoch == clients[c].displayEpoch, clients[c].phase == .viewing, database!.showing[slot] else { return }
+        guard epoch == clients[c].displayEpoch, clients[c].phase == .viewing, server.database!.showing[slot] else { return }
         let reading = scenario.client.clock.reading(clients[c].device, at: t, context)
-        guard reading.ns >= database!.expiry[slot] else { return }   // re-armed later by a newer answer
-        database!.showing[slot] = false
+        guard reading.ns >= server.database!.expiry[slot] else { return }   // re-armed later by a newer answer
+        server.database!.showing[slot] = false
         databaseSend(c, p, t)
     }
 
     /// No answer, or an error: the retry policy decides when to ask again.
     mutating func databaseFailed(_ slot: Int, _ t: SimTime) {
         let c = slot / (scenario.positions + 1)
-        database!.inFlight[slot] = false
-        database!.failures[slot] += 1
-        recorder.requestFailed(at: t)
-        let delay = scenario.client.retry.delay(afterFailures: Int(database!.failures[slot]), &clients[c].designRNG)
+        server.database!.inFlight[slot] = false
+        server.database!.failures[slot] += 1
+        measure.recorder.requestFailed(at: t)
+        let delay = scenario.client.retry.delay(afterFailures: Int(server.database!.failures[slot]), &clients[c].designRNG)
         schedule(.databaseRetry, client: slot, epoch: clients[c].fetchEpoch, at: t + delay)
     }
 
@@ -240,43 +240,43 @@ extension World {
     /// of its countdown (the original plan has no clock sync: the countdown is its server time).
     mutating func databaseSample(_ t: SimTime) {
         let positions = scenario.positions
-        let serverNow = server.serverTime(at: t)
-        recorder.beginSample(at: t, viewing: viewing.count)
-        guard recorder.measuring else { return }
+        let serverNow = server.store.serverTime(at: t)
+        measure.recorder.beginSample(at: t, viewing: viewers.count)
+        guard measure.recorder.measuring else { return }
         let minute = Int(t.ns / .minute)
-        for c32 in viewing {
+        for c32 in viewers.players {
             let c = Int(c32)
             let base = c * (positions + 1)
             var bare = 0, stale = 0, early = 0
             var error: Int64? = nil
             for q in 0..<positions {
-                guard database!.showing[base + q] else { bare += 1; continue }
-                let truth = server.schedule.item(at: serverNow, position: q)
-                let k = Int(database!.item[base + q])
+                guard server.database!.showing[base + q] else { bare += 1; continue }
+                let truth = server.store.schedule.item(at: serverNow, position: q)
+                let k = Int(server.database!.item[base + q])
                 if k != truth { stale += 1 }
                 if k > truth { early += 1 }
                 if error == nil {
                     // The countdown's error, on the first position showing: the server time the
                     // player's countdown implies (the item's end minus the time it shows as left)
                     // minus the server time now. Negative: the player runs behind.
-                    let chain = server.schedule.bounds[q]
-                    let left = database!.expiry[base + q] &- scenario.client.clock.reading(clients[c].device, at: t, context).ns
+                    let chain = server.store.schedule.bounds[q]
+                    let left = server.database!.expiry[base + q] &- scenario.client.clock.reading(clients[c].device, at: t, context).ns
                     error = (chain[min(k + 1, chain.count - 1)] &- left) &- serverNow
                 }
             }
             if let error {
                 let wake = clients[c].lastDeepWake
-                recorder.sample(displayError: error, estimateError: error, link: Int(clients[c].link),
+                measure.recorder.sample(displayError: error, estimateError: error, link: Int(clients[c].link),
                                 minutesSinceWake: wake == .min ? nil : Int((t.ns - wake) / .minute),
-                                bare: bare, stale: stale, positions: positions, timelineBucket: recorder.currentBucket,
+                                bare: bare, stale: stale, positions: positions, timelineBucket: measure.recorder.currentBucket,
                                 serverNow: serverNow)
             } else {
-                recorder.samplePositions(bare: bare, stale: stale, positions: positions)
+                measure.recorder.samplePositions(bare: bare, stale: stale, positions: positions)
             }
-            if minute < recorder.database?.bareByMinute.count ?? 0 {
-                recorder.database?.bareByMinute[minute] += UInt64(bare)
-                recorder.database?.positionsByMinute[minute] += UInt64(positions)
-                recorder.database?.earlySamples += UInt64(early)
+            if minute < measure.recorder.database?.bareByMinute.count ?? 0 {
+                measure.recorder.database?.bareByMinute[minute] += UInt64(bare)
+                measure.recorder.database?.positionsByMinute[minute] += UInt64(positions)
+                measure.recorder.database?.earlySamples += UInt64(early)
             }
         }
     }

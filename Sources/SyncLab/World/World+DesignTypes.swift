@@ -13,7 +13,7 @@ extension World {
     /// reference fleet: one instruction in fifteen). Plug-ins run the same code through their
     /// protocols.
     mutating func withDesignTypes<Work: DesignTypesWork>(_ work: inout Work) {
-        switch designClock {
+        switch design.clock {
         case .continuous?: withDesignTick(&work, ContinuousDeviceClock())
         case .suspending?: withDesignTick(&work, SuspendingDeviceClock())
         case .uptimeSecond?: withDesignTick(&work, BootTimeUptimeClock(resolution: .second))
@@ -26,7 +26,7 @@ extension World {
     }
 
     private mutating func withDesignTick<Work: DesignTypesWork, Clock: DeviceClock>(_ work: inout Work, _ clock: Clock) {
-        switch designTick {
+        switch design.tick {
         case .immediate?: work.run(&self, clock, ImmediateTick())
         case let timer?: work.run(&self, clock, timer)
         case nil:

@@ -67,7 +67,7 @@ extension World {
                 // Counted when the app had a sync to lose (a second kill finds nothing running).
                 let lost = clients[c].hasSync
                 killApp(c)
-                if lost { recorder.deviceEvents.appKill(at: t, inWindow: recorder.inWindow(t)) }
+                if lost { measure.recorder.deviceEvents.appKill(at: t, inWindow: measure.recorder.inWindow(t)) }
             }
             scheduleDeviceEvent(.appKill, c, ordinal: ordinal &+ 1, after: t)
         case .wallClockChange:
@@ -76,7 +76,7 @@ extension World {
             _ = w.every.sampleDuration(&rng)
             let jump = Int64(w.jump.sample(&rng).rounded())
             moveWallClock(c, t, by: jump)
-            if recorder.inWindow(t) { recorder.deviceEvents.wallClockChanges += 1 }
+            if measure.recorder.inWindow(t) { measure.recorder.deviceEvents.wallClockChanges += 1 }
             scheduleDeviceEvent(.wallClockChange, c, ordinal: ordinal &+ 1, after: t)
         case .tamper:
             guard let tampering = events.tampering else { return }
@@ -85,7 +85,7 @@ extension World {
             let advance = tampering.advance.sampleDuration(&rng)
             clients[c].tampered = true
             moveWallClock(c, t, by: advance)
-            if recorder.inWindow(t) { recorder.deviceEvents.tamperings += 1 }
+            if measure.recorder.inWindow(t) { measure.recorder.deviceEvents.tamperings += 1 }
         default:
             return
         }
@@ -110,7 +110,7 @@ extension World {
     /// otherwise the phone sits with its screen off and sleeps after `sleepDelay`.
     mutating func reboot(_ c: Int, _ t: SimTime, downtime: Nanoseconds, sleepDelay: Nanoseconds) {
         let wasViewing = clients[c].phase == .viewing
-        recorder.deviceEvents.reboot(viewing: wasViewing, inWindow: recorder.inWindow(t))
+        measure.recorder.deviceEvents.reboot(viewing: wasViewing, inWindow: measure.recorder.inWindow(t))
         if wasViewing {
             leaveStoreScreen(c)
             clients[c].phase = .away
@@ -137,13 +137,7 @@ extension World {
 
     /// Takes the Store off the screen list and cancels its ticks (like `viewEnd`, without a break).
     mutating func leaveStoreScreen(_ c: Int) {
-        let slot = Int(viewingSlot[c])
-        let last = viewing.removeLast()
-        if Int(last) != c {
-            viewing[slot] = last
-            viewingSlot[Int(last)] = Int32(slot)
-        }
-        viewingSlot[c] = -1
+        viewers.remove(c)
         clients[c].displayEpoch &+= 1
     }
 }

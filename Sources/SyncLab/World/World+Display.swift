@@ -28,7 +28,7 @@ extension World {
             var reading = Int64.max
             // Every transition is a tick that matters: a covered one is shown, an uncovered one
             // leaves its position bare. Either way the UI has moved past it.
-            let transitions = server.schedule.transitions
+            let transitions = server.store.schedule.transitions
             if Int(s.pointee.cursor) < transitions.count {
                 reading = s.pointee.anchor.reading(atServerTime: transitions[Int(s.pointee.cursor)].time).ns
             }
@@ -37,15 +37,15 @@ extension World {
             // While a fetch is in flight the next tick is the next transition's. One the clock
             // does not reach before the run ends is never handled: no need to work it out (a clock
             // that only moves forward reaches it after the end if it has not by then).
-            if clocksOnlyMoveForward && s.pointee.fetchInFlight && readingAtEnd(c, clock) < reading { return }
+            if shortcuts.clocksOnlyMoveForward && s.pointee.fetchInFlight && readingAtEnd(c, clock) < reading { return }
             target = clock.earliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t, context)
         }
         let next = tick.firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device, context)
         clients[c].displayDueAt = next.ns
         if mayRunAhead(c, to: next) {
             // Handled at the end of this event (`World+InlineResponse`), still counted as one.
-            pendingDisplay = PendingDisplay(client: c, at: next, epoch: s.pointee.displayEpoch)
-            _ = queue.reserveSequence()
+            shortcuts.pendingDisplay = PendingDisplay(client: c, at: next, epoch: s.pointee.displayEpoch)
+            _ = loop.queue.reserveSequence()
             return
         }
         schedule(.display, client: c, epoch: s.pointee.displayEpoch, at: next)
@@ -65,10 +65,10 @@ extension World {
     mutating func display<Clock: DeviceClock, Tick: TickPolicy>(_ c: Int, _ t: SimTime, _ clock: Clock, _ tick: Tick) {
         let reading = clock.reading(clients[c].device, at: t, context)
         let shown = clients[c].anchor.serverTime(at: reading)
-        let transitions = server.schedule.transitions
+        let transitions = server.store.schedule.transitions
         if clients[c].shownUpTo == .min {
             clients[c].shownUpTo = shown
-            clients[c].cursor = Int32(server.schedule.firstTransition(after: shown))
+            clients[c].cursor = Int32(server.store.schedule.firstTransition(after: shown))
         } else if shown > clients[c].shownUpTo {
             // The file is read in place, and only when a transition is reached (most ticks reach
             // none): a copy of it per tick cost two reference counts.
@@ -76,9 +76,9 @@ extension World {
             var i = Int(clients[c].cursor)
             while i < transitions.count && transitions[i].time <= shown {
                 let tr = transitions[i]
-                if server.files[file].lists(tr.time, position: Int(tr.position)) {
-                    let trueTime = tr.time &- server.clockOffset
-                    recorder.transitionShown(index: i, offset: t.ns &- trueTime, player: players.lowerBound &+ c,
+                if server.store.files[file].lists(tr.time, position: Int(tr.position)) {
+                    let trueTime = tr.time &- server.store.clockOffset
+                    measure.recorder.transitionShown(index: i, offset: t.ns &- trueTime, player: players.lowerBound &+ c,
                                              tampered: clients[c].tampered)
                 }
                 i += 1
@@ -97,23 +97,23 @@ extension World {
     /// The file is read in place: a copy per sample cost two reference counts.
     mutating func positionStates(file f: Int, shown: Int64, truth: Int64, near hint: Int) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
-        let listsAll = server.files[f].listsAll(shown)
+        let listsAll = server.store.files[f].listsAll(shown)
         var bare = 0
         if !listsAll {
-            for p in 0..<positions where !server.files[f].lists(shown, position: p) { bare += 1 }
+            for p in 0..<positions where !server.store.files[f].lists(shown, position: p) { bare += 1 }
         }
         let lo = min(shown, truth), hi = max(shown, truth)
         guard lo < hi else { return (bare, 0) }
-        var i = server.schedule.firstTransition(after: lo, near: hint)
-        let count = server.schedule.transitions.count
+        var i = server.store.schedule.firstTransition(after: lo, near: hint)
+        let count = server.store.schedule.transitions.count
         var stale = 0
         if positions <= 64 {
             // Distinct positions as bits of one word: no marks to write.
             var seen: UInt64 = 0
-            while i < count && server.schedule.transitions[i].time <= hi && stale < positions {
-                let p = Int(server.schedule.transitions[i].position)
+            while i < count && server.store.schedule.transitions[i].time <= hi && stale < positions {
+                let p = Int(server.store.schedule.transitions[i].position)
                 let bit: UInt64 = 1 &<< UInt64(p)
-                if seen & bit == 0 && (listsAll || server.files[f].lists(shown, position: p)) {
+                if seen & bit == 0 && (listsAll || server.store.files[f].lists(shown, position: p)) {
                     seen |= bit
                     stale += 1
                 }
@@ -121,15 +121,15 @@ extension World {
             }
             return (bare, stale)
         }
-        markStamp &+= 1
-        if markStamp == 0 {   // wrapped: clear old marks once every 2^32 samples
-            for p in positionMark.indices { positionMark[p] = 0 }
-            markStamp = 1
+        measure.markStamp &+= 1
+        if measure.markStamp == 0 {   // wrapped: clear old marks once every 2^32 samples
+            for p in measure.positionMark.indices { measure.positionMark[p] = 0 }
+            measure.markStamp = 1
         }
-        while i < count && server.schedule.transitions[i].time <= hi && stale < positions {
-            let p = Int(server.schedule.transitions[i].position)
-            if positionMark[p] != markStamp && (listsAll || server.files[f].lists(shown, position: p)) {
-                positionMark[p] = markStamp
+        while i < count && server.store.schedule.transitions[i].time <= hi && stale < positions {
+            let p = Int(server.store.schedule.transitions[i].position)
+            if measure.positionMark[p] != measure.markStamp && (listsAll || server.store.files[f].lists(shown, position: p)) {
+                measure.positionMark[p] = measure.markStamp
                 stale += 1
             }
             i += 1

@@ -31,7 +31,7 @@ extension World {
     /// sending event (the part of the test known when the request is answered).
     @inline(__always)
     func mayCompleteInline(_ c: Int, at done: SimTime) -> Bool {
-        completesResponsesInline && done < runLimit && done < nextSampleAt && done.ns < clients[c].viewEndAt
+        shortcuts.completesResponsesInline && done < loop.runLimit && done < measure.nextSampleAt && done.ns < clients[c].viewEndAt
     }
 
     /// At the end of the sending event, when the player's next display tick is known: handles
@@ -39,11 +39,11 @@ extension World {
     mutating func completePendingResponse<Clock: DeviceClock, Tick: TickPolicy>(_ p: PendingResponse, _ clock: Clock, _ tick: Tick) {
         let c = p.client
         guard p.epoch == clients[c].fetchEpoch, p.at.ns < clients[c].displayDueAt else {
-            queue.schedule(WorldEvent(client: Int32(c), kind: .responseDone, epoch: p.epoch), at: p.at,
+            loop.queue.schedule(WorldEvent(client: Int32(c), kind: .responseDone, epoch: p.epoch), at: p.at,
                            sequence: p.sequence)
             return
         }
-        responsesInline &+= 1
+        shortcuts.responsesInline &+= 1
         responseDone(c, p.at, clock, tick)
     }
 }
@@ -63,8 +63,8 @@ extension World {
     /// server's timeline (never the original plan's database).
     @inline(__always)
     func mayRunAhead(_ c: Int, to tick: SimTime) -> Bool {
-        runsPlayersAhead && completesResponsesInline && answersWhenSent
-            && tick < runLimit && tick < nextSampleAt && tick.ns < clients[c].viewEndAt
+        shortcuts.runsPlayersAhead && shortcuts.completesResponsesInline && server.answersWhenSent
+            && tick < loop.runLimit && tick < measure.nextSampleAt && tick.ns < clients[c].viewEndAt
             && !clients[c].fetchInFlight && !clients[c].needsFetch
     }
 
@@ -74,15 +74,15 @@ extension World {
     @inline(__always)
     mutating func finishPlayerAhead<Clock: DeviceClock, Tick: TickPolicy>(_ clock: Clock, _ tick: Tick) {
         while true {
-            if let p = pendingResponse {
-                pendingResponse = nil
+            if let p = shortcuts.pendingResponse {
+                shortcuts.pendingResponse = nil
                 completePendingResponse(p, clock, tick)
-            } else if let d = pendingDisplay {
-                pendingDisplay = nil
+            } else if let d = shortcuts.pendingDisplay {
+                shortcuts.pendingDisplay = nil
                 // A tick cancelled since (the response it was computed before came in) is dropped,
                 // as its event would be.
                 if d.epoch == clients[d.client].displayEpoch && clients[d.client].phase == .viewing {
-                    displaysAhead &+= 1
+                    shortcuts.displaysAhead &+= 1
                     display(d.client, d.at, clock, tick)
                 }
             } else {

@@ -26,15 +26,15 @@ extension World {
     mutating func linkDraw(_ which: LinkDraw, _ c: Int, link: Int) -> Double {
         let s: Sampler
         switch which {
-        case .uplink: s = linkSamplers[link].uplink
-        case .downlink: s = linkSamplers[link].downlink
-        case .bandwidth: s = linkSamplers[link].bandwidth
+        case .uplink: s = network.samplers[link].uplink
+        case .downlink: s = network.samplers[link].downlink
+        case .bandwidth: s = network.samplers[link].bandwidth
         }
         if s.drawsInline { return s.sample(&clients[c].networkRNG) }
         switch which {
-        case .uplink: return links[link].uplink.sample(&clients[c].networkRNG)
-        case .downlink: return links[link].downlink.sample(&clients[c].networkRNG)
-        case .bandwidth: return links[link].bandwidth.sample(&clients[c].networkRNG)
+        case .uplink: return network.links[link].uplink.sample(&clients[c].networkRNG)
+        case .downlink: return network.links[link].downlink.sample(&clients[c].networkRNG)
+        case .bandwidth: return network.links[link].bandwidth.sample(&clients[c].networkRNG)
         }
     }
 
@@ -47,7 +47,7 @@ extension World {
     /// The server's service time for player c's request.
     @inline(__always)
     mutating func serviceDelay(_ c: Int) -> Nanoseconds {
-        if serviceSampler.drawsInline { return Distribution.duration(serviceSampler.sample(&clients[c].networkRNG)) }
-        return serviceTime.sampleDuration(&clients[c].networkRNG)
+        if server.serviceSampler.drawsInline { return Distribution.duration(server.serviceSampler.sample(&clients[c].networkRNG)) }
+        return server.serviceTime.sampleDuration(&clients[c].networkRNG)
     }
 }

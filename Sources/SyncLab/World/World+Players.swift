@@ -12,7 +12,7 @@ extension World {
         clients[c].consecutiveFailures = 0
         clients[c].lastDeepWake = .min
         clients[c].sessionsLeft = Int32(scenario.population.sessions(&clients[c].behaviourRNG))
-        recorder.visits(at: t)
+        measure.recorder.visits(at: t)
         beginViewing(c, t)
     }
 
@@ -30,8 +30,7 @@ extension World {
         clients[c].displayEpoch &+= 1
         clients[c].tick = tickSession(clients[c].device, start: t)
         clients[c].shownUpTo = .min                  // the first tick (now) refreshes the UI
-        viewingSlot[c] = Int32(viewing.count)
-        viewing.append(Int32(c))
+        viewers.add(c)
         let length = scenario.population.viewing.sampleDuration(&clients[c].behaviourRNG)
         let viewEnd = t + max(length, .second)
         clients[c].viewEndAt = viewEnd.ns
@@ -109,6 +108,6 @@ extension World {
                 schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: t + delay)
             }
         }
-        recorder.release(at: t, online: online, joined: joined)
+        measure.recorder.release(at: t, online: online, joined: joined)
     }
 }

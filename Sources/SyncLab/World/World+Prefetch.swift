@@ -19,19 +19,19 @@ extension World {
             World.prefetchPlayer(c, clients: players, bytes: World.prefetchBytes(e.kind))
         }
         var k = 0
-        while k < World.bucketPrefetchLimit, let e = queue.upcoming(k) {
+        while k < World.bucketPrefetchLimit, let e = loop.queue.upcoming(k) {
             player(e)
             k += 1
         }
-        if k < 4 { queue.forEachInBucket(ahead: 1, limit: World.bucketPrefetchLimit, player) }
-        queue.prefetchBucket(ahead: 2)
+        if k < 4 { loop.queue.forEachInBucket(ahead: 1, limit: World.bucketPrefetchLimit, player) }
+        loop.queue.prefetchBucket(ahead: 2)
     }
 
     /// Keeps the pipeline `bucketPrefetchLimit` events deep within a bucket: each event handled
     /// starts loading the player of the event that many places later.
     @inline(__always)
     mutating func prefetchUpcoming() {
-        guard let e = queue.upcoming(World.bucketPrefetchLimit &- 1) else { return }
+        guard let e = loop.queue.upcoming(World.bucketPrefetchLimit &- 1) else { return }
         let c = Int(e.client)
         guard c >= 0 && c < clients.count else { return }
         World.prefetchPlayer(c, clients: UnsafeRawPointer(clients.base), bytes: World.prefetchBytes(e.kind))

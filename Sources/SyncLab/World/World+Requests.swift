@@ -10,7 +10,7 @@ extension World {
     /// Sends a request; `probe` marks the next probe of a best-of-n round (any other send starts
     /// a new round).
     mutating func sendRequest(_ c: Int, _ t: SimTime, probe: Bool = false) {
-        if usesDatabase { databaseLoadStore(c, t); return }
+        if server.usesDatabase { databaseLoadStore(c, t); return }
         guard !clients[c].fetchInFlight else { return }
         if !probe { clients[c].probesDone = 0 }
         clients[c].fetchEpoch &+= 1
@@ -22,19 +22,19 @@ extension World {
         let upload = scenario.requestBytes == 0 ? 0
             : LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: linkDraw(.bandwidth, c, link: link))
         let uplink = linkDelay(.uplink, c, link: link)
-        let lost = clients[c].networkRNG.bernoulli(links[link].failure)
+        let lost = clients[c].networkRNG.bernoulli(network.links[link].failure)
         clients[c].uploadCompleteAt = t + upload
-        recorder.requestSent(at: t, lost: lost)
+        measure.recorder.requestSent(at: t, lost: lost)
         let arrival = t + upload + uplink
         if lost {
-            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + links[link].timeout)
-        } else if answersWhenSent {
+            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + network.links[link].timeout)
+        } else if server.answersWhenSent {
             // Nothing the server reads depends on other requests (its files are the timeline's;
             // its stamp, clock and outages are functions of time; no queue): answer it now and
             // save an event. One arriving after the end is not answered, as its event would not be.
             if arrival < end {
                 serverArrival(c, arrival, epoch: clients[c].fetchEpoch,
-                              file: timeline.file(arrivingAt: arrival, sentAt: t))
+                              file: server.timeline.file(arrivingAt: arrival, sentAt: t))
             }
         } else {
             schedule(.serverArrival, client: c, epoch: clients[c].fetchEpoch, at: arrival)
@@ -43,11 +43,11 @@ extension World {
 
     /// The request reaches the server at t, which answers with version `file`.
     mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32, file: Int) {
-        if usesServingModel { servingArrival(c, t, epoch: epoch, file: file); return }
+        if server.usesServingModel { servingArrival(c, t, epoch: epoch, file: file); return }
         // The server does its work whether or not the client still wants the answer.
-        let bytes = server.files[file].responseBytes
-        let timestamp = server.timestamp(at: t)
-        recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
+        let bytes = server.store.files[file].responseBytes
+        let timestamp = server.store.timestamp(at: t)
+        measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: bytes)
         guard epoch == clients[c].fetchEpoch else { return }
         // Drawn from the player's stream, so the server's draws never depend on other players.
         let service = serviceDelay(c)
@@ -58,19 +58,19 @@ extension World {
         clients[c].requestTimestamp = timestamp
         clients[c].requestFile = Int32(file)
         clients[c].requestArrivedAt = t
-        clients[c].requestExactStamp = server.serverTime(at: t)
-        clients[c].requestServerOffset = server.clockOffset
+        clients[c].requestExactStamp = server.store.serverTime(at: t)
+        clients[c].requestServerOffset = server.store.clockOffset
         clients[c].responseLeftAt = t + service
-        if readsResponseHeaders {
+        if design.readsResponseHeaders {
             clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
-                + LinkProfile.transferTime(bytes: min(bytes, headerBytes), bytesPerSecond: bandwidth)
+                + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
         }
         let done = clients[c].responseLeftAt + downlink + transfer
-        if done - clients[c].requestSentAt > links[link].timeout {
-            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
+        if done - clients[c].requestSentAt > network.links[link].timeout {
+            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
         } else if mayCompleteInline(c, at: done) {
             // Decided at the end of this event (`World+InlineResponse`).
-            pendingResponse = PendingResponse(client: c, at: done, epoch: epoch, sequence: queue.reserveSequence())
+            shortcuts.pendingResponse = PendingResponse(client: c, at: done, epoch: epoch, sequence: loop.queue.reserveSequence())
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }
@@ -83,7 +83,7 @@ extension World {
         if scenario.client.probes > 1 {
             // Best of n: every probe is a real request; the next leaves as soon as one answers.
             guard let best = probeRound(c, exchange) else {
-                recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+                measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
                 sendRequest(c, t, probe: true)
                 return
             }
@@ -95,10 +95,10 @@ extension World {
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
         clients[c].previousValid = clients[c].hasSync
-        if let estimator = statelessEstimator {
+        if let estimator = design.statelessEstimator {
             // Its bound depends on this sample alone: worked out when the sync settles.
             clients[c].anchor = estimator.anchor(for: s)
-            clients[c].syncBoundGrowthPPB = boundModel.maxDriftPPB
+            clients[c].syncBoundGrowthPPB = design.boundModel.maxDriftPPB
         } else {
             let estimate = syncEstimate(c, s)
             clients[c].anchor = estimate.anchor
@@ -107,19 +107,19 @@ extension World {
         }
         clients[c].anchorSetAt = t
         // The anchor's error at the sync instant, which its split (`AnchorAttribution`) adds up to.
-        clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.serverTime(at: t)
+        clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.store.serverTime(at: t)
         keepSync(c, exchange, kept)
         clients[c].hasSync = true
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
         let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)
-        if let refetch = designRefetch {
+        if let refetch = design.refetch {
             clients[c].refetchDue = refetch.refetchDue(after: load, &clients[c].designRNG)
         } else {
             clients[c].refetchDue = scenario.client.refetch.refetchDue(after: load, &clients[c].designRNG)
         }
-        recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
-        recorder.fetchSynced(at: t, error: clients[c].anchorError)
+        measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        measure.recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t, clock, tick)
     }
@@ -132,7 +132,7 @@ extension World {
         // The samples taken with the last anchor have all been recorded (the event began with
         // `catchUpSamples`), and settled it: its parts go in now, once for all of them.
         if clients[c].anchorSamples > 0 {
-            recorder.attributeAnchor(clients[c].split.parts, samples: clients[c].anchorSamples)
+            measure.recorder.attributeAnchor(clients[c].split.parts, samples: clients[c].anchorSamples)
             clients[c].anchorSamples = 0
         }
         clients[c].shadows.exchange = kept
@@ -140,7 +140,7 @@ extension World {
                                                          exactStamp: exchange.exactStamp,
                                                          serverOffset: exchange.serverOffset)
         clients[c].syncPending = true
-        if settlesSyncsAtOnce { settleSync(c) }
+        if shortcuts.settlesSyncsAtOnce { settleSync(c) }
     }
 
     /// Works out what only samples read of the kept sync: for a stateless estimator its ± bound,
@@ -151,7 +151,7 @@ extension World {
     mutating func settleSync(_ c: Int) {
         clients[c].syncPending = false
         // At most once per sampled sync: the enum's own dispatch per anchor is cheap enough here.
-        if let estimator = designEstimator {
+        if let estimator = design.estimator {
             settleSync(c, estimator)
         } else {
             settleSync(c, scenario.client.estimator)
@@ -165,21 +165,21 @@ extension World {
         let e = clients[c].shadows.exchange, side = clients[c].split.serverSide
         // As at the sync: the device has not changed since.
         let (s, now) = designSync(device, e, at: t)
-        if statelessEstimator != nil { clients[c].syncBound = estimator.halfWidth(for: s, boundModel) }
+        if design.statelessEstimator != nil { clients[c].syncBound = estimator.halfWidth(for: s, design.boundModel) }
         let middle = side.arrivedAt + (side.leftAt - side.arrivedAt) / 2
         clients[c].split.parts = AnchorAttribution.split(
-            estimator: estimator, sample: s, reading: now, truth: server.serverTime(at: t),
+            estimator: estimator, sample: s, reading: now, truth: server.store.serverTime(at: t),
             actual: clients[c].anchor.serverTime(at: now),
             exactStamp: side.exactStamp, exactTransmit: side.leftAt.ns &+ side.serverOffset,
-            midStamp: middle.ns &+ side.serverOffset, referenceMid: server.serverTime(at: middle))
+            midStamp: middle.ns &+ side.serverOffset, referenceMid: server.store.serverTime(at: middle))
         // A clock without drift reads the same as the device's own when the device has none.
         clients[c].anchorDriftOffset = device.driftPPB == 0 ? 0 : now - clockReading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)
-        for k in 0..<World.referenceClockCount {
+        for k in 0..<ReferenceClocks.count {
             let shadow = SyncSample(serverTimestamp: e.timestamp,
-                                    requestSent: World.referenceReading(k, device, at: e.sentAt, context),
-                                    uploadComplete: World.referenceReading(k, device, at: e.uploadCompleteAt, context),
-                                    downloadComplete: World.referenceReading(k, device, at: e.doneAt, context),
+                                    requestSent: ReferenceClocks.reading(k, device, at: e.sentAt, context),
+                                    uploadComplete: ReferenceClocks.reading(k, device, at: e.uploadCompleteAt, context),
+                                    downloadComplete: ReferenceClocks.reading(k, device, at: e.doneAt, context),
                                     serverTransmit: e.transmit)
             clients[c].shadows[k] = ShadowAnchor(estimator.anchor(for: shadow))
         }
@@ -199,7 +199,7 @@ extension World {
     /// The same with the design's clock (the built-in enum, or the plug-in).
     @inline(__always)
     mutating func designSync(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime) -> (SyncSample, ClockReading) {
-        if let clock = designClock { return designSync(device, e, at: t, clock) }
+        if let clock = design.clock { return designSync(device, e, at: t, clock) }
         return designSync(device, e, at: t, scenario.client.clock)
     }
 
@@ -217,7 +217,7 @@ extension World {
         clients[c].fetchInFlight = false
         clients[c].needsFetch = true
         clients[c].consecutiveFailures += 1
-        recorder.requestFailed(at: t)
+        measure.recorder.requestFailed(at: t)
         clients[c].fetchEpoch &+= 1
         clients[c].probesDone = 0
         let delay = retryDelay(c)

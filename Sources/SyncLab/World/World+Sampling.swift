@@ -32,19 +32,19 @@ extension World {
     static let sampleLookahead = 16
 
     /// Measuring instants fired so far (pending or recorded by all).
-    var samplesFired: UInt32 { pendingBase &+ UInt32(truncatingIfNeeded: pendingSamples.count) }
+    var samplesFired: UInt32 { measure.pendingBase &+ UInt32(truncatingIfNeeded: measure.pendingSamples.count) }
 
     /// A sample instant: counts the viewing players and leaves the per-player samples pending.
     mutating func sample(_ t: SimTime) {
-        if usesDatabase { databaseSample(t); return }
-        recorder.beginSample(at: t, viewing: viewing.count)
+        if server.usesDatabase { databaseSample(t); return }
+        measure.recorder.beginSample(at: t, viewing: viewers.count)
         // Outside the window nothing is recorded (and nothing else depends on a sample).
-        guard recorder.measuring else { return }
-        let serverNow = server.serverTime(at: t)
-        pendingSamples.append(SampleInstant(t: t, serverNow: serverNow,
-                                            truthIndex: Int32(server.schedule.firstTransition(after: serverNow)),
-                                            bucket: Int32(recorder.currentBucket)))
-        if pendingSamples.count >= pendingSampleLimit { catchUpAllSamples() }
+        guard measure.recorder.measuring else { return }
+        let serverNow = server.store.serverTime(at: t)
+        measure.pendingSamples.append(SampleInstant(t: t, serverNow: serverNow,
+                                            truthIndex: Int32(server.store.schedule.firstTransition(after: serverNow)),
+                                            bucket: Int32(measure.recorder.currentBucket)))
+        if measure.pendingSamples.count >= shortcuts.pendingSampleLimit { catchUpAllSamples() }
     }
 
     /// Records, for player `c`, the instants fired since it last caught up, if it is viewing.
@@ -58,26 +58,26 @@ extension World {
         // A player not viewing has nothing to record: it starts counting when it comes on screen.
         guard clients[c].phase == .viewing else { return }
         // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
-        if sampleStride > 1 && (players.lowerBound &+ c) % sampleStride != 0 { return }
-        recordSamples(c, pending: Int(from &- pendingBase)..<pendingSamples.count)
+        if measure.sampleStride > 1 && (players.lowerBound &+ c) % measure.sampleStride != 0 { return }
+        recordSamples(c, pending: Int(from &- measure.pendingBase)..<measure.pendingSamples.count)
     }
 
     /// Every viewing player records its pending instants, and the pending list is emptied.
     mutating func catchUpAllSamples() {
-        guard !pendingSamples.isEmpty else { return }
+        guard !measure.pendingSamples.isEmpty else { return }
         let clientBase = UnsafeRawPointer(clients.base)
-        let count = viewing.count
+        let count = viewers.count
         let sampledBytes = ClientState.sampledBytes
         for i in 0..<count {
             // Addresses for prefetch hints only (nothing is read or written through them, and
             // the tables do not change size while players catch up).
             if i &+ World.sampleLookahead < count {
-                World.prefetchPlayer(Int(viewing[i &+ World.sampleLookahead]), clients: clientBase, bytes: sampledBytes)
+                World.prefetchPlayer(viewers[i &+ World.sampleLookahead], clients: clientBase, bytes: sampledBytes)
             }
-            catchUpSamples(Int(viewing[i]))
+            catchUpSamples(viewers[i])
         }
-        pendingBase = samplesFired
-        pendingSamples.removeAll(keepingCapacity: true)
+        measure.pendingBase = samplesFired
+        measure.pendingSamples.removeAll(keepingCapacity: true)
     }
 
     /// Records player `c`'s error at the pending instants `range`, with its state now.
@@ -86,7 +86,7 @@ extension World {
         let s = UnsafePointer(clients.base + c)
         let positions = scenario.positions
         guard s.pointee.hasSync else {
-            for _ in range { recorder.sampleBare(positions: positions) }
+            for _ in range { measure.recorder.sampleBare(positions: positions) }
             return
         }
         if s.pointee.syncPending { settleSync(c) }
@@ -94,14 +94,14 @@ extension World {
         var attributed: UInt32 = 0
         defer { clients[c].anchorSamples &+= attributed }
         for i in range {
-            let instant = pendingSamples[i]
+            let instant = measure.pendingSamples[i]
             let t = instant.t, serverNow = instant.serverNow, bucket = Int(instant.bucket)
             let references = ReferenceReadings(s.pointee.device, at: t, context)
             // What the UI shows is the value computed at the last tick, with the sync then in force.
             let lastTick = self.lastTick(atOrBefore: t, s.pointee.tick, s.pointee.device, references)
             let current = lastTick >= s.pointee.anchorSetAt
             guard current || s.pointee.previousValid else {
-                recorder.sampleBare(positions: positions)   // data arrived after the last tick
+                measure.recorder.sampleBare(positions: positions)   // data arrived after the last tick
                 continue
             }
             let anchor = current ? s.pointee.anchor : s.pointee.previousAnchor
@@ -112,64 +112,24 @@ extension World {
             let estimate = estimated &- serverNow
             let displayError = shown &- serverNow
             recordBound(s, reading: readingNow, estimateError: estimate)
-            for k in 0..<World.referenceClockCount {
+            for k in 0..<ReferenceClocks.count {
                 let error = s.pointee.shadows[k].serverTime(at: references[k])
-                recorder.shadowSample(clock: k, error: error &- serverNow, timelineBucket: bucket)
+                measure.recorder.shadowSample(clock: k, error: error &- serverNow, timelineBucket: bucket)
             }
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
             let correction = estimated &- (s.pointee.anchor.serverTime &+ (readingNow - s.pointee.anchor.reading))
             let drift = (readingNow - clockReading(s.pointee.device.withoutDrift, at: t)) &- s.pointee.anchorDriftOffset &+ correction
-            let pause = clockPausesInDeepSleep ? s.pointee.anchorSlept &- s.pointee.device.slept(at: t) : 0
-            recorder.attribute(anchorTotal: s.pointee.anchorError, estimateError: estimate, drift: drift, pause: pause,
+            let pause = design.clockPausesInDeepSleep ? s.pointee.anchorSlept &- s.pointee.device.slept(at: t) : 0
+            measure.recorder.attribute(anchorTotal: s.pointee.anchorError, estimateError: estimate, drift: drift, pause: pause,
                                displayError: displayError)
             attributed &+= 1
             let (bare, stale) = positionStates(file: file, shown: shown, truth: serverNow,
                                                near: Int(instant.truthIndex))
             let minutesSinceWake: Int? = s.pointee.lastDeepWake == .min ? nil : Int((t.ns - s.pointee.lastDeepWake) / .minute)
-            recorder.sample(displayError: displayError, estimateError: estimate, link: link,
+            measure.recorder.sample(displayError: displayError, estimateError: estimate, link: link,
                             minutesSinceWake: minutesSinceWake, bare: bare, stale: stale, positions: positions,
                             timelineBucket: bucket, serverNow: serverNow)
-            if s.pointee.tampered { recorder.tamperSample(headStart: displayError) }
-        }
-    }
-
-    static let referenceClockCount = 5
-
-    /// Reading of reference clock k (in `shadowClocks` order), called on the concrete type.
-    @inline(__always)
-    static func referenceReading(_ k: Int, _ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
-        switch k {
-        case 0: return SuspendingDeviceClock().reading(d, at: t, c)
-        case 1: return ContinuousDeviceClock().reading(d, at: t, c)
-        case 2: return BootTimeUptimeClock(resolution: .second).reading(d, at: t, c)
-        case 3: return BootTimeUptimeClock(resolution: .microsecond).reading(d, at: t, c)
-        default: return WallClock().reading(d, at: t, c)
-        }
-    }
-}
-
-/// The reference clocks' readings at one instant, in `World.referenceReading` order.
-struct ReferenceReadings {
-    private let r0, r1, r2, r3, r4: ClockReading
-
-    @inline(__always)
-    init(_ d: DeviceState, at t: SimTime, _ c: ClockContext) {
-        r0 = World.referenceReading(0, d, at: t, c)
-        r1 = World.referenceReading(1, d, at: t, c)
-        r2 = World.referenceReading(2, d, at: t, c)
-        r3 = World.referenceReading(3, d, at: t, c)
-        r4 = World.referenceReading(4, d, at: t, c)
-    }
-
-    subscript(k: Int) -> ClockReading {
-        @inline(__always) get {
-            switch k {
-            case 0: r0
-            case 1: r1
-            case 2: r2
-            case 3: r3
-            default: r4
-            }
+            if s.pointee.tampered { measure.recorder.tamperSample(headStart: displayError) }
         }
     }
 }

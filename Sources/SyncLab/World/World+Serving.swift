@@ -31,8 +31,8 @@ extension World {
         guard let fleet = scenario.server.fleet, fleet.servers > 1 else { return 0 }
         switch fleet.balancing {
         case .roundRobin:
-            let k = serving!.nextServer
-            serving!.nextServer = (k + 1) % fleet.servers
+            let k = server.serving!.nextServer
+            server.serving!.nextServer = (k + 1) % fleet.servers
             return k
         case .random:
             let request = (UInt64(players.lowerBound + c) << 32) | UInt64(clients[c].fetchEpoch)
@@ -45,71 +45,71 @@ extension World {
     /// counterpart of `serverArrival`).
     mutating func servingArrival(_ c: Int, _ t: SimTime, epoch: UInt32, file: Int) {
         let wanted = epoch == clients[c].fetchEpoch
-        let measured = recorder.inWindow(t)
+        let measured = measure.recorder.inWindow(t)
         let link = Int(clients[c].link)
         if let outage = scenario.server.outage(at: t) {
             switch outage.mode {
             case .refused:
-                if measured { recorder.serving?.outageRefused += 1 }
+                if measured { measure.recorder.serving?.outageRefused += 1 }
                 guard wanted else { return }
                 let back = linkDelay(.downlink, c, link: link)
                 schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             case .timeout:
-                if measured { recorder.serving?.outageTimedOut += 1 }
+                if measured { measure.recorder.serving?.outageTimedOut += 1 }
                 guard wanted else { return }
-                schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
+                schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
             }
             return
         }
         let k = pickServer(c)
-        let bytes = server.files[file].responseBytes
+        let bytes = server.store.files[file].responseBytes
         // Drawn from the player's stream as on the plain path, so a design without a queue
         // draws exactly the same values.
         let service: Nanoseconds
         if wanted {
             service = serviceDelay(c)
         } else if scenario.server.workers != nil {
-            service = server.config.serviceTime.sampleDuration(&serving!.abandonedRNG)
+            service = server.store.config.serviceTime.sampleDuration(&server.serving!.abandonedRNG)
         } else {
             service = 0   // an unlimited pool: an unwanted request affects nobody
         }
         // Unlimited workers keep no state (and an early answer may come out of arrival order).
         let admission = scenario.server.workers == nil ? .served(start: t, done: t + service, queued: 0)
-            : serving!.pools[k].admit(at: t, service: service)
+            : server.serving!.pools[k].admit(at: t, service: service)
         guard case let .served(start, left, queued) = admission else {
             // Queue full: the server answers at once with an error (HTTP 503).
-            if measured { recorder.serving?.queueFull += 1 }
+            if measured { measure.recorder.serving?.queueFull += 1 }
             guard wanted else { return }
             let back = linkDelay(.downlink, c, link: link)
             schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             return
         }
-        recorder.served(serverTime: server.serverTime(at: t), bytes: bytes)
+        measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: bytes)
         if measured {
-            recorder.serving?.admitted += 1
-            recorder.serving?.waits.record(start - t)
-            let longest = max(recorder.serving?.maxQueue ?? 0, queued)
-            recorder.serving?.maxQueue = longest
-            recorder.serving?.perServer[k] += 1
+            measure.recorder.serving?.admitted += 1
+            measure.recorder.serving?.waits.record(start - t)
+            let longest = max(measure.recorder.serving?.maxQueue ?? 0, queued)
+            measure.recorder.serving?.maxQueue = longest
+            measure.recorder.serving?.perServer[k] += 1
         }
         guard wanted else { return }
         let stampAt = scenario.server.timestampAt == .requestStart ? t : left
         let downlink = linkDelay(.downlink, c, link: link)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
-        clients[c].requestTimestamp = server.timestamp(at: stampAt, clockOffset: serving!.offsets[k])
+        clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: server.serving!.offsets[k])
         clients[c].requestFile = Int32(file)
         clients[c].responseLeftAt = left
-        if readsResponseHeaders {
+        if design.readsResponseHeaders {
             clients[c].responseHeadersAt = left + downlink
-                + LinkProfile.transferTime(bytes: min(bytes, headerBytes), bytesPerSecond: bandwidth)
+                + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
         }
         clients[c].requestArrivedAt = t
-        clients[c].requestExactStamp = stampAt.ns &+ serving!.offsets[k]
-        clients[c].requestServerOffset = serving!.offsets[k]
+        clients[c].requestExactStamp = stampAt.ns &+ server.serving!.offsets[k]
+        clients[c].requestServerOffset = server.serving!.offsets[k]
         let done = left + downlink + transfer
-        if done - clients[c].requestSentAt > links[link].timeout {
-            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + links[link].timeout)
+        if done - clients[c].requestSentAt > network.links[link].timeout {
+            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }

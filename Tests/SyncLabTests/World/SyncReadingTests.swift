@@ -20,7 +20,7 @@ import SyncLabKernel
         _ = world.run()
         let c = world.clients[0]
         #expect(c.hasSync)
-        let bytes = world.server.files[Int(c.file)].responseBytes
+        let bytes = world.server.store.files[Int(c.file)].responseBytes
         let waited = instant == .responseHeaders ? s.server.file.headerBytes : bytes
         let transfer = LinkProfile.transferTime(bytes: waited, bytesPerSecond: 100_000)
         let r = c.anchor.reading

@@ -20,13 +20,13 @@ import SyncLabKernel
         }
         for (label, s) in cases {
             var often = World(scenario: s)
-            often.farSweepAt = 8        // sweeps as soon as the heap holds a few events, then on each doubling
+            often.shortcuts.farSweepAt = 8        // sweeps as soon as the heap holds a few events, then on each doubling
             let swept = often.run()
             var never = World(scenario: s)
-            never.farSweepAt = .max
+            never.shortcuts.farSweepAt = .max
             let kept = never.run()
             WorldInlineResponseTests.expectSame(swept, kept, label)
-            #expect(often.queue.farCount <= never.queue.farCount, "\(label)")
+            #expect(often.loop.queue.farCount <= never.loop.queue.farCount, "\(label)")
         }
     }
 
@@ -35,15 +35,15 @@ import SyncLabKernel
     @Test func cancelledTicksDoNotPileUp() throws {
         let s = try Self.longShelfLife(players: 40, days: 5)
         var swept = World(scenario: s)
-        swept.farSweepAt = 256
+        swept.shortcuts.farSweepAt = 256
         var kept = World(scenario: s)
-        kept.farSweepAt = .max
+        kept.shortcuts.farSweepAt = .max
         // Stopped before the transition, when the cancelled ticks are all still waiting.
         let stop = SimTime(ns: 3 * 24 * .hour)
         swept.run(until: stop)
         kept.run(until: stop)
-        #expect(kept.queue.farCount > 20_000)
-        #expect(swept.queue.farCount <= 512)
-        #expect(swept.farSweepAt == 256, "few events survive a sweep, so the threshold stays at its floor")
+        #expect(kept.loop.queue.farCount > 20_000)
+        #expect(swept.loop.queue.farCount <= 512)
+        #expect(swept.shortcuts.farSweepAt == 256, "few events survive a sweep, so the threshold stays at its floor")
     }
 }

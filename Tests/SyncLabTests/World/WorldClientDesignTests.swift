@@ -97,7 +97,7 @@ import SyncLabKernel
         var design = ClientDesign(clock: ContinuousDeviceClock())
         design.probes = 3
         var world = World(scenario: Self.scenario(design, players: 1))
-        #expect(world.designLayout.probeWords == ProbeExchange.words)
+        #expect(world.memory.layout.probeWords == ProbeExchange.words)
         func probe(_ sent: Int64, _ rtt: Int64) -> ProbeExchange {
             ProbeExchange(sentAt: SimTime(ns: sent), uploadCompleteAt: SimTime(ns: sent + 1), doneAt: SimTime(ns: sent + rtt),
                           timestamp: sent / 2, transmit: sent / 2 + 5, arrivedAt: SimTime(ns: sent + 40),
@@ -178,7 +178,7 @@ import SyncLabKernel
     @Test func exponentialRetryRecovers() {
         let design = ClientDesign(clock: ContinuousDeviceClock(), retry: ExponentialBackoffRetry(base: .second, cap: 30 * .second, jitter: .decorrelated))
         var world = World(scenario: Self.scenario(design, players: 20, duration: 40 * .minute, failure: 0.3))
-        #expect(world.designLayout.retryWords == 1)
+        #expect(world.memory.layout.retryWords == 1)
         let r = world.run()
         #expect(r.requestsFailed > 0)
         #expect(r.responses > 0)
@@ -188,19 +188,19 @@ import SyncLabKernel
     /// The seeds' design keeps no side memory; every option adds exactly its words.
     @Test func designMemoryIsSizedByTheDesign() {
         let seeds = World(scenario: Self.scenario(ClientDesign(), players: 7))
-        #expect(seeds.designLayout.stride == 0)
-        #expect(seeds.designMemory.isEmpty)
+        #expect(seeds.memory.layout.stride == 0)
+        #expect(seeds.memory.words.isEmpty)
         var design = ClientDesign(estimator: NTPEstimator(window: 8),
                                   retry: ExponentialBackoffRetry(jitter: .decorrelated), probes: 2,
                                   driftCorrection: DriftCorrection())
         var world = World(scenario: Self.scenario(design, players: 7))
         // Filter 1 + 4·8, drift 5, the best probe 9 (its exchange and server side), retry 1.
-        #expect(world.designLayout.stride == 33 + 5 + 9 + 1)
-        #expect(world.designMemory.count == 7 * 48)
+        #expect(world.memory.layout.stride == 33 + 5 + 9 + 1)
+        #expect(world.memory.words.count == 7 * 48)
         #expect(Self.scenario(design).designMemoryBytesPerPlayer == 384)
         design.retry = ExponentialBackoffRetry(jitter: .full)
         world = World(scenario: Self.scenario(design, players: 7))
-        #expect(world.designLayout.retryWords == 0)
+        #expect(world.memory.layout.retryWords == 0)
     }
 
     /// The filter's memory lives in the app process: the first sync after a cold start forgets

@@ -74,7 +74,7 @@ import SyncLabKernel
         let s = Self.scenario(duration: 7 * .second, positions: 60, overlap: 15e9)
         var world = World(scenario: s)
         let result = world.run()
-        let schedule = world.server.schedule
+        let schedule = world.server.store.schedule
         let rows = s.server.design!.rowStarts(schedule, resolution: .second, seed: s.seed)
         let arrival = SimTime(ns: 5 * .second) + 1 + WorldExactTests.uplink      // 400 B at 400 GB/s: 1 ns
         let bytes = s.server.file.responseBytes(items: 60)
@@ -135,7 +135,7 @@ import SyncLabKernel
         #expect(result.requestsFailed == 1)
         // Sent at 5 s, refused on arrival (40 ms + 1 ns), heard of 60 ms later; sent again 5 s on.
         let retry = 5 * Int64.second + 1 + WorldExactTests.uplink + WorldExactTests.downlink + 5 * .second
-        #expect(world.database!.sentAt[s.positions] == retry)
+        #expect(world.server.database!.sentAt[s.positions] == retry)
         #expect(d?.shows == UInt64(s.positions))
     }
 

@@ -47,7 +47,7 @@ import SyncLabKernel
         both.client.tick = tickOnly.client.tick
         for (label, variant) in [("clock", clockOnly), ("tick", tickOnly), ("both", both)] {
             var world = World(scenario: variant)
-            #expect((world.designClock == nil) == (label != "tick") && (world.designTick == nil) == (label != "clock"))
+            #expect((world.design.clock == nil) == (label != "tick") && (world.design.tick == nil) == (label != "clock"))
             WorldInlineResponseTests.expectSame(world.run(), expected, "\(file): plug-in \(label)")
         }
     }

@@ -22,12 +22,12 @@ import SyncLabKernel
         var fast = World(scenario: s)
         let inline = fast.run()
         var slow = World(scenario: s)
-        slow.completesResponsesInline = false
-        slow.runsPlayersAhead = false
-        slow.clocksOnlyMoveForward = false      // every in-flight tick worked out (`World+Display`)
+        slow.shortcuts.completesResponsesInline = false
+        slow.shortcuts.runsPlayersAhead = false
+        slow.shortcuts.clocksOnlyMoveForward = false      // every in-flight tick worked out (`World+Display`)
         let queued = slow.run()
-        #expect(slow.responsesInline == 0 && slow.displaysAhead == 0)
-        return (inline, queued, fast.responsesInline, fast.displaysAhead)
+        #expect(slow.shortcuts.responsesInline == 0 && slow.shortcuts.displaysAhead == 0)
+        return (inline, queued, fast.shortcuts.responsesInline, fast.shortcuts.displaysAhead)
     }
 
     static func expectSame(_ a: RunResult, _ b: RunResult, _ label: String) {
