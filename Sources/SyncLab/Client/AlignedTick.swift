@@ -17,16 +17,4 @@ public struct AlignedTick: TickPolicy, ScenarioPlugin {
     public init() {}
     public init(from node: InputNode) throws { self.init() }
     public var name: String { Self.kind }
-
-    public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
-        TickSession(start: start, base: ClockReading(ns: 0))
-    }
-
-    public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
-        max(t, s.start)
-    }
-
-    public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
-        max(t, s.start)
-    }
 }

@@ -38,30 +38,17 @@ public struct DisplayLinkTick: TickPolicy, ScenarioPlugin {
         return k
     }
 
-    public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
-        TickSession(start: start, base: clock.reading(d, at: start, c))
+    public var tickClock: (any DeviceClock)? { clock }
+
+    public func firstTick(atOrAfter r: ClockReading, base: ClockReading) -> ClockReading {
+        ClockReading(ns: vsyncReading(firstVsync(reaching: r.ns)))
     }
 
-    func instant(_ k: Int64, _ d: DeviceState, notBefore t: SimTime, _ c: ClockContext) -> SimTime {
-        clock.earliest(d, reaching: ClockReading(ns: vsyncReading(k)), notBefore: t, c)
-    }
-
-    public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
-        if t <= s.start { return s.start }
-        let r = clock.reading(d, at: t, c).ns
-        let k = firstVsync(reaching: r)
-        // If the clock reached vsync k's reading before t (an equal reading), the next one is it.
-        let tick = instant(k, d, notBefore: s.start, c)
-        return tick >= t ? tick : instant(k &+ 1, d, notBefore: s.start, c)
-    }
-
-    public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
-        if t <= s.start { return s.start }
-        let r = clock.reading(d, at: t, c).ns
-        var k = firstVsync(reaching: r)
-        if vsyncReading(k) > r { k -= 1 }
-        guard k >= 0, vsyncReading(k) > s.base.ns else { return s.start }
-        // The earliest instant at or after the start the clock reaches vsync k (it does by t).
-        return instant(k, d, notBefore: s.start, c)
+    /// The last vsync at or before r, if it came after the start's own frame.
+    public func lastTick(atOrBefore r: ClockReading, base: ClockReading) -> ClockReading? {
+        var k = firstVsync(reaching: r.ns)
+        if vsyncReading(k) > r.ns { k -= 1 }
+        guard k >= 0, vsyncReading(k) > base.ns else { return nil }
+        return ClockReading(ns: vsyncReading(k))
     }
 }

@@ -8,16 +8,6 @@ import SyncLabKernel
 public struct ImmediateTick: TickPolicy {
     public init() {}
     public var name: String { "immediate" }
-
-    public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
-        TickSession(start: start, base: ClockReading(ns: 0))
-    }
-
-    public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState,
-                          _ c: ClockContext) -> SimTime { t }
-
-    public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
-                         _ c: ClockContext) -> SimTime { t }
 }
 
 extension ImmediateTick: ScenarioPlugin {

@@ -16,21 +16,32 @@ public struct TickSession: Sendable, Equatable {
     }
 }
 
+/// A tick policy sees only its clock's readings: when the UI recomputes, as readings of the
+/// clock its timer counts on. The world turns readings into instants (`TickInstants`), so a
+/// policy cannot see true time.
 public protocol TickPolicy: Sendable {
     var name: String { get }
-    /// Starts the timer of a viewing session begun at `start` (fixes the tick phase).
-    func session(_ device: DeviceState, start: SimTime, _ context: ClockContext) -> TickSession
-    /// The first tick at or after `t`.
-    func firstTick(atOrAfter t: SimTime, _ session: TickSession, _ device: DeviceState,
-                   _ context: ClockContext) -> SimTime
-    /// The last tick at or before `t` (the one whose value is on screen at `t`).
-    func lastTick(atOrBefore t: SimTime, _ session: TickSession, _ device: DeviceState,
-                  _ context: ClockContext) -> SimTime
+    /// The clock the UI's timer counts on; nil when the UI recomputes exactly at the instants the
+    /// world asks about (a one-shot timer at each one).
+    var tickClock: (any DeviceClock)? { get }
+    /// The first tick at or after reading `r`, for a timer started when its clock read `base`
+    /// (the session start is itself a tick).
+    func firstTick(atOrAfter r: ClockReading, base: ClockReading) -> ClockReading
+    /// The last tick at or before reading `r` after the start; nil when none has come since the
+    /// start's own.
+    func lastTick(atOrBefore r: ClockReading, base: ClockReading) -> ClockReading?
+}
+
+extension TickPolicy {
+    /// Policies without a timer recompute at the instant asked: any reading is a tick.
+    public var tickClock: (any DeviceClock)? { nil }
+    public func firstTick(atOrAfter r: ClockReading, base: ClockReading) -> ClockReading { r }
+    public func lastTick(atOrBefore r: ClockReading, base: ClockReading) -> ClockReading? { r }
 }
 
 /// A repeating timer of fixed period on a device clock (the seeds: 1 s on the suspending clock,
-/// as `NSTimer` runs on it). Tick k is the first instant the clock reads base + k·period; tick 0
-/// is the session start.
+/// as `NSTimer` runs on it). Tick k is where the clock reads base + k·period; tick 0 is the
+/// session start.
 public struct TimerTick: TickPolicy {
     public var period: Nanoseconds
     public var clock: any DeviceClock
@@ -40,61 +51,14 @@ public struct TimerTick: TickPolicy {
         self.clock = clock
     }
     public var name: String { "timer" }
+    public var tickClock: (any DeviceClock)? { clock }
 
-    public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
-        TimerTick.session(d, start: start, c, clock: clock)
+    public func firstTick(atOrAfter r: ClockReading, base: ClockReading) -> ClockReading {
+        base + max(0, ceilDiv(r - base, period)) &* period
     }
 
-    public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState,
-                          _ c: ClockContext) -> SimTime {
-        TimerTick.firstTick(atOrAfter: t, s, d, c, period: period, clock: clock)
-    }
-
-    public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
-                         _ c: ClockContext) -> SimTime {
-        TimerTick.lastTick(atOrBefore: t, s, d, c, period: period, clock: clock)
-    }
-}
-
-/// The timer's arithmetic, generic over its clock so the world's hot paths can call it on a
-/// concrete clock (`BuiltInTick`) and the plug-in on its existential: one definition, same ticks.
-extension TimerTick {
-    @inline(__always)
-    static func session<C: DeviceClock>(_ d: DeviceState, start: SimTime, _ c: ClockContext, clock: C) -> TickSession {
-        TickSession(start: start, base: clock.reading(d, at: start, c))
-    }
-
-    /// Instant of tick k: inverted from the session start, where the device has been awake since.
-    @inline(__always)
-    static func instant<C: DeviceClock>(_ k: Int64, _ s: TickSession, _ d: DeviceState, _ c: ClockContext,
-                                        period: Nanoseconds, clock: C) -> SimTime {
-        clock.earliest(d, reaching: s.base + k &* period, notBefore: s.start, c)
-    }
-
-    @inline(__always)
-    static func firstTick<C: DeviceClock>(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState,
-                                          _ c: ClockContext, period: Nanoseconds, clock: C) -> SimTime {
-        var k = max(0, ceilDiv(clock.reading(d, at: t, c) - s.base, period))
-        var tick = instant(k, s, d, c, period: period, clock: clock)
-        // A coarse clock may have reached that reading before t: then the next tick is the one.
-        if tick < t {
-            k += 1
-            tick = instant(k, s, d, c, period: period, clock: clock)
-        }
-        return tick
-    }
-
-    @inline(__always)
-    static func lastTick<C: DeviceClock>(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState,
-                                         _ c: ClockContext, period: Nanoseconds, clock: C) -> SimTime {
-        lastTick(atOrBefore: t, s, d, c, period: period, clock: clock, reading: clock.reading(d, at: t, c))
-    }
-
-    /// The same, given the clock's reading at t (a caller that has it already).
-    @inline(__always)
-    static func lastTick<C: DeviceClock>(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext,
-                                         period: Nanoseconds, clock: C, reading: ClockReading) -> SimTime {
-        let k = max(0, floorDiv(reading - s.base, period))
-        return min(t, instant(k, s, d, c, period: period, clock: clock))
+    public func lastTick(atOrBefore r: ClockReading, base: ClockReading) -> ClockReading? {
+        let k = floorDiv(r - base, period)
+        return k > 0 ? base + k &* period : nil
     }
 }

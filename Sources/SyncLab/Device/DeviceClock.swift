@@ -17,18 +17,29 @@ public protocol DeviceClock: Sendable {
     var pausesInDeepSleep: Bool { get }
     /// Resolution of a reading, ns (an interval measured on it is off by less than this).
     var resolution: Nanoseconds { get }
+    /// Whether a later instant never reads less on a device without reboots, wall-clock changes
+    /// or tampering (lets the world skip ticks it can tell come after the run's end).
+    var neverReadsLessLater: Bool { get }
+    /// Runs the world's events with this clock as its own type, so the event loop is compiled
+    /// for it. A clock does not implement this: the default is the one right answer.
+    func _runWorld(_ world: inout World)
 }
 
 extension DeviceClock {
     public var pausesInDeepSleep: Bool { false }
     public var resolution: Nanoseconds { 1 }
+    public var neverReadsLessLater: Bool { false }
+    // In each conformance's witness this default is called with `Self` known, so the loop it
+    // starts is specialised for the clock's type: no list of clock types anywhere.
+    public func _runWorld(_ world: inout World) { world.runEvents(designClock: self) }
 }
 
-/// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingDeviceClock` / Linux
+/// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingClock` / Linux
 /// `CLOCK_MONOTONIC`: nanosecond resolution, drifts, and stops incrementing in deep sleep.
 public struct SuspendingDeviceClock: DeviceClock {
     public init() {}
     public var name: String { "suspending" }
+    public var neverReadsLessLater: Bool { true }
     public var pausesInDeepSleep: Bool { true }
     @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
@@ -43,11 +54,12 @@ public struct SuspendingDeviceClock: DeviceClock {
     }
 }
 
-/// `mach_continuous_time` / Swift's `ContinuousDeviceClock` / Linux `CLOCK_BOOTTIME`: nanosecond
+/// `mach_continuous_time` / Swift's `ContinuousClock` / Linux `CLOCK_BOOTTIME`: nanosecond
 /// resolution, drifts, keeps counting in deep sleep.
 public struct ContinuousDeviceClock: DeviceClock {
     public init() {}
     public var name: String { "continuous" }
+    public var neverReadsLessLater: Bool { true }
     @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: d.drifted(t - d.bootTime))
@@ -70,6 +82,7 @@ public struct BootTimeUptimeClock: DeviceClock {
     public var resolution: Nanoseconds
     public init(resolution: Nanoseconds = .second) { self.resolution = resolution }
     public var name: String { resolution == .second ? "uptime" : "uptime(\(resolution)ns)" }
+    public var neverReadsLessLater: Bool { true }
 
     @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
@@ -92,6 +105,7 @@ public struct BootTimeUptimeClock: DeviceClock {
 public struct WallClock: DeviceClock {
     public init() {}
     public var name: String { "wall" }
+    public var neverReadsLessLater: Bool { true }
     public var resolution: Nanoseconds { .microsecond }
     @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {

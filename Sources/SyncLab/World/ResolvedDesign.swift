@@ -1,18 +1,12 @@
 import SyncLabKernel
 
-/// The scenario's client design, resolved once when the world is built: the one route by
-/// which the world reaches its clock, tick policy, estimator and refetch policy.
+/// The scenario's client design, resolved once when the world is built.
 struct ResolvedDesign {
-    /// The design's clock, tick policy and estimator as built-in cases (see `World+BuiltIns`);
-    /// nil for a plug-in the world calls through its protocol.
-    let clock: BuiltInClock?
-    let tick: BuiltInTick?
-    let estimator: BuiltInEstimator?
-    /// The estimator when it is built in, keeps no memory and has no drift correction: its
-    /// estimate is the one-exchange anchor and bound, so the bound can wait for a sample.
-    let statelessEstimator: BuiltInEstimator?
-    /// The seeds' refetch policy on its concrete type (nil for any other plug-in).
-    let refetch: UniformWindowRefetch?
+    let estimator: any SyncEstimator
+    /// Whether the estimator keeps no memory and has no drift correction: its estimate is the
+    /// one-exchange anchor and bound, so the bound can wait for a sample (`settleSync`).
+    let isStateless: Bool
+    let refetch: any RefetchPolicy
     /// What the design's ± bounds assume (it reads the clock's resolution).
     let boundModel: BoundModel
     /// Whether the design's clock stands still in deep sleep (read per sampled player).
@@ -20,16 +14,19 @@ struct ResolvedDesign {
     /// Whether the design syncs on the response's headers (`client.syncReading`): only then is
     /// their arrival worked out.
     let readsResponseHeaders: Bool
+    /// The design's clocks for paths too rare to specialise (settling a sync): the same route
+    /// as the event loop's (`DesignClocks`), on existentials.
+    let clocks: DesignClocks<AnyDeviceClock, AnyDeviceClock>
 
-    init(_ scenario: Scenario) {
+    init(_ scenario: Scenario, context: ClockContext) {
         let client = scenario.client
-        clock = BuiltInClock(client.clock)
-        tick = BuiltInTick(client.tick)
-        estimator = BuiltInEstimator(client.estimator)
-        statelessEstimator = client.estimator.memoryWords == 0 && client.driftCorrection == nil ? estimator : nil
-        refetch = client.refetch as? UniformWindowRefetch
+        estimator = client.estimator
+        isStateless = client.estimator.memoryWords == 0 && client.driftCorrection == nil
+        refetch = client.refetch
         boundModel = scenario.boundModel
         clockPausesInDeepSleep = client.clock.pausesInDeepSleep
         readsResponseHeaders = client.syncReading == .responseHeaders
+        clocks = DesignClocks(client, clock: AnyDeviceClock(client.clock), ticks: TickInstants(client.tick),
+                              context: context, devicesChange: scenario.devices.events.any)
     }
 }

@@ -25,15 +25,13 @@ struct Shortcuts {
     /// Cancelled events are swept from the queue's heap once it holds more than this many
     /// (`World+CancelledEvents`).
     var farSweepAt: Int
-    /// Whether the design's clock never reads less later than earlier: a built-in clock on
-    /// devices without reboots, wall-clock changes or tampering (`World+Display`).
-    var clocksOnlyMoveForward: Bool
-
-    init(_ scenario: Scenario, players: Int, designClockIsBuiltIn: Bool) {
+    /// Skip working out a tick while a fetch is in flight when the design's clock, which never
+    /// reads less later, does not reach it before the run ends (`World+Display`).
+    var skipsTicksAfterTheEnd = true
+    init(_ scenario: Scenario, players: Int) {
         // A probe round sends again from its responses, and device events are not followed.
         completesResponsesInline = scenario.client.probes <= 1 && !scenario.devices.events.any
         // A few pending far events per player are the norm (a visit, a sleep, a session's end).
         farSweepAt = 4 * players + 65_536
-        clocksOnlyMoveForward = designClockIsBuiltIn && !scenario.devices.events.any
     }
 }

@@ -56,11 +56,6 @@ struct ProbeExchange: Equatable {
     var exactStamp: Int64
     var serverOffset: Int64
 
-    func sample(_ clock: any DeviceClock, _ d: DeviceState, _ c: ClockContext) -> SyncSample {
-        SyncSample(serverTimestamp: timestamp, requestSent: clock.reading(d, at: sentAt, c),
-                   uploadComplete: clock.reading(d, at: uploadCompleteAt, c),
-                   downloadComplete: clock.reading(d, at: doneAt, c), serverTransmit: transmit)
-    }
 }
 
 extension Scenario {
@@ -107,10 +102,9 @@ extension World {
     mutating func probeRound(_ c: Int, _ e: ProbeExchange) -> ProbeExchange? {
         let n = scenario.client.probes
         let done = Int(clients[c].probesDone) + 1
-        let clock = scenario.client.clock
-        let d = clients[c].device
+        let clocks = design.clocks, device = clients[c].device
         func roundTrip(_ x: ProbeExchange) -> Nanoseconds {
-            clock.reading(d, at: x.doneAt, context) - clock.reading(d, at: x.sentAt, context)
+            clocks.reading(device, at: x.doneAt) - clocks.reading(device, at: x.sentAt)
         }
         var best = e
         if done > 1 {
@@ -141,8 +135,7 @@ extension World {
         let words = layout.estimatorWords + layout.driftWords
         guard words > 0 else {
             let none = UnsafeMutableBufferPointer<Int64>(start: nil, count: 0)
-            if let estimator = design.estimator { return estimator.estimate(for: s, memory: none, model) }
-            return scenario.client.estimator.estimate(for: s, memory: none, model)
+            return design.estimator.estimate(for: s, memory: none, model)
         }
         let fresh = !clients[c].hasSync
         let client = scenario.client

@@ -171,8 +171,7 @@ extension World {
         let s = server.database!.queryAt[slot]
         // PHP's time(): the API counts the seconds left from whole server seconds.
         let now = floorTo(scenario.epochUnix &+ s, server.store.config.timestampResolution) &- scenario.epochUnix
-        let clock = scenario.client.clock
-        let reading = clock.reading(clients[c].device, at: t, context)
+        let reading = design.clocks.reading(clients[c].device, at: t)
         let measured = measure.recorder.inWindow(t)
         let base = c * (positions + 1)
         for q in (p == positions ? 0..<positions : p..<(p + 1)) {
@@ -204,8 +203,8 @@ extension World {
     /// The UI tick at which the countdown of a slot has run out.
     mutating func scheduleCountdown(_ c: Int, _ slot: Int, _ t: SimTime) {
         let s = clients[c]
-        let target = scenario.client.clock.earliest(s.device, reaching: ClockReading(ns: server.database!.expiry[slot]), notBefore: t, context)
-        let tick = scenario.client.tick.firstTick(atOrAfter: target, s.tick, s.device, context)
+        let target = design.clocks.earliest(s.device, reaching: ClockReading(ns: server.database!.expiry[slot]), notBefore: t)
+        let tick = design.clocks.firstTick(atOrAfter: target, s.tick, s.device)
         schedule(.databaseCountdown, client: slot, epoch: s.displayEpoch, at: tick)
     }
 
@@ -213,7 +212,7 @@ extension World {
     mutating func databaseCountdown(_ slot: Int, _ t: SimTime, epoch: UInt32) {
         let c = slot / (scenario.positions + 1), p = slot % (scenario.positions + 1)
         guard epoch == clients[c].displayEpoch, clients[c].phase == .viewing, server.database!.showing[slot] else { return }
-        let reading = scenario.client.clock.reading(clients[c].device, at: t, context)
+        let reading = design.clocks.reading(clients[c].device, at: t)
         guard reading.ns >= server.database!.expiry[slot] else { return }   // re-armed later by a newer answer
         server.database!.showing[slot] = false
         databaseSend(c, p, t)
@@ -260,7 +259,7 @@ extension World {
                     // player's countdown implies (the item's end minus the time it shows as left)
                     // minus the server time now. Negative: the player runs behind.
                     let chain = server.store.schedule.bounds[q]
-                    let left = server.database!.expiry[base + q] &- scenario.client.clock.reading(clients[c].device, at: t, context).ns
+                    let left = server.database!.expiry[base + q] &- design.clocks.reading(clients[c].device, at: t).ns
                     error = (chain[min(k + 1, chain.count - 1)] &- left) &- serverNow
                 }
             }

@@ -52,7 +52,7 @@ extension World {
         }
     }
 
-    mutating func deviceEvent(_ kind: WorldEvent.Kind, _ c: Int, ordinal: UInt32, _ t: SimTime) {
+    mutating func deviceEvent<C: DeviceClock, T: DeviceClock>(_ kind: WorldEvent.Kind, _ c: Int, ordinal: UInt32, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let events = scenario.devices.events
         switch kind {
         case .reboot:
@@ -75,7 +75,7 @@ extension World {
             var rng = deviceEventStream(World.wallChangePurpose, c, ordinal)
             _ = w.every.sampleDuration(&rng)
             let jump = Int64(w.jump.sample(&rng).rounded())
-            moveWallClock(c, t, by: jump)
+            moveWallClock(c, t, by: jump, d)
             if measure.recorder.inWindow(t) { measure.recorder.deviceEvents.wallClockChanges += 1 }
             scheduleDeviceEvent(.wallClockChange, c, ordinal: ordinal &+ 1, after: t)
         case .tamper:
@@ -84,7 +84,7 @@ extension World {
             _ = rng.bernoulli(tampering.share)
             let advance = tampering.advance.sampleDuration(&rng)
             clients[c].tampered = true
-            moveWallClock(c, t, by: advance)
+            moveWallClock(c, t, by: advance, d)
             if measure.recorder.inWindow(t) { measure.recorder.deviceEvents.tamperings += 1 }
         default:
             return
@@ -127,11 +127,11 @@ extension World {
 
     /// The wall clock moves by `delta`; a Store on screen recomputes when its next tick matters,
     /// since every instant scheduled from a wall-based clock has moved.
-    mutating func moveWallClock(_ c: Int, _ t: SimTime, by delta: Nanoseconds) {
+    mutating func moveWallClock<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, by delta: Nanoseconds, _ d: DesignClocks<C, T>) {
         updateDevice(c) { $0.moveWallClock(by: delta) }
         if clients[c].phase == .viewing {
             clients[c].displayEpoch &+= 1
-            scheduleDisplay(c, t)
+            scheduleDisplay(c, t, d)
         }
     }
 

@@ -11,12 +11,8 @@ import SyncLabKernel
 extension World {
     /// `scheduleDisplay(_:_:_:_:)` with the design's clock and tick policy, for callers outside
     /// the run-ahead loop.
-    mutating func scheduleDisplay(_ c: Int, _ t: SimTime) {
-        var work = ScheduleDisplayWork(client: c, at: t)
-        withDesignTypes(&work)
-    }
 
-    mutating func scheduleDisplay<Clock: DeviceClock, Tick: TickPolicy>(_ c: Int, _ t: SimTime, _ clock: Clock, _ tick: Tick) {
+    mutating func scheduleDisplay<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         // Read in place: a copy of the whole state was a 448-byte memcpy per tick.
         let s = UnsafePointer(clients.base + c)
         // Every caller has just handled or cancelled the live tick: none is pending until one is
@@ -37,10 +33,10 @@ extension World {
             // While a fetch is in flight the next tick is the next transition's. One the clock
             // does not reach before the run ends is never handled: no need to work it out (a clock
             // that only moves forward reaches it after the end if it has not by then).
-            if shortcuts.clocksOnlyMoveForward && s.pointee.fetchInFlight && readingAtEnd(c, clock) < reading { return }
-            target = clock.earliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t, context)
+            if shortcuts.skipsTicksAfterTheEnd && d.onlyMovesForward && s.pointee.fetchInFlight && readingAtEnd(c, d) < reading { return }
+            target = d.earliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
-        let next = tick.firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device, context)
+        let next = d.firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)
         clients[c].displayDueAt = next.ns
         if mayRunAhead(c, to: next) {
             // Handled at the end of this event (`World+InlineResponse`), still counted as one.
@@ -54,16 +50,16 @@ extension World {
     /// Player c's clock reading just before the run ends, worked out once per device state (in
     /// the reference fleet, once per player: every fetch asks it while in flight).
     @inline(__always)
-    mutating func readingAtEnd<Clock: DeviceClock>(_ c: Int, _ clock: Clock) -> Int64 {
+    mutating func readingAtEnd<C: DeviceClock, T: DeviceClock>(_ c: Int, _ d: DesignClocks<C, T>) -> Int64 {
         if clients[c].readingAtEnd == .min {
-            clients[c].readingAtEnd = clock.reading(clients[c].device, at: SimTime(ns: end.ns &- 1), context).ns
+            clients[c].readingAtEnd = d.reading(clients[c].device, at: SimTime(ns: end.ns &- 1)).ns
         }
         return clients[c].readingAtEnd
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
-    mutating func display<Clock: DeviceClock, Tick: TickPolicy>(_ c: Int, _ t: SimTime, _ clock: Clock, _ tick: Tick) {
-        let reading = clock.reading(clients[c].device, at: t, context)
+    mutating func display<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
+        let reading = d.reading(clients[c].device, at: t)
         let shown = clients[c].anchor.serverTime(at: reading)
         let transitions = server.store.schedule.transitions
         if clients[c].shownUpTo == .min {
@@ -87,7 +83,7 @@ extension World {
             clients[c].shownUpTo = shown
         }
         if !clients[c].fetchInFlight && reading >= clients[c].refetchDue { sendRequest(c, t) }
-        scheduleDisplay(c, t, clock, tick)
+        scheduleDisplay(c, t, d)
     }
 
     /// Positions bare (the file `server.files[file]` has nothing for the shown time) and stale

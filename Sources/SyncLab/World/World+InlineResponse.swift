@@ -36,7 +36,7 @@ extension World {
 
     /// At the end of the sending event, when the player's next display tick is known: handles
     /// the response now if that tick comes after it, else queues it in its reserved place.
-    mutating func completePendingResponse<Clock: DeviceClock, Tick: TickPolicy>(_ p: PendingResponse, _ clock: Clock, _ tick: Tick) {
+    mutating func completePendingResponse<C: DeviceClock, T: DeviceClock>(_ p: PendingResponse, _ d: DesignClocks<C, T>) {
         let c = p.client
         guard p.epoch == clients[c].fetchEpoch, p.at.ns < clients[c].displayDueAt else {
             loop.queue.schedule(WorldEvent(client: Int32(c), kind: .responseDone, epoch: p.epoch), at: p.at,
@@ -44,7 +44,7 @@ extension World {
             return
         }
         shortcuts.responsesInline &+= 1
-        responseDone(c, p.at, clock, tick)
+        responseDone(c, p.at, d)
     }
 }
 
@@ -72,18 +72,18 @@ extension World {
     /// others (a tick that refetches, whose response completes, whose next tick is due, ...), until
     /// the player's next event must wait in the queue.
     @inline(__always)
-    mutating func finishPlayerAhead<Clock: DeviceClock, Tick: TickPolicy>(_ clock: Clock, _ tick: Tick) {
+    mutating func finishPlayerAhead<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         while true {
             if let p = shortcuts.pendingResponse {
                 shortcuts.pendingResponse = nil
-                completePendingResponse(p, clock, tick)
-            } else if let d = shortcuts.pendingDisplay {
+                completePendingResponse(p, d)
+            } else if let p = shortcuts.pendingDisplay {
                 shortcuts.pendingDisplay = nil
                 // A tick cancelled since (the response it was computed before came in) is dropped,
                 // as its event would be.
-                if d.epoch == clients[d.client].displayEpoch && clients[d.client].phase == .viewing {
+                if p.epoch == clients[p.client].displayEpoch && clients[p.client].phase == .viewing {
                     shortcuts.displaysAhead &+= 1
-                    display(d.client, d.at, clock, tick)
+                    display(p.client, p.at, d)
                 }
             } else {
                 return

@@ -3,7 +3,7 @@ import SyncLabKernel
 /// Player behaviour and the device's power states (see `PopulationConfig`).
 extension World {
     /// The app cold-starts: no data, no sync; the Store comes on screen and loads.
-    mutating func visitStart(_ c: Int, _ t: SimTime) {
+    mutating func visitStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         updateDevice(c) { $0.wake(at: t) }
         clients[c].hasSync = false
         clients[c].previousValid = false
@@ -13,22 +13,22 @@ extension World {
         clients[c].lastDeepWake = .min
         clients[c].sessionsLeft = Int32(scenario.population.sessions(&clients[c].behaviourRNG))
         measure.recorder.visits(at: t)
-        beginViewing(c, t)
+        beginViewing(c, t, d)
     }
 
     /// The player comes back from a break to the Store, with the app still in memory.
-    mutating func viewStart(_ c: Int, _ t: SimTime) {
+    mutating func viewStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let slept = updateDevice(c) { $0.wake(at: t) }
         if slept > 0 { clients[c].lastDeepWake = t.ns }
-        beginViewing(c, t)
+        beginViewing(c, t, d)
     }
 
-    mutating func beginViewing(_ c: Int, _ t: SimTime) {
+    mutating func beginViewing<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         clients[c].phase = .viewing
         clients[c].screenOn = true
         clients[c].powerEpoch &+= 1                  // a pending deep sleep no longer applies
         clients[c].displayEpoch &+= 1
-        clients[c].tick = tickSession(clients[c].device, start: t)
+        clients[c].tick = d.session(clients[c].device, start: t)
         clients[c].shownUpTo = .min                  // the first tick (now) refreshes the UI
         viewers.add(c)
         let length = scenario.population.viewing.sampleDuration(&clients[c].behaviourRNG)
@@ -36,9 +36,9 @@ extension World {
         clients[c].viewEndAt = viewEnd.ns
         schedule(.viewEnd, client: c, epoch: clients[c].behaviourEpoch, at: viewEnd)
         let due = clients[c].hasSync &&
-            clockReading(clients[c].device, at: t) >= clients[c].refetchDue
+            d.reading(clients[c].device, at: t) >= clients[c].refetchDue
         if clients[c].needsFetch || !clients[c].hasSync || due { sendRequest(c, t) }
-        scheduleDisplay(c, t)
+        scheduleDisplay(c, t, d)
     }
 
     /// The Store leaves the screen: timers are invalidated and a request in flight is dropped.

@@ -76,7 +76,7 @@ extension World {
         }
     }
 
-    mutating func responseDone<Clock: DeviceClock, Tick: TickPolicy>(_ c: Int, _ t: SimTime, _ clock: Clock, _ tick: Tick) {
+    mutating func responseDone<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let device = clients[c].device
         var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
@@ -90,14 +90,14 @@ extension World {
             exchange = best
         }
         let kept = ShadowExchange(exchange)
-        let (s, now) = designSync(device, kept, at: t, clock)
+        let (s, now) = designSync(device, kept, at: t, d)
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
         clients[c].previousValid = clients[c].hasSync
-        if let estimator = design.statelessEstimator {
+        if design.isStateless {
             // Its bound depends on this sample alone: worked out when the sync settles.
-            clients[c].anchor = estimator.anchor(for: s)
+            clients[c].anchor = design.estimator.anchor(for: s)
             clients[c].syncBoundGrowthPPB = design.boundModel.maxDriftPPB
         } else {
             let estimate = syncEstimate(c, s)
@@ -113,15 +113,11 @@ extension World {
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
         let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)
-        if let refetch = design.refetch {
-            clients[c].refetchDue = refetch.refetchDue(after: load, &clients[c].designRNG)
-        } else {
-            clients[c].refetchDue = scenario.client.refetch.refetchDue(after: load, &clients[c].designRNG)
-        }
+        clients[c].refetchDue = design.refetch.refetchDue(after: load, &clients[c].designRNG)
         measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
         measure.recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].displayEpoch &+= 1
-        scheduleDisplay(c, t, clock, tick)
+        scheduleDisplay(c, t, d)
     }
 
     /// Keeps the sync's exchange in place of what only a sample reads of it (`settleSync`). A
@@ -150,12 +146,8 @@ extension World {
     /// past instant depends on the device's later sleeps, reboots and clock changes.
     mutating func settleSync(_ c: Int) {
         clients[c].syncPending = false
-        // At most once per sampled sync: the enum's own dispatch per anchor is cheap enough here.
-        if let estimator = design.estimator {
-            settleSync(c, estimator)
-        } else {
-            settleSync(c, scenario.client.estimator)
-        }
+        // At most once per sampled sync: the existentials' calls are cheap enough here.
+        settleSync(c, design.estimator)
     }
 
     @inline(__always)
@@ -164,8 +156,8 @@ extension World {
         let t = clients[c].anchorSetAt
         let e = clients[c].shadows.exchange, side = clients[c].split.serverSide
         // As at the sync: the device has not changed since.
-        let (s, now) = designSync(device, e, at: t)
-        if design.statelessEstimator != nil { clients[c].syncBound = estimator.halfWidth(for: s, design.boundModel) }
+        let (s, now) = designSync(device, e, at: t, design.clocks)
+        if design.isStateless { clients[c].syncBound = estimator.halfWidth(for: s, design.boundModel) }
         let middle = side.arrivedAt + (side.leftAt - side.arrivedAt) / 2
         clients[c].split.parts = AnchorAttribution.split(
             estimator: estimator, sample: s, reading: now, truth: server.store.serverTime(at: t),
@@ -173,7 +165,7 @@ extension World {
             exactStamp: side.exactStamp, exactTransmit: side.leftAt.ns &+ side.serverOffset,
             midStamp: middle.ns &+ side.serverOffset, referenceMid: server.store.serverTime(at: middle))
         // A clock without drift reads the same as the device's own when the device has none.
-        clients[c].anchorDriftOffset = device.driftPPB == 0 ? 0 : now - clockReading(device.withoutDrift, at: t)
+        clients[c].anchorDriftOffset = device.driftPPB == 0 ? 0 : now - design.clocks.reading(device.withoutDrift, at: t)
         clients[c].anchorSlept = device.slept(at: t)
         for k in 0..<ReferenceClocks.count {
             let shadow = SyncSample(serverTimestamp: e.timestamp,
@@ -188,19 +180,12 @@ extension World {
     /// The design clock's sample of an exchange completed by t, and its reading at t (the
     /// download's reading when the exchange was read at t).
     @inline(__always)
-    mutating func designSync<Clock: DeviceClock>(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime,
-                                                 _ clock: Clock) -> (SyncSample, ClockReading) {
-        let s = SyncSample(serverTimestamp: e.timestamp, requestSent: clock.reading(device, at: e.sentAt, context),
-                           uploadComplete: clock.reading(device, at: e.uploadCompleteAt, context),
-                           downloadComplete: clock.reading(device, at: e.doneAt, context), serverTransmit: e.transmit)
-        return (s, e.doneAt == t ? s.downloadComplete : clock.reading(device, at: t, context))
-    }
-
-    /// The same with the design's clock (the built-in enum, or the plug-in).
-    @inline(__always)
-    mutating func designSync(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime) -> (SyncSample, ClockReading) {
-        if let clock = design.clock { return designSync(device, e, at: t, clock) }
-        return designSync(device, e, at: t, scenario.client.clock)
+    func designSync<C: DeviceClock, T: DeviceClock>(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime,
+                                                      _ d: DesignClocks<C, T>) -> (SyncSample, ClockReading) {
+        let s = SyncSample(serverTimestamp: e.timestamp, requestSent: d.reading(device, at: e.sentAt),
+                           uploadComplete: d.reading(device, at: e.uploadCompleteAt),
+                           downloadComplete: d.reading(device, at: e.doneAt), serverTransmit: e.transmit)
+        return (s, e.doneAt == t ? s.downloadComplete : d.reading(device, at: t))
     }
 
     /// Changes player c's device, after settling a kept sync against the device as it was (every

@@ -35,7 +35,7 @@ extension World {
     var samplesFired: UInt32 { measure.pendingBase &+ UInt32(truncatingIfNeeded: measure.pendingSamples.count) }
 
     /// A sample instant: counts the viewing players and leaves the per-player samples pending.
-    mutating func sample(_ t: SimTime) {
+    mutating func sample<C: DeviceClock, T: DeviceClock>(_ t: SimTime, _ d: DesignClocks<C, T>) {
         if server.usesDatabase { databaseSample(t); return }
         measure.recorder.beginSample(at: t, viewing: viewers.count)
         // Outside the window nothing is recorded (and nothing else depends on a sample).
@@ -44,13 +44,13 @@ extension World {
         measure.pendingSamples.append(SampleInstant(t: t, serverNow: serverNow,
                                             truthIndex: Int32(server.store.schedule.firstTransition(after: serverNow)),
                                             bucket: Int32(measure.recorder.currentBucket)))
-        if measure.pendingSamples.count >= shortcuts.pendingSampleLimit { catchUpAllSamples() }
+        if measure.pendingSamples.count >= shortcuts.pendingSampleLimit { catchUpAllSamples(d) }
     }
 
     /// Records, for player `c`, the instants fired since it last caught up, if it is viewing.
     /// Called before any event of the player changes its state.
     @inline(__always)
-    mutating func catchUpSamples(_ c: Int) {
+    mutating func catchUpSamples<C: DeviceClock, T: DeviceClock>(_ c: Int, _ d: DesignClocks<C, T>) {
         let fired = samplesFired
         let from = clients[c].sampledThrough
         guard from != fired else { return }
@@ -59,11 +59,11 @@ extension World {
         guard clients[c].phase == .viewing else { return }
         // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
         if measure.sampleStride > 1 && (players.lowerBound &+ c) % measure.sampleStride != 0 { return }
-        recordSamples(c, pending: Int(from &- measure.pendingBase)..<measure.pendingSamples.count)
+        recordSamples(c, pending: Int(from &- measure.pendingBase)..<measure.pendingSamples.count, d)
     }
 
     /// Every viewing player records its pending instants, and the pending list is emptied.
-    mutating func catchUpAllSamples() {
+    mutating func catchUpAllSamples<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         guard !measure.pendingSamples.isEmpty else { return }
         let clientBase = UnsafeRawPointer(clients.base)
         let count = viewers.count
@@ -74,14 +74,14 @@ extension World {
             if i &+ World.sampleLookahead < count {
                 World.prefetchPlayer(viewers[i &+ World.sampleLookahead], clients: clientBase, bytes: sampledBytes)
             }
-            catchUpSamples(viewers[i])
+            catchUpSamples(viewers[i], d)
         }
         measure.pendingBase = samplesFired
         measure.pendingSamples.removeAll(keepingCapacity: true)
     }
 
     /// Records player `c`'s error at the pending instants `range`, with its state now.
-    mutating func recordSamples(_ c: Int, pending range: Range<Int>) {
+    mutating func recordSamples<C: DeviceClock, T: DeviceClock>(_ c: Int, pending range: Range<Int>, _ d: DesignClocks<C, T>) {
         // Read in place: a copy of the whole state per call was a 448-byte memcpy.
         let s = UnsafePointer(clients.base + c)
         let positions = scenario.positions
@@ -98,7 +98,7 @@ extension World {
             let t = instant.t, serverNow = instant.serverNow, bucket = Int(instant.bucket)
             let references = ReferenceReadings(s.pointee.device, at: t, context)
             // What the UI shows is the value computed at the last tick, with the sync then in force.
-            let lastTick = self.lastTick(atOrBefore: t, s.pointee.tick, s.pointee.device, references)
+            let lastTick = d.lastTick(atOrBefore: t, s.pointee.tick, s.pointee.device, references)
             let current = lastTick >= s.pointee.anchorSetAt
             guard current || s.pointee.previousValid else {
                 measure.recorder.sampleBare(positions: positions)   // data arrived after the last tick
@@ -106,8 +106,8 @@ extension World {
             }
             let anchor = current ? s.pointee.anchor : s.pointee.previousAnchor
             let file = Int(current ? s.pointee.file : s.pointee.previousFile)
-            let readingNow = clockReading(s.pointee.device, at: t, references)
-            let shown = anchor.serverTime(at: lastTick == t ? readingNow : clockReading(s.pointee.device, at: lastTick))
+            let readingNow = d.reading(s.pointee.device, at: t, references)
+            let shown = anchor.serverTime(at: lastTick == t ? readingNow : d.reading(s.pointee.device, at: lastTick))
             let estimated = s.pointee.anchor.serverTime(at: readingNow)
             let estimate = estimated &- serverNow
             let displayError = shown &- serverNow
@@ -118,7 +118,7 @@ extension World {
             }
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
             let correction = estimated &- (s.pointee.anchor.serverTime &+ (readingNow - s.pointee.anchor.reading))
-            let drift = (readingNow - clockReading(s.pointee.device.withoutDrift, at: t)) &- s.pointee.anchorDriftOffset &+ correction
+            let drift = (readingNow - d.reading(s.pointee.device.withoutDrift, at: t)) &- s.pointee.anchorDriftOffset &+ correction
             let pause = design.clockPausesInDeepSleep ? s.pointee.anchorSlept &- s.pointee.device.slept(at: t) : 0
             measure.recorder.attribute(anchorTotal: s.pointee.anchorError, estimateError: estimate, drift: drift, pause: pause,
                                displayError: displayError)

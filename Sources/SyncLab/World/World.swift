@@ -55,7 +55,7 @@ public struct World {
         let schedule = schedule ?? World.schedule(for: scenario)
         server = ServerSide(scenario, schedule: schedule, start: start, end: end, players: n)
         network = NetworkSide(scenario.links)
-        design = ResolvedDesign(scenario)
+        design = ResolvedDesign(scenario, context: context)
         let shares = scenario.links.map(\.share)
         let first = players.lowerBound
         // Made in the table's own block: through an array first, a million players' state was
@@ -74,7 +74,7 @@ public struct World {
         viewers = ViewerList(count: n)
         memory = DesignMemory(scenario.client, players: n)
         measure = Measurement(scenario, schedule: schedule, players: players, server: server)
-        shortcuts = Shortcuts(scenario, players: n, designClockIsBuiltIn: design.clock != nil)
+        shortcuts = Shortcuts(scenario, players: n)
     }
 
     /// The per-player streams' purposes, hashed once (see `ClientState`'s).
@@ -110,15 +110,15 @@ public struct World {
             bootstrap()
         }
         loop.runLimit = min(limit, end)
-        var work = EventLoopWork()
-        withDesignTypes(&work)
-        // Whatever reads the results next (or runs a release) sees every sample recorded.
-        catchUpAllSamples()
+        // The clock starts the loop: compiled for its own type (`DeviceClock._runWorld`).
+        let clock = scenario.client.clock
+        clock._runWorld(&self)
     }
 
-    /// Handles every event before `runLimit`, with the design's clock and tick policy as their
-    /// own types (`withDesignTypes`).
-    mutating func runEvents<Clock: DeviceClock, Tick: TickPolicy>(_ clock: Clock, _ tick: Tick) {
+    /// Handles every event before `loop.runLimit`, reading the design's clocks through `d`; then
+    /// every viewing player records the pending samples, so whatever reads the results next (or
+    /// runs a release) sees them all.
+    mutating func runEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         var loaded = loop.queue.bucketsLoaded
         while let (t, e) = loop.queue.pop(before: loop.runLimit) {
             if loop.queue.bucketsLoaded != loaded {
@@ -127,8 +127,9 @@ public struct World {
             } else {
                 prefetchUpcoming()
             }
-            handle(e, at: t, clock, tick)
+            handle(e, at: t, d)
         }
+        catchUpAllSamples(d)
     }
 
     /// A copied world shares its state tables and the recorder's: the copy being run takes its
@@ -180,36 +181,36 @@ public struct World {
         }
     }
 
-    mutating func handle<Clock: DeviceClock, Tick: TickPolicy>(_ e: WorldEvent, at t: SimTime, _ clock: Clock, _ tick: Tick) {
+    mutating func handle<C: DeviceClock, T: DeviceClock>(_ e: WorldEvent, at t: SimTime, _ d: DesignClocks<C, T>) {
         let c = Int(e.client)
         // Before the player's state changes, it records the sample instants that saw it.
-        if e.kind.isPlayerEvent && !server.usesDatabase { catchUpSamples(c) }
+        if e.kind.isPlayerEvent && !server.usesDatabase { catchUpSamples(c, d) }
         switch e.kind {
-        case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t) }
-        case .viewStart: if e.epoch == clients[c].behaviourEpoch { viewStart(c, t) }
+        case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t, d) }
+        case .viewStart: if e.epoch == clients[c].behaviourEpoch { viewStart(c, t, d) }
         case .viewEnd: if e.epoch == clients[c].behaviourEpoch { viewEnd(c, t) }
         case .deepSleep: if e.epoch == clients[c].powerEpoch { updateDevice(c) { $0.fallAsleep(at: t) } }
         case .sendRequest:
             if e.epoch == clients[c].fetchEpoch && clients[c].phase == .viewing { sendRequest(c, t) }
         case .serverArrival: serverArrival(c, t, epoch: e.epoch, file: server.liveFile)
-        case .responseDone: if e.epoch == clients[c].fetchEpoch { responseDone(c, t, clock, tick) }
+        case .responseDone: if e.epoch == clients[c].fetchEpoch { responseDone(c, t, d) }
         case .requestFailed: if e.epoch == clients[c].fetchEpoch { requestFailed(c, t) }
         case .display:
-            if e.epoch == clients[c].displayEpoch && clients[c].phase == .viewing { display(c, t, clock, tick) }
+            if e.epoch == clients[c].displayEpoch && clients[c].phase == .viewing { display(c, t, d) }
         case .cron:
             // The jobs' instants are the timeline's; their events keep the order of the queue.
             let run = server.timeline.cronRuns[server.cronRunsDone]
-            assert(run.at == t, "cron run out of step with the server.timeline")
+            assert(run.at == t, "cron run out of step with the timeline")
             server.cronRunsDone += 1
             schedule(.publish, client: -1, at: run.publishAt)
             schedule(.cron, client: -1, at: run.next)
         case .publish:
             server.liveFile += 1
         case .sample:
-            sample(t)
+            sample(t, d)
             scheduleNextSample()
         case .reboot, .appKill, .wallClockChange, .tamper:
-            deviceEvent(e.kind, c, ordinal: e.epoch, t)
+            deviceEvent(e.kind, c, ordinal: e.epoch, t, d)
         case .databaseArrival: databaseArrival(c, t, epoch: e.epoch)
         case .databaseReply:
             if e.epoch == clients[c / (scenario.positions + 1)].fetchEpoch { databaseReply(c, t) }
@@ -218,6 +219,6 @@ public struct World {
         case .databaseCountdown: databaseCountdown(c, t, epoch: e.epoch)
         case .databaseRetry: databaseRetry(c, t, epoch: e.epoch)
         }
-        finishPlayerAhead(clock, tick)
+        finishPlayerAhead(d)
     }
 }

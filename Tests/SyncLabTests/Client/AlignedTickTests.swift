@@ -13,13 +13,13 @@ import SyncLabKernel
         let tick = AlignedTick()
         #expect(tick.name == "aligned")
         let start = SimTime(ns: 10 * .second + 7)
-        let s = tick.session(d, start: start, Self.context)
+        let s = TickInstants(tick).session(d, start: start, Self.context)
         for t in [start, start + 1, start + 999_999_999, start + .hour] {
-            #expect(tick.firstTick(atOrAfter: t, s, d, Self.context) == t)
-            #expect(tick.lastTick(atOrBefore: t, s, d, Self.context) == t)
+            #expect(TickInstants(tick).firstTick(atOrAfter: t, s, d, Self.context) == t)
+            #expect(TickInstants(tick).lastTick(atOrBefore: t, s, d, Self.context) == t)
         }
         // Before the Store is on screen nothing is drawn: both answer the session start.
-        #expect(tick.firstTick(atOrAfter: start - 5, s, d, Self.context) == start)
-        #expect(tick.lastTick(atOrBefore: start - 5, s, d, Self.context) == start)
+        #expect(TickInstants(tick).firstTick(atOrAfter: start - 5, s, d, Self.context) == start)
+        #expect(TickInstants(tick).lastTick(atOrBefore: start - 5, s, d, Self.context) == start)
     }
 }

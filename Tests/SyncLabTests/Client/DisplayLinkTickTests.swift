@@ -40,9 +40,9 @@ import SyncLabKernel
         let d = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: SimTime(ns: -.hour), epochUnix: Self.epoch)
         let link = DisplayLinkTick()
         let start = SimTime(ns: 10_005 * .millisecond)
-        let s = link.session(d, start: start, Self.context)
-        func first(_ t: Int64) -> Int64 { link.firstTick(atOrAfter: SimTime(ns: t), s, d, Self.context).ns }
-        func last(_ t: Int64) -> Int64 { link.lastTick(atOrBefore: SimTime(ns: t), s, d, Self.context).ns }
+        let s = TickInstants(link).session(d, start: start, Self.context)
+        func first(_ t: Int64) -> Int64 { TickInstants(link).firstTick(atOrAfter: SimTime(ns: t), s, d, Self.context).ns }
+        func last(_ t: Int64) -> Int64 { TickInstants(link).lastTick(atOrBefore: SimTime(ns: t), s, d, Self.context).ns }
         #expect(first(start.ns) == start.ns)
         #expect(first(start.ns + 1) == 10 * .second + 16_666_667)
         #expect(first(10 * .second + 16_666_667) == 10 * .second + 16_666_667)
@@ -66,18 +66,18 @@ import SyncLabKernel
             d.wake(at: SimTime(ns: -10 * .second))
             let link = DisplayLinkTick(rate: [60, 120, 50][Int(rng.below(3))])
             let start = SimTime(ns: Int64(rng.below(UInt64(Nanoseconds.hour))))
-            let s = link.session(d, start: start, Self.context)
+            let s = TickInstants(link).session(d, start: start, Self.context)
             let t = start + Int64(rng.below(UInt64(Nanoseconds.minute))) + 1
-            let tick = link.firstTick(atOrAfter: t, s, d, Self.context)
+            let tick = TickInstants(link).firstTick(atOrAfter: t, s, d, Self.context)
             #expect(tick >= t)
             let r = clock.reading(d, at: tick, Self.context).ns
             let k = link.firstVsync(reaching: r)
             let reached = link.vsyncReading(k) == r ? k : k - 1           // the vsync reached at `tick`
             #expect(clock.reading(d, at: tick - 1, Self.context).ns < link.vsyncReading(reached))
             #expect(tick - t < 1_000_000_000 / link.rate + 2)
-            let last = link.lastTick(atOrBefore: t, s, d, Self.context)
+            let last = TickInstants(link).lastTick(atOrBefore: t, s, d, Self.context)
             #expect(last <= t && last >= start)
-            #expect(link.firstTick(atOrAfter: last, s, d, Self.context) == last)
+            #expect(TickInstants(link).firstTick(atOrAfter: last, s, d, Self.context) == last)
         }
     }
 }

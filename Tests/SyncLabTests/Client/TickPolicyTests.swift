@@ -39,9 +39,9 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
     @Test func sessionBaseIsTheTickClockReadingAtTheStart() {
         let d = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: at(-.hour), epochUnix: Self.epoch)
         let start = at(100 * .second + 123)
-        #expect(TimerTick().session(d, start: start, Self.context).base == ClockReading(ns: .hour + 100 * .second + 123))
+        #expect(TickInstants(TimerTick()).session(d, start: start, Self.context).base == ClockReading(ns: .hour + 100 * .second + 123))
         let wall = TimerTick(clock: WallClock())
-        #expect(wall.session(d, start: start, Self.context).base.ns == Self.epoch + 100 * .second)   // µs floor
+        #expect(TickInstants(wall).session(d, start: start, Self.context).base.ns == Self.epoch + 100 * .second)   // µs floor
     }
 
     @Test func driftZeroSuspendingTicksEveryWholeSecondFromTheStart() {
@@ -49,9 +49,9 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
         let d = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: at(-.hour), epochUnix: Self.epoch)
         let tick = TimerTick()
         let s = at(100 * .second + 123)
-        let base = tick.session(d, start: s, Self.context)
-        func first(_ t: SimTime) -> SimTime { tick.firstTick(atOrAfter: t, base, d, Self.context) }
-        func last(_ t: SimTime) -> SimTime { tick.lastTick(atOrBefore: t, base, d, Self.context) }
+        let base = TickInstants(tick).session(d, start: s, Self.context)
+        func first(_ t: SimTime) -> SimTime { TickInstants(tick).firstTick(atOrAfter: t, base, d, Self.context) }
+        func last(_ t: SimTime) -> SimTime { TickInstants(tick).lastTick(atOrBefore: t, base, d, Self.context) }
         #expect(first(s + 2_300 * .millisecond) == s + 3 * .second)
         #expect(last(s + 2_300 * .millisecond) == s + 2 * .second)
         // Exactly at a tick: both return it.
@@ -72,10 +72,10 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
         let d = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: at(-.hour), epochUnix: Self.epoch)
         let tick = TimerTick(period: 500 * .millisecond)
         let s = at(7 * .second)
-        let base = tick.session(d, start: s, Self.context)
+        let base = TickInstants(tick).session(d, start: s, Self.context)
         // 2.3 s after the start: ticks at 2.0 and 2.5 s after it.
-        #expect(tick.firstTick(atOrAfter: s + 2_300 * .millisecond, base, d, Self.context) == s + 2_500 * .millisecond)
-        #expect(tick.lastTick(atOrBefore: s + 2_300 * .millisecond, base, d, Self.context) == s + 2 * .second)
+        #expect(TickInstants(tick).firstTick(atOrAfter: s + 2_300 * .millisecond, base, d, Self.context) == s + 2_500 * .millisecond)
+        #expect(TickInstants(tick).lastTick(atOrBefore: s + 2_300 * .millisecond, base, d, Self.context) == s + 2 * .second)
     }
 
     @Test func driftingTicksAreWhereTheDriftedClockReachesEachSecond() {
@@ -86,11 +86,11 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
         //   k = 3: 2 999 940 001.19… → 2 999 940 002 (+59 998)
         let d = DeviceState(driftPPB: 20_000, wallOffset: 0, bootTime: .zero, epochUnix: Self.epoch)
         let tick = TimerTick()
-        let base = tick.session(d, start: .zero, Self.context)
+        let base = TickInstants(tick).session(d, start: .zero, Self.context)
         #expect(base.base == ClockReading(ns: 0))
         let t1 = at(999_980_001), t2 = at(1_999_960_001), t3 = at(2_999_940_002)
-        func first(_ t: SimTime) -> SimTime { tick.firstTick(atOrAfter: t, base, d, Self.context) }
-        func last(_ t: SimTime) -> SimTime { tick.lastTick(atOrBefore: t, base, d, Self.context) }
+        func first(_ t: SimTime) -> SimTime { TickInstants(tick).firstTick(atOrAfter: t, base, d, Self.context) }
+        func last(_ t: SimTime) -> SimTime { TickInstants(tick).lastTick(atOrBefore: t, base, d, Self.context) }
         #expect(first(at(2_300 * .millisecond)) == t3)
         #expect(last(at(2_300 * .millisecond)) == t2)
         #expect(first(at(500 * .millisecond)) == t1)
@@ -126,7 +126,7 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
             let period = [Int64.second, 500 * .millisecond, 2 * .second][Int(rng.below(3))]
             let tick = TimerTick(period: period, clock: clock)
             let s = at(uniformIn(0, 24 * .hour, &rng))
-            let base = tick.session(d, start: s, c)
+            let base = TickInstants(tick).session(d, start: s, c)
             /// Tick k: the session start for k = 0, else the first instant the clock reaches base + k·period.
             func tau(_ k: Int64, near t: SimTime) -> SimTime {
                 k == 0 ? s : firstReaching(base.base + k * period, clock: clock, d, c, lo: t - 3 * period, hi: t + 3 * period)
@@ -138,12 +138,12 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
                 let candidates = (max(0, k0 - 1)...(k0 + 2)).map { tau($0, near: t) }
                 let expectedFirst = candidates.filter { $0 >= t }.min()!
                 let expectedLast = candidates.filter { $0 <= t }.max()!
-                let first = tick.firstTick(atOrAfter: t, base, d, c)
-                let last = tick.lastTick(atOrBefore: t, base, d, c)
+                let first = TickInstants(tick).firstTick(atOrAfter: t, base, d, c)
+                let last = TickInstants(tick).lastTick(atOrBefore: t, base, d, c)
                 #expect(first == expectedFirst, "\(clock.name) n \(n) period \(period)")
                 #expect(last == expectedLast, "\(clock.name) n \(n) period \(period)")
                 // Consistency: the first tick at or after t is itself the last tick at or before it.
-                #expect(tick.lastTick(atOrBefore: first, base, d, c) == first, "\(clock.name) n \(n)")
+                #expect(TickInstants(tick).lastTick(atOrBefore: first, base, d, c) == first, "\(clock.name) n \(n)")
             }
         }
     }
@@ -153,11 +153,11 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
         let d = DeviceState(driftPPB: 37_000, wallOffset: 0, bootTime: at(-.hour), epochUnix: Self.epoch)
         let tick = TimerTick()
         let s = at(5 * .second + 17)
-        let base = tick.session(d, start: s, Self.context)
+        let base = TickInstants(tick).session(d, start: s, Self.context)
         for dt in [Int64(0), 1, 999, 500 * .millisecond, 999_963_000] {
-            #expect(tick.lastTick(atOrBefore: s + dt, base, d, Self.context) == s)
+            #expect(TickInstants(tick).lastTick(atOrBefore: s + dt, base, d, Self.context) == s)
         }
-        #expect(tick.firstTick(atOrAfter: s, base, d, Self.context) == s)
+        #expect(TickInstants(tick).firstTick(atOrAfter: s, base, d, Self.context) == s)
     }
 
     /// Suspected bug: with a tick clock whose reading stays constant for a while (the 1 s uptime
@@ -169,14 +169,14 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
         let d = DeviceState(driftPPB: 0, wallOffset: 0, bootTime: at(-.hour), epochUnix: Self.epoch)
         let tick = TimerTick(clock: BootTimeUptimeClock())
         let s = at(10_500 * .millisecond)
-        let base = tick.session(d, start: s, Self.context)
+        let base = TickInstants(tick).session(d, start: s, Self.context)
         #expect(base.base.ns == 3_610 * .second)
         // At 12.3 s the clock reads 3612 s, reached at 12.0 s (a past tick); the next value, 3613 s, is
         // reached at 13.0 s, which is the first tick at or after 12.3 s.
-        #expect(tick.lastTick(atOrBefore: at(12_300 * .millisecond), base, d, Self.context) == at(12 * .second))
-                    #expect(tick.firstTick(atOrAfter: at(12_300 * .millisecond), base, d, Self.context) == at(13 * .second))
+        #expect(TickInstants(tick).lastTick(atOrBefore: at(12_300 * .millisecond), base, d, Self.context) == at(12 * .second))
+                    #expect(TickInstants(tick).firstTick(atOrAfter: at(12_300 * .millisecond), base, d, Self.context) == at(13 * .second))
                     // The first tick is at the session start (10.5 s); the clock reached the base at 10.0 s.
-            #expect(tick.lastTick(atOrBefore: at(10_700 * .millisecond), base, d, Self.context) == s)
+            #expect(TickInstants(tick).lastTick(atOrBefore: at(10_700 * .millisecond), base, d, Self.context) == s)
     }
 
     /// The same two effects at microsecond scale on the wall clock (whose reading is floored to µs).
@@ -185,12 +185,12 @@ private func firstReaching(_ value: ClockReading, clock: any DeviceClock, _ d: D
         let tick = TimerTick(clock: WallClock())
         // Session at 10 s + 500 ns: base = wall floored to µs = epoch + 10 s, so tick k ≥ 1 is at 10 s + k s.
         let s = at(10 * .second + 500)
-        let base = tick.session(d, start: s, Self.context)
+        let base = TickInstants(tick).session(d, start: s, Self.context)
         #expect(base.base.ns == Self.epoch + 10 * .second)
-        #expect(tick.firstTick(atOrAfter: at(11_500 * .millisecond), base, d, Self.context) == at(12 * .second))
-        #expect(tick.lastTick(atOrBefore: at(12 * .second + 300), base, d, Self.context) == at(12 * .second))
+        #expect(TickInstants(tick).firstTick(atOrAfter: at(11_500 * .millisecond), base, d, Self.context) == at(12 * .second))
+        #expect(TickInstants(tick).lastTick(atOrBefore: at(12 * .second + 300), base, d, Self.context) == at(12 * .second))
                     // 12 s + 300 ns reads epoch + 12 s, reached at 12 s: the next tick is at 13 s.
-            #expect(tick.firstTick(atOrAfter: at(12 * .second + 300), base, d, Self.context) == at(13 * .second))
-                    #expect(tick.lastTick(atOrBefore: s + 100, base, d, Self.context) == s)
+            #expect(TickInstants(tick).firstTick(atOrAfter: at(12 * .second + 300), base, d, Self.context) == at(13 * .second))
+                    #expect(TickInstants(tick).lastTick(atOrBefore: s + 100, base, d, Self.context) == s)
     }
 }

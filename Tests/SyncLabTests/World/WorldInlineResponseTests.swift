@@ -24,7 +24,7 @@ import SyncLabKernel
         var slow = World(scenario: s)
         slow.shortcuts.completesResponsesInline = false
         slow.shortcuts.runsPlayersAhead = false
-        slow.shortcuts.clocksOnlyMoveForward = false      // every in-flight tick worked out (`World+Display`)
+        slow.shortcuts.skipsTicksAfterTheEnd = false      // every in-flight tick worked out (`World+Display`)
         let queued = slow.run()
         #expect(slow.shortcuts.responsesInline == 0 && slow.shortcuts.displaysAhead == 0)
         return (inline, queued, fast.shortcuts.responsesInline, fast.shortcuts.displaysAhead)
@@ -133,18 +133,18 @@ import SyncLabKernel
     @Test func keptEndReadingFollowsTheDevice() throws {
         let s = try Self.load("v115-pausing.json", players: 20, duration: 2 * .hour)
         var world = World(scenario: s)
-        let end = SimTime(ns: s.duration - 1), clock = s.client.clock
+        let end = SimTime(ns: s.duration - 1), clocks = world.design.clocks
         for c in 0..<20 {
-            func fresh() -> Int64 { world.clockReading(world.clients[c].device, at: end).ns }
-            #expect(world.readingAtEnd(c, clock) == fresh())
-            let awake = world.readingAtEnd(c, clock)
+            func fresh() -> Int64 { clocks.reading(world.clients[c].device, at: end).ns }
+            #expect(world.readingAtEnd(c, clocks) == fresh())
+            let awake = world.readingAtEnd(c, clocks)
             world.updateDevice(c) { $0.fallAsleep(at: SimTime(ns: 10 * .minute)) }
-            #expect(world.readingAtEnd(c, clock) == fresh())
-            let asleep = world.readingAtEnd(c, clock)
+            #expect(world.readingAtEnd(c, clocks) == fresh())
+            let asleep = world.readingAtEnd(c, clocks)
             #expect(asleep < awake, "asleep to the end, the suspending clock reads less")
             world.updateDevice(c) { _ = $0.wake(at: SimTime(ns: 40 * .minute)) }
-            #expect(world.readingAtEnd(c, clock) == fresh())
-            #expect(asleep < world.readingAtEnd(c, clock) && world.readingAtEnd(c, clock) < awake, "30 minutes of deep sleep")
+            #expect(world.readingAtEnd(c, clocks) == fresh())
+            #expect(asleep < world.readingAtEnd(c, clocks) && world.readingAtEnd(c, clocks) < awake, "30 minutes of deep sleep")
         }
     }
 }
