@@ -6,7 +6,7 @@ import SyncLabKernel
 /// The type owns everything about its kind: the family it belongs to, the name scenarios use,
 /// how its parameters are read and checked, its JSON Schema fragment and how reports describe
 /// it. Adding one is one file and one entry in a `PluginRegistry` (`PluginRegistry.builtIn` for
-/// ours; `PluginRegistry.builtIn.adding(MyEstimator.self)` for an app team's).
+/// ours; `try PluginRegistry.builtIn.adding(MyEstimator.self)` for an app team's).
 public protocol Plugin: Sendable {
     /// The role the kind plays; the registry checks that the type conforms to the role's protocol.
     static var family: PluginFamily { get }
@@ -35,7 +35,8 @@ extension Plugin {
 public struct PluginContext: Sendable {
     /// The registry the scenario is loaded with; nested plug-ins come from it too.
     public var registry: PluginRegistry
-    /// The measured duration of the run, for defaults and limits that depend on it.
+    /// The measured duration of the run, for defaults and limits that depend on it (a
+    /// context made outside a scenario assumes `Scenario`'s default, 3 h).
     public var runDuration: Nanoseconds
 
     public init(registry: PluginRegistry = .builtIn, runDuration: Nanoseconds = 3 * .hour) {
