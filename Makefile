@@ -8,7 +8,7 @@ REPORTED := original-plan v115-pausing v115-uptime fix-subsecond-timestamp fix-r
             fix-continuous-clock recommended multistore-80 outage-fixed-retry outage-backoff
 INDEX = $(SYNCLAB) index $(addprefix $(1)/,$(REPORTED)) --title "SyncLab gallery" --notes Scenarios/gallery.md --out $(1)/README.md
 
-.PHONY: all build run test reports check-reports bench clean
+.PHONY: all build run test reports check-reports schema bench clean
 
 all: build
 
@@ -41,6 +41,10 @@ check-reports: build
 	  || { echo "Reports/README.md is out of date: run 'make reports'"; status=1; }; \
 	rm -rf $$tmp; \
 	if [ $$status -eq 0 ]; then echo "reports up to date: $(REPORTED)"; fi; exit $$status
+
+# Regenerate Scenarios/scenario.schema.json from the plug-in registry (a test fails when it is stale).
+schema: build
+	$(SYNCLAB) schema --out Scenarios/scenario.schema.json
 
 # Benchmarks (not part of `test`): fixed workloads, median of 3, appended to bench/results.csv.
 bench: build

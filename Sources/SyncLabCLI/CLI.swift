@@ -33,7 +33,8 @@ public struct CLI {
       synclab sweep SCENARIO.json --vary KEYPATH=v1,v2,... [--vary ...] [--seeds N] [--shard i/n] [--out DIR]
       synclab merge PART_DIR... --out DIR
       synclab validate SCENARIO.json...
-      synclab list [DIR]
+      synclab list [DIR] | --kinds
+      synclab schema [--out FILE]
       synclab index REPORT_DIR... [--notes FILE] [--out FILE]
       synclab help [COMMAND]
 
@@ -44,7 +45,8 @@ public struct CLI {
       sweep      run a grid of scenario variants (shardable across machines)
       merge      combine the parts of a sharded sweep
       validate   check scenario files without running them
-      list       list the scenarios in a folder (default: Scenarios)
+      list       list the scenarios in a folder (default: Scenarios), or the plug-in kinds
+      schema     print or write the scenario JSON Schema, generated from the plug-in kinds
       index      one table of several reports' headline figures (the gallery index)
 
     Run 'synclab COMMAND --help' for a command's options and examples.
@@ -70,6 +72,7 @@ public struct CLI {
         case "merge": return MergeCommand(cli: self).main(rest)
         case "validate": return ValidateCommand(cli: self).main(rest)
         case "list": return ListCommand(cli: self).main(rest)
+        case "schema": return SchemaCommand(cli: self).main(rest)
         case "index": return IndexCommand(cli: self).main(rest)
         case "help", "--help", "-h":
             if let sub = rest.first { return main([sub, "--help"]) }
@@ -89,8 +92,8 @@ public struct CLI {
     }
 
     /// The preamble every command shares: parse, answer `--help`, report usage errors.
-    func parse(_ arguments: [String], command: String, valued: Set<String>, help: String) -> Parsed {
-        switch ParsedArguments.parse(arguments, valued: valued, flags: []) {
+    func parse(_ arguments: [String], command: String, valued: Set<String>, flags: Set<String> = [], help: String) -> Parsed {
+        switch ParsedArguments.parse(arguments, valued: valued, flags: flags) {
         case .failure(let e):
             return .done(usageError(command, e.message))
         case .success(let p) where p.flags.contains("--help"):

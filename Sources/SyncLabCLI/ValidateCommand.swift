@@ -52,24 +52,32 @@ struct ListCommand {
     let cli: CLI
 
     static let help = """
-    synclab list — list the scenarios in a folder
+    synclab list — list the scenarios in a folder, or the plug-in kinds scenarios can name
 
     USAGE
       synclab list [DIR]      (default: Scenarios)
+      synclab list --kinds
 
     Prints one line per scenario: name, file, the first sentence of its description.
-    JSON Schema files (*.schema.json) are left out.
+    JSON Schema files (*.schema.json) are left out. With --kinds, one line per plug-in kind
+    of the registry: family, kind, what it does.
 
     EXAMPLE
       synclab list Scenarios
+      synclab list --kinds
 
     """
 
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "list", valued: [], help: ListCommand.help) {
+        switch cli.parse(arguments, command: "list", valued: [], flags: ["--kinds"], help: ListCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
+        }
+        if parsed.flags.contains("--kinds") {
+            guard parsed.positional.isEmpty else { return cli.usageError("list", "--kinds takes no folder") }
+            cli.out(ListCommand.kinds(PluginRegistry.builtIn))
+            return 0
         }
         guard parsed.positional.count <= 1 else { return cli.usageError("list", "expected at most one folder") }
         let dir = parsed.positional.first ?? "Scenarios"
@@ -90,5 +98,14 @@ struct ListCommand {
             }
         }
         return status
+    }
+}
+
+extension ListCommand {
+    /// One line per kind of `registry`: family, kind and its schema description, tab-separated.
+    static func kinds(_ registry: PluginRegistry) -> String {
+        registry.families.flatMap { family in
+            registry.kinds(of: family).map { "\(family.name)\t\($0.kind)\t\($0.schema.description)\n" }
+        }.joined()
     }
 }

@@ -26,42 +26,15 @@ enum Describe {
         }
     }
 
-    static func clock(_ c: any DeviceClock) -> String {
-        switch c {
-        case is SuspendingDeviceClock: return "suspending (mach_absolute_time / CACurrentMediaTime: stops in deep sleep)"
-        case is ContinuousDeviceClock: return "continuous (mach_continuous_time / CLOCK_BOOTTIME: counts through sleep)"
-        case let u as BootTimeUptimeClock:
-            return u.resolution == .second ? "uptime = time(now) − KERN_BOOTTIME (1 s resolution, follows the wall clock)"
-                : "uptime from gettimeofday − boot time (1 µs resolution, follows the wall clock)"
-        case is WallClock: return "wall clock (NSDate)"
-        case let u as WallUptimeClock:
-            return "uptime = wall − boot time recorded at boot (\(u.resolution == .second ? "1 s" : "1 µs") resolution, follows wall-clock changes)"
-        default: return c.name
-        }
-    }
+    /// A client plug-in in words: its own `summary`, or its name when it is not a registered
+    /// `Plugin` (a value an app built in Swift).
+    static func summary(_ plugin: Any, _ name: String) -> String { (plugin as? any Plugin)?.summary ?? name }
 
-    static func tick(_ t: any TickPolicy) -> String {
-        if let timer = t as? TimerTick { return "timer every \(duration(Double(timer.period))) on the \(timer.clock.name) clock, phase set when the Store comes on screen" }
-        if t is AlignedTick { return "one-shot timer at each transition's estimated instant (aligned)" }
-        if let link = t as? DisplayLinkTick { return "display link at \(link.rate) Hz on the continuous clock" }
-        return t.name
-    }
-
-    static func refetch(_ r: any RefetchPolicy) -> String {
-        if let u = r as? UniformWindowRefetch {
-            return "uniform \(duration(Double(u.minimum)))–\(duration(Double(u.maximum))) after each load"
-        }
-        if let a = r as? AlignedToPublicationRefetch {
-            return "at the first publication (\(duration(Double(a.lag))) after a \(duration(Double(a.period))) boundary) "
-                + "at least \(duration(Double(a.after))) after each load, plus uniform 0–\(duration(Double(a.window)))"
-        }
-        return r.name
-    }
-
-    /// The client design's options beyond its plug-in names, or nil for none (the seeds' design).
+    /// The client design's options beyond its plug-in names, or nil for none (the seeds' design):
+    /// each plug-in's own `settings`, then the design's options.
     static func clientOptions(_ c: ClientDesign) -> String? {
-        var parts: [String] = []
-        if let ntp = c.estimator as? NTPEstimator { parts.append("NTP clock filter over the last \(ntp.window) exchanges (minimum delay)") }
+        let plugins: [Any] = [c.clock, c.estimator, c.tick, c.refetch, c.retry]
+        var parts = plugins.compactMap { ($0 as? any Plugin)?.settings }
         if c.probes > 1 { parts.append("best of \(c.probes) back-to-back probes per sync (smallest round trip)") }
         if c.syncReading == .responseHeaders {
             parts.append("sync read when the response headers arrive (the server's stamps travel in them), not after the file")
@@ -72,11 +45,8 @@ enum Describe {
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
-    static func retry(_ r: any RetryPolicy) -> String {
-        if let f = r as? FixedIntervalRetry { return "every \(duration(Double(f.interval))) until data arrives" }
-        if let e = r as? ExponentialBackoffRetry {
-            return "exponential backoff from \(duration(Double(e.base))) capped at \(duration(Double(e.cap))), \(e.jitter.rawValue) jitter"
-        }
-        return r.name
+    /// `text` with every "$" escaped: GitHub reads text between two dollar signs as maths.
+    static func escapingDollars(_ text: String) -> String {
+        String(text.flatMap { $0 == "$" ? ["\\", "$"] : [$0] })
     }
 }

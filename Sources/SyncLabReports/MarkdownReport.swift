@@ -71,9 +71,10 @@ public enum MarkdownReport {
             + "\(Format.fixed(r.meanFileBytes, 0)) bytes per file on average as served (JSON → AES-CBC with PKCS#7 padding → Base64, plus headers); "
             + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), taken when the request starts; "
             + "service time \(Describe.distribution(s.server.serviceTime, .duration)).\n"
-        md += "- Client design: measures with the \(Describe.clock(s.client.clock)); estimator `\(s.client.estimator.name)`; "
-            + "ticks: \(Describe.tick(s.client.tick)); refetch: \(Describe.refetch(s.client.refetch)); "
-            + "retry: \(Describe.retry(s.client.retry)).\n"
+        md += "- Client design: measures with the \(Describe.summary(s.client.clock, s.client.clock.name)); "
+            + "estimator `\(s.client.estimator.name)`; ticks: \(Describe.summary(s.client.tick, s.client.tick.name)); "
+            + "refetch: \(Describe.summary(s.client.refetch, s.client.refetch.name)); "
+            + "retry: \(Describe.summary(s.client.retry, s.client.retry.name)).\n"
         if let options = Describe.clientOptions(s.client) { md += "- Client options: \(options).\n" }
         let p = s.population
         md += "- Players: visits every \(Describe.distribution(p.visitGap, .duration)), \(Describe.distribution(p.sessionsPerVisit, .number)) Store sessions per visit "
@@ -219,26 +220,10 @@ public enum MarkdownReport {
             return md + "The scenario names no price models (`costs`), so no monthly price is computed.\n"
         }
         md += "| price model | terms | per month | note |\n|---|---|---|---|\n"
-        let peak = r.peakSecond?.requests ?? 0
         for (model, cost) in zip(models, r.costEstimates) {
-            var terms: String
-            var note: String
-            switch model.kind {
-            case let .perRequest(base, included, perMillion):
-                terms = "per request: \(money(base)) a month including \(Format.grouped(included)) requests, "
-                    + "\(money(perMillion)) per further million"
-                note = cost.requestCharge > 0
-                    ? "\(Format.fixed(max(0, requests - included) / 1e6, 2)) million requests over the included"
-                    : "within the included requests"
-            case let .flat(monthly, capacity):
-                terms = "flat: \(money(monthly)) a month per server"
-                    + (capacity.map { ", \(Format.compact($0, 1)) requests/s each" } ?? "")
-                switch (cost.peakFits, cost.servers) {
-                case (true?, _): note = "the peak of \(peak) requests/s fits one server"
-                case (false?, let n?): note = "the peak of \(peak) requests/s needs \(n) servers"
-                default: note = "capacity not given: one server assumed"
-                }
-            }
+            // The pricing words its own terms and what decided its bill.
+            var terms = Describe.escapingDollars(model.pricing.summary)
+            var note = cost.note
             if model.pricePerGB > 0 {
                 terms += "; egress \(money(model.pricePerGB)) per GB over \(Format.compact(model.includedEgressBytes / 1e9, 1)) GB"
                 if cost.egressCharge > 0 { note += "; egress \(money(cost.egressCharge))" }

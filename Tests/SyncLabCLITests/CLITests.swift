@@ -280,3 +280,28 @@ enum CLITestFolders {
         #expect(l.out.contains("v115-uptime\t"))
     }
 }
+
+/// `synclab schema` and `synclab list --kinds`: both read the plug-in registry.
+@Suite struct RegistryCommandTests {
+    @Test func schemaPrintsTheGeneratedSchema() throws {
+        let r = CLITests.synclab(["schema"])
+        #expect(r.status == 0 && r.err == "")
+        #expect(r.out == ScenarioSchema.text(for: .builtIn))
+        let dir = CLITests.temporaryDirectory()
+        let written = CLITests.synclab(["schema", "--out", dir + "/s.json"])
+        #expect(written.status == 0 && written.out == "wrote \(dir)/s.json\n")
+        #expect(try String(contentsOfFile: dir + "/s.json", encoding: .utf8) == r.out)
+        #expect(CLITests.synclab(["schema", "extra"]).status == 2)
+    }
+
+    @Test func listKindsShowsEveryRegisteredKind() {
+        let r = CLITests.synclab(["list", "--kinds"])
+        #expect(r.status == 0)
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == PluginRegistry.builtIn.kinds.count)
+        #expect(lines.first == "clock\tsuspending\tmach_absolute_time / CACurrentMediaTime: stops while the device is in deep sleep (default).")
+        #expect(lines.contains("costModel\tflat\tA flat-rate server; the peak second decides how many it takes."))
+        #expect(lines.last?.hasPrefix("deviceEvent\ttampering\t") == true)
+        #expect(CLITests.synclab(["list", "--kinds", "Scenarios"]).status == 2)
+    }
+}

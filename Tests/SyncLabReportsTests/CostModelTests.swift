@@ -23,8 +23,8 @@ import SyncLabKernel
     @Test func shippedScenarioNamesTheSeedsTwoModels() throws {
         let s = try ScenarioLoader().load(path: SmallRun.shippedPausing)
         #expect(s.costModels == [
-            CostModel(name: "parse-like", kind: .perRequest(baseMonthly: 199, includedRequests: 1_000_000, pricePerMillion: 100)),
-            CostModel(name: "vps", kind: .flat(monthly: 20, capacityRps: 200)),
+            CostModel(name: "parse-like", pricing: PerRequestPricing(baseMonthly: 199, includedRequests: 1_000_000, pricePerMillion: 100)),
+            CostModel(name: "vps", pricing: FlatRatePricing(monthly: 20, capacityRps: 200)),
         ])
     }
 
@@ -34,13 +34,13 @@ import SyncLabKernel
           { "name": "box_2", "kind": "flat", "monthly": 5, "pricePerGB": 0.01, "includedEgress": "1000GB" } ]
         """)
         #expect(models == [
-            CostModel(name: "api", kind: .perRequest(baseMonthly: 0, includedRequests: 0, pricePerMillion: 2.5)),
-            CostModel(name: "box_2", kind: .flat(monthly: 5, capacityRps: nil), pricePerGB: 0.01, includedEgressBytes: 1e12),
+            CostModel(name: "api", pricing: PerRequestPricing(baseMonthly: 0, includedRequests: 0, pricePerMillion: 2.5)),
+            CostModel(name: "box_2", pricing: FlatRatePricing(monthly: 5, capacityRps: nil), pricePerGB: 0.01, includedEgressBytes: 1e12),
         ])
     }
 
     @Test(arguments: [
-        ("[{\"name\": \"x\", \"kind\": \"monthly\", \"monthly\": 1}]", "c.json: [0].kind: unknown cost model kind 'monthly'; expected 'per-request' or 'flat'"),
+        ("[{\"name\": \"x\", \"kind\": \"monthly\", \"monthly\": 1}]", "c.json: [0].kind: unknown cost model 'monthly'; expected one of 'per-request', 'flat'"),
         ("[{\"name\": \"x\", \"kind\": \"flat\", \"monthly\": 20, \"pricePerMillion\": 1}]", "c.json: [0]: unknown key 'pricePerMillion'"),
         ("[{\"name\": \"x\", \"kind\": \"flat\", \"monthly\": -20}]", "c.json: [0].monthly: must not be negative"),
         ("[{\"name\": \"x\", \"kind\": \"flat\", \"monthly\": 20, \"capacityRps\": 0}]", "c.json: [0].capacityRps: must be greater than zero"),
@@ -60,7 +60,7 @@ import SyncLabKernel
         // The default scenario's window: 10301 requests in 3 h. A month is 240 such windows.
         let requests = CostModel.perMonth(10_301, over: 10_800)
         #expect(requests == 2_472_240)
-        let parse = CostModel(name: "p", kind: .perRequest(baseMonthly: 199, includedRequests: 1_000_000, pricePerMillion: 100))
+        let parse = CostModel(name: "p", pricing: PerRequestPricing(baseMonthly: 199, includedRequests: 1_000_000, pricePerMillion: 100))
         let bill = parse.estimate(requestsPerMonth: 2_472_240, bytesPerMonth: 0, peakRequestsPerSecond: 99)
         // 199 + (2472240 − 1000000) / 10^6 × 100 = 199 + 147.224
         #expect(abs(bill.monthly - 346.224) < 1e-9)
@@ -72,7 +72,7 @@ import SyncLabKernel
     }
 
     @Test func flatArithmetic() {
-        let vps = CostModel(name: "vps", kind: .flat(monthly: 20, capacityRps: 200))
+        let vps = CostModel(name: "vps", pricing: FlatRatePricing(monthly: 20, capacityRps: 200))
         let fits = vps.estimate(requestsPerMonth: 1e9, bytesPerMonth: 0, peakRequestsPerSecond: 99)
         #expect(fits.monthly == 20 && fits.servers == 1 && fits.peakFits == true)
         let exact = vps.estimate(requestsPerMonth: 0, bytesPerMonth: 0, peakRequestsPerSecond: 200)
@@ -80,14 +80,14 @@ import SyncLabKernel
         // 450 / 200 = 2.25: three servers.
         let spike = vps.estimate(requestsPerMonth: 0, bytesPerMonth: 0, peakRequestsPerSecond: 450)
         #expect(spike.monthly == 60 && spike.servers == 3 && spike.peakFits == false)
-        let unknown = CostModel(name: "u", kind: .flat(monthly: 20, capacityRps: nil))
+        let unknown = CostModel(name: "u", pricing: FlatRatePricing(monthly: 20, capacityRps: nil))
             .estimate(requestsPerMonth: 0, bytesPerMonth: 0, peakRequestsPerSecond: 10_000)
         #expect(unknown.monthly == 20 && unknown.servers == 1 && unknown.peakFits == nil)
     }
 
     @Test func egressArithmetic() {
         // 150 GB a month, 100 GB included per server, $0.09 per further GB: 50 × 0.09 = 4.50.
-        let box = CostModel(name: "b", kind: .flat(monthly: 20, capacityRps: 100), pricePerGB: 0.09, includedEgressBytes: 100e9)
+        let box = CostModel(name: "b", pricing: FlatRatePricing(monthly: 20, capacityRps: 100), pricePerGB: 0.09, includedEgressBytes: 100e9)
         let one = box.estimate(requestsPerMonth: 0, bytesPerMonth: 150e9, peakRequestsPerSecond: 50)
         #expect(abs(one.monthly - 24.5) < 1e-9 && abs(one.egressCharge - 4.5) < 1e-9)
         // Two servers include 200 GB: no egress charge.

@@ -12,9 +12,15 @@ import SyncLabKernel
 /// the item at the estimate at t. `lastTick(atOrBefore: t)` therefore returns t: the displayed
 /// error of this policy is its estimate error. (A seconds countdown, if the UI has one, would
 /// need its own timer; it is not modelled.)
-public struct AlignedTick: TickPolicy, ScenarioPlugin {
-    public static let kind = "aligned"
+public struct AlignedTick: TickPolicy {
     public init() {}
-    public init(from node: InputNode) throws { self.init() }
     public var name: String { Self.kind }
+}
+
+extension AlignedTick: Plugin {
+    public static let family = PluginFamily.tick
+    public static let kind = "aligned"
+    public static let schema = SchemaFragment("A one-shot timer at each transition's estimated instant.")
+    public init(_ node: InputNode, in context: PluginContext) throws { self.init() }
+    public var summary: String { "one-shot timer at each transition's estimated instant (aligned)" }
 }

@@ -10,10 +10,8 @@ import SyncLabKernel
 /// Bound: the stamp instant lies somewhere in the round trip, so the error lies in
 /// [−ρs − M/2 − ε, M/2] (M the measured round trip, ε its measurement error):
 /// ± (M/2 + ρs + ε(M) + ρc + 1 ns).
-public struct CristianEstimator: SyncEstimator, ScenarioPlugin {
-    public static let kind = "cristian"
+public struct CristianEstimator: SyncEstimator {
     public init() {}
-    public init(from node: InputNode) throws { self.init() }
     public var name: String { Self.kind }
 
     public func anchor(for s: SyncSample) -> SyncAnchor {
@@ -24,4 +22,12 @@ public struct CristianEstimator: SyncEstimator, ScenarioPlugin {
         let rtt = s.roundTrip
         return rtt / 2 &+ 1 &+ m.serverResolution &+ m.intervalError(rtt) &+ m.extrapolationBase
     }
+}
+
+extension CristianEstimator: Plugin {
+    public static let family = PluginFamily.estimator
+    public static let kind = "cristian"
+    public static let schema = SchemaFragment("Cristian's algorithm: timestamp + RTT/2.")
+    public init(_ node: InputNode, in context: PluginContext) throws { self.init() }
+    public var summary: String { "timestamp + half the round trip (Cristian)" }
 }

@@ -7,8 +7,7 @@ import SyncLabKernel
 /// accumulates the rounding of a 16.666667 ms float period. The frame grid is the device's, not
 /// the session's: the Store draws once when it comes on screen (frame 0, at the session start)
 /// and then on every vsync.
-public struct DisplayLinkTick: TickPolicy, ScenarioPlugin {
-    public static let kind = "display-link"
+public struct DisplayLinkTick: TickPolicy {
     /// Refresh rate, frames per second.
     public var rate: Int64
     let clock = ContinuousDeviceClock()
@@ -16,10 +15,6 @@ public struct DisplayLinkTick: TickPolicy, ScenarioPlugin {
     public init(rate: Int64 = 60) {
         precondition(rate >= 1 && rate <= 1_000)
         self.rate = rate
-    }
-
-    public init(from node: InputNode) throws {
-        self.init(rate: Int64(try node.value("rate", default: 60) { try $0.int(min: 1, max: 1_000) }))
     }
 
     public var name: String { Self.kind }
@@ -51,4 +46,16 @@ public struct DisplayLinkTick: TickPolicy, ScenarioPlugin {
         guard k >= 0, vsyncReading(k) > base.ns else { return nil }
         return ClockReading(ns: vsyncReading(k))
     }
+}
+
+extension DisplayLinkTick: Plugin {
+    public static let family = PluginFamily.tick
+    public static let kind = "display-link"
+    public static let schema = SchemaFragment(
+        "A display link (CADisplayLink): every vsync of the continuous clock.",
+        properties: ["rate": ["type": "integer", "minimum": 1, "maximum": 1000, "description": "Refresh rate in Hz (default 60)."]])
+    public init(_ node: InputNode, in context: PluginContext) throws {
+        self.init(rate: Int64(try node.value("rate", default: 60) { try $0.int(min: 1, max: 1_000) }))
+    }
+    public var summary: String { "display link at \(rate) Hz on the continuous clock" }
 }

@@ -7,8 +7,7 @@ import SyncLabKernel
 /// - `decorrelated`: delay = min(cap, U(base, 3·previous)), previous = base before the first
 ///   retry of a run of failures; needs the previous delay per client (one word).
 /// - `none`: delay = min(cap, base·2^(failures−1)).
-public struct ExponentialBackoffRetry: RetryPolicy, ScenarioPlugin, Equatable {
-    public static let kind = "exponential"
+public struct ExponentialBackoffRetry: RetryPolicy, Equatable {
     public enum Jitter: String, Sendable, CaseIterable, Equatable { case full, decorrelated, none }
     public var base: Nanoseconds
     public var cap: Nanoseconds
@@ -19,26 +18,6 @@ public struct ExponentialBackoffRetry: RetryPolicy, ScenarioPlugin, Equatable {
         self.base = base
         self.cap = cap
         self.jitter = jitter
-    }
-
-    public init(from node: InputNode) throws {
-        let limit = ScenarioLoader.Limits.delay
-        let base = try node.value("base", default: Int64.second) { try $0.duration(in: 10 * Int64.millisecond...limit) }
-        let cap = try node.value("cap", default: max(5 * Int64.minute, base)) { n -> Int64 in
-            let cap = try n.duration(in: 10 * Int64.millisecond...limit)
-            guard cap >= base else {
-                throw n.error("must be at least base (\(Units.formatDuration(base))); got \(InputNode.describeScalar(n.value))")
-            }
-            return cap
-        }
-        let jitter = try node.value("jitter", default: Jitter.full) { n -> Jitter in
-            let text = try n.string()
-            guard let j = Jitter(rawValue: text) else {
-                throw n.error("expected one of \"full\", \"decorrelated\", \"none\"; got \(InputNode.describeScalar(n.value))")
-            }
-            return j
-        }
-        self.init(base: base, cap: cap, jitter: jitter)
     }
 
     public var name: String { Self.kind }
@@ -67,5 +46,40 @@ public struct ExponentialBackoffRetry: RetryPolicy, ScenarioPlugin, Equatable {
             let high = 3 &* last   // ≥ base; last ≤ cap ≤ 1 d, so no overflow
             return min(cap, base &+ Int64(rng.below(UInt64(high &- base) + 1)))
         }
+    }
+}
+
+extension ExponentialBackoffRetry: Plugin {
+    public static let family = PluginFamily.retry
+    public static let kind = "exponential"
+    public static let schema = SchemaFragment(
+        "Exponential backoff with a cap and jitter, so clients that failed together do not retry together.",
+        properties: [
+            "base": SchemaFragment.ref("positiveDuration", "10ms to 1d (default 1s)."),
+            "cap": SchemaFragment.ref("positiveDuration", "base to 1d (default 5m)."),
+            "jitter": ["enum": ["full", "decorrelated", "none"],
+                       "description": "full: U(0, min(cap, base·2^(n−1))); decorrelated: min(cap, U(base, 3·previous)); none (default full)."],
+        ])
+    public init(_ node: InputNode, in context: PluginContext) throws {
+        let limit = ScenarioLoader.Limits.delay
+        let base = try node.value("base", default: Int64.second) { try $0.duration(in: 10 * Int64.millisecond...limit) }
+        let cap = try node.value("cap", default: max(5 * Int64.minute, base)) { n -> Int64 in
+            let cap = try n.duration(in: 10 * Int64.millisecond...limit)
+            guard cap >= base else {
+                throw n.error("must be at least base (\(Units.formatDuration(base))); got \(InputNode.describeScalar(n.value))")
+            }
+            return cap
+        }
+        let jitter = try node.value("jitter", default: Jitter.full) { n -> Jitter in
+            let text = try n.string()
+            guard let j = Jitter(rawValue: text) else {
+                throw n.error("expected one of \"full\", \"decorrelated\", \"none\"; got \(InputNode.describeScalar(n.value))")
+            }
+            return j
+        }
+        self.init(base: base, cap: cap, jitter: jitter)
+    }
+    public var summary: String {
+        "exponential backoff from \(Units.formatDuration(base)) capped at \(Units.formatDuration(cap)), \(jitter.rawValue) jitter"
     }
 }

@@ -10,7 +10,10 @@ public struct ImmediateTick: TickPolicy {
     public var name: String { "immediate" }
 }
 
-extension ImmediateTick: ScenarioPlugin {
+extension ImmediateTick: Plugin {
+    public static let family = PluginFamily.tick
     public static let kind = "immediate"
-    public init(from node: InputNode) throws { self.init() }
+    public static let schema = SchemaFragment("Every instant is a tick: a reference for comparing with other simulators, not a real app's timer.")
+    public init(_ node: InputNode, in context: PluginContext) throws { self.init() }
+    public var summary: String { "immediate" }
 }

@@ -19,8 +19,7 @@ import SyncLabKernel
 /// [−δ/2 − a, δ/2 − b]: ± (|δ|/2 + ρs + ε(T4 − T1) + ρc + 1 ns).
 ///
 /// Memory per client: 1 + 4·window words (count; per sample: server time at T4, T4, δ, bound).
-public struct NTPEstimator: SyncEstimator, ScenarioPlugin {
-    public static let kind = "ntp"
+public struct NTPEstimator: SyncEstimator {
     public static let maximumWindow = 64
     /// Exchanges the clock filter keeps.
     public var window: Int
@@ -28,10 +27,6 @@ public struct NTPEstimator: SyncEstimator, ScenarioPlugin {
     public init(window: Int = 8) {
         precondition(window >= 1 && window <= NTPEstimator.maximumWindow)
         self.window = window
-    }
-
-    public init(from node: InputNode) throws {
-        self.init(window: try node.value("window", default: 8) { try $0.int(min: 1, max: NTPEstimator.maximumWindow) })
     }
 
     public var name: String { Self.kind }
@@ -78,4 +73,18 @@ public struct NTPEstimator: SyncEstimator, ScenarioPlugin {
         return SyncEstimate(anchor: SyncAnchor(serverTime: memory[best], reading: ClockReading(ns: memory[best + 1])),
                             bound: memory[best + 3], boundGrowthPPB: m.maxDriftPPB)
     }
+}
+
+extension NTPEstimator: Plugin {
+    public static let family = PluginFamily.estimator
+    public static let kind = "ntp"
+    public static let schema = SchemaFragment(
+        "RFC 5905 four timestamps, minimum-delay filter over the last window exchanges.",
+        properties: ["window": ["type": "integer", "minimum": 1, "maximum": .integer(maximumWindow),
+                                "description": "Exchanges the clock filter keeps (default 8)."]])
+    public init(_ node: InputNode, in context: PluginContext) throws {
+        self.init(window: try node.value("window", default: 8) { try $0.int(min: 1, max: NTPEstimator.maximumWindow) })
+    }
+    public var summary: String { "RFC 5905 offset of the exchange with the smallest delay among the last \(window)" }
+    public var settings: String? { "NTP clock filter over the last \(window) exchanges (minimum delay)" }
 }

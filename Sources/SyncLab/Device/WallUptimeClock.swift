@@ -30,9 +30,16 @@ public struct WallUptimeClock: DeviceClock {
     }
 }
 
-extension WallUptimeClock: ScenarioPlugin {
+extension WallUptimeClock: Plugin {
+    public static let family = PluginFamily.clock
     public static let kind = "uptime-wall"
-    public init(from node: InputNode) throws {
+    public static let schema = SchemaFragment(
+        "Uptime from the boot time recorded at boot: follows wall-clock changes.",
+        properties: ["resolution": BootTimeUptimeClock.resolutionSchema])
+    public init(_ node: InputNode, in context: PluginContext) throws {
         self.init(resolution: try BootTimeUptimeClock.resolution(from: node))
+    }
+    public var summary: String {
+        "uptime = wall − boot time recorded at boot (\(resolution == .second ? "1 s" : "1 µs") resolution, follows wall-clock changes)"
     }
 }

@@ -76,42 +76,19 @@ public struct DeviceEventsConfig: Sendable {
 
 // MARK: Reading from a scenario
 
+/// A kind of device event a scenario switches on under `devices` (`devices.reboots`, …): a
+/// plug-in of the keyed family `.deviceEvent`, stored in the scenario's `DeviceEventsConfig`.
+public protocol DeviceEvent: Plugin {
+    /// Sets this event's slot of `config`.
+    func switchOn(in config: inout DeviceEventsConfig)
+}
+
 extension DeviceEventsConfig {
-    /// Reads `devices.reboots`, `devices.appKills`, `devices.wallClockChanges` and
-    /// `devices.tampering` from the `devices` object (each optional).
-    static func read(_ devices: InputNode, duration: Nanoseconds) throws -> DeviceEventsConfig {
+    /// Reads every device event the `devices` object switches on, through `context.registry`.
+    static func read(_ devices: InputNode, in context: PluginContext) throws -> DeviceEventsConfig {
         var config = DeviceEventsConfig()
-        config.reboots = try devices.optional("reboots") { n in
-            try n.expectObject()
-            let r = Reboots(every: try interval(n.required("every")),
-                            downtime: try n.value("downtime", default: Int64.minute) {
-                                try $0.duration(in: 0...ScenarioLoader.Limits.delay)
-                            })
-            try n.rejectUnknownKeys()
-            return r
-        }
-        config.appKills = try devices.optional("appKills") { n in
-            try n.expectObject()
-            let k = AppKills(every: try interval(n.required("every")))
-            try n.rejectUnknownKeys()
-            return k
-        }
-        config.wallClockChanges = try devices.optional("wallClockChanges") { n in
-            try n.expectObject()
-            let w = WallClockChanges(every: try interval(n.required("every")),
-                                     jump: try n.required("jump").signedDistribution(Bounds(most: Double(365 * ScenarioLoader.Limits.day))))
-            try n.rejectUnknownKeys()
-            return w
-        }
-        config.tampering = try devices.optional("tampering") { n in
-            try n.expectObject()
-            let share = try n.required("share").probability()
-            let advance = try n.required("advance").distribution(.duration, .durations(Int64.millisecond, 365 * ScenarioLoader.Limits.day))
-            let at = try n.value("at", default: Distribution.uniform(min: 0, max: Double(duration))) {
-                try $0.distribution(.duration, .durations(0, ScenarioLoader.Limits.runLength))
-            }
-            try n.rejectUnknownKeys()
-            return Tampering(share: share, advance: advance, at: at)
+        for case let event as any DeviceEvent in try context.registry.readKeyed(.deviceEvent, in: devices, context: context) {
+            event.switchOn(in: &config)
         }
         return config
     }
@@ -125,4 +102,76 @@ extension DeviceEventsConfig {
         }
         return d
     }
+}
+
+extension DeviceEventsConfig.Reboots: DeviceEvent {
+    public static let family = PluginFamily.deviceEvent
+    public static let kind = "reboots"
+    public static let schema = SchemaFragment(
+        "Restarts: the kernel's clocks restart, the app is killed (cold start on the next view); a Store session in progress reopens after downtime.",
+        properties: ["every": SchemaFragment.ref("eventInterval"),
+                     "downtime": SchemaFragment.ref("duration", "From a restart during a Store session to the player reopening it, 0 to 1d (default 1m).")],
+        required: ["every"])
+    public init(_ n: InputNode, in context: PluginContext) throws {
+        self.init(every: try DeviceEventsConfig.interval(n.required("every")),
+                  downtime: try n.value("downtime", default: Int64.minute) { try $0.duration(in: 0...ScenarioLoader.Limits.delay) })
+    }
+    public var summary: String {
+        "reboots every \(every.describe(.duration)) per player; a Store session reopens \(Units.formatDuration(downtime)) later"
+    }
+    public func switchOn(in config: inout DeviceEventsConfig) { config.reboots = self }
+}
+
+extension DeviceEventsConfig.AppKills: DeviceEvent {
+    public static let family = PluginFamily.deviceEvent
+    public static let kind = "appKills"
+    public static let schema = SchemaFragment(
+        "The OS kills the app; only a kill during a break (app in the background) costs a cold start.",
+        properties: ["every": SchemaFragment.ref("eventInterval")], required: ["every"])
+    public init(_ n: InputNode, in context: PluginContext) throws {
+        self.init(every: try DeviceEventsConfig.interval(n.required("every")))
+    }
+    public var summary: String { "the OS kills the app every \(every.describe(.duration)) per player" }
+    public func switchOn(in config: inout DeviceEventsConfig) { config.appKills = self }
+}
+
+extension DeviceEventsConfig.WallClockChanges: DeviceEvent {
+    public static let family = PluginFamily.deviceEvent
+    public static let kind = "wallClockChanges"
+    public static let schema = SchemaFragment(
+        "A user sets the wall clock by a signed amount: the wall clock and uptime-wall follow, the other clocks do not.",
+        properties: ["every": SchemaFragment.ref("eventInterval"),
+                     "jump": SchemaFragment.ref("offsetDistribution", "Signed amount of each change, at most 365d.")],
+        required: ["every", "jump"])
+    public init(_ n: InputNode, in context: PluginContext) throws {
+        self.init(every: try DeviceEventsConfig.interval(n.required("every")),
+                  jump: try n.required("jump").signedDistribution(Bounds(most: Double(365 * ScenarioLoader.Limits.day))))
+    }
+    public var summary: String {
+        "players set the wall clock every \(every.describe(.duration)) by \(jump.describe(.duration))"
+    }
+    public func switchOn(in config: inout DeviceEventsConfig) { config.wallClockChanges = self }
+}
+
+extension DeviceEventsConfig.Tampering: DeviceEvent {
+    public static let family = PluginFamily.deviceEvent
+    public static let kind = "tampering"
+    public static let schema = SchemaFragment(
+        "A share of players moves the wall clock forward once, by advance, at true time at (since the start of the measured window).",
+        properties: ["share": SchemaFragment.ref("probability"),
+                     "advance": SchemaFragment.ref("durationDistribution", "At least 1ms."),
+                     "at": SchemaFragment.ref("durationDistribution", "Default: uniform over the measured window.")],
+        required: ["share", "advance"])
+    public init(_ n: InputNode, in context: PluginContext) throws {
+        let share = try n.required("share").probability()
+        let advance = try n.required("advance").distribution(.duration, .durations(Int64.millisecond, 365 * ScenarioLoader.Limits.day))
+        let at = try n.value("at", default: Distribution.uniform(min: 0, max: Double(context.runDuration))) {
+            try $0.distribution(.duration, .durations(0, ScenarioLoader.Limits.runLength))
+        }
+        self.init(share: share, advance: advance, at: at)
+    }
+    public var summary: String {
+        "\(Bounds.number(share * 100))% of players move the wall clock forward by \(advance.describe(.duration)) at \(at.describe(.duration))"
+    }
+    public func switchOn(in config: inout DeviceEventsConfig) { config.tampering = self }
 }

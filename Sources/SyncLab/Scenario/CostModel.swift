@@ -8,34 +8,32 @@
 
 import SyncLabKernel
 
-/// One price model from the scenario's `costs` list: per request, or a flat-rate server.
+/// One price model from the scenario's `costs` list: a name, how requests or servers are billed
+/// (`pricing`, a plug-in: per request or flat rate) and the egress every kind may add.
 ///
 /// Prices are in the currency the scenario writes them in (the seeds use US dollars), per
-/// 30-day month. Egress is optional for both kinds: `pricePerGB` (default 0) per decimal
+/// 30-day month. Egress is optional for every kind: `pricePerGB` (default 0) per decimal
 /// gigabyte above `includedEgress`.
 public struct CostModel: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        /// An API service: `baseMonthly` includes `includedRequests` requests a month; each
-        /// further million costs `pricePerMillion` (pro rata).
-        case perRequest(baseMonthly: Double, includedRequests: Double, pricePerMillion: Double)
-        /// A server rented at `monthly` that handles up to `capacityRps` requests per second
-        /// (nil: capacity not modelled, one server). The peak second decides how many it takes.
-        case flat(monthly: Double, capacityRps: Double?)
-    }
-
     /// Names the model in reports and in the budget figure `costPerMonth.<name>`.
     public var name: String
-    public var kind: Kind
+    /// How requests or servers are billed: `PerRequestPricing`, `FlatRatePricing`, or an app's own.
+    public var pricing: any CostPricing
     /// Price per 10^9 bytes of responses above `includedEgressBytes` (0: egress is free).
     public var pricePerGB: Double
-    /// Response bytes per month included in the price (per server for `flat`).
+    /// Response bytes per month included in the price (per server when the pricing counts servers).
     public var includedEgressBytes: Double
 
-    public init(name: String, kind: Kind, pricePerGB: Double = 0, includedEgressBytes: Double = 0) {
+    public init(name: String, pricing: any CostPricing, pricePerGB: Double = 0, includedEgressBytes: Double = 0) {
         self.name = name
-        self.kind = kind
+        self.pricing = pricing
         self.pricePerGB = pricePerGB
         self.includedEgressBytes = includedEgressBytes
+    }
+
+    public static func == (a: CostModel, b: CostModel) -> Bool {
+        a.name == b.name && a.pricing.isSame(as: b.pricing) && a.pricePerGB == b.pricePerGB
+            && a.includedEgressBytes == b.includedEgressBytes
     }
 
     /// Seconds in the month every `…PerMonth` figure extrapolates to: 30 days.
@@ -49,36 +47,145 @@ public struct CostModel: Sendable, Equatable {
 
     /// The bill for one month with the given traffic.
     public func estimate(requestsPerMonth: Double, bytesPerMonth: Double, peakRequestsPerSecond: Double) -> CostEstimate {
-        switch kind {
-        case let .perRequest(base, included, perMillion):
-            let extra = max(0, requestsPerMonth - included)
-            let egress = egressCost(bytesPerMonth, servers: 1)
-            return CostEstimate(name: name, monthly: base + extra / 1e6 * perMillion + egress,
-                                requestCharge: extra / 1e6 * perMillion, egressCharge: egress,
-                                servers: nil, peakFits: nil)
-        case let .flat(monthly, capacity):
-            var servers = 1
-            if let capacity, peakRequestsPerSecond > capacity {
-                // Bounded: capacity > 0 and the peak is a count of one second's requests.
-                servers = Int((peakRequestsPerSecond / capacity).rounded(.up))
-            }
-            let egress = egressCost(bytesPerMonth, servers: servers)
-            return CostEstimate(name: name, monthly: Double(servers) * monthly + egress,
-                                requestCharge: 0, egressCharge: egress, servers: servers,
-                                peakFits: capacity.map { peakRequestsPerSecond <= $0 })
-        }
+        let bill = pricing.bill(requestsPerMonth: requestsPerMonth, peakRequestsPerSecond: peakRequestsPerSecond)
+        let egress = egressCost(bytesPerMonth, servers: bill.servers ?? 1)
+        return CostEstimate(name: name, monthly: bill.monthly + egress, requestCharge: bill.requestCharge,
+                            egressCharge: egress, servers: bill.servers, peakFits: bill.peakFits, note: bill.note)
     }
 
     func egressCost(_ bytesPerMonth: Double, servers: Int) -> Double {
         max(0, bytesPerMonth - includedEgressBytes * Double(servers)) / 1e9 * pricePerGB
     }
+}
 
-    /// The scenario key's spelling of the kind.
-    public var kindName: String {
-        switch kind {
-        case .perRequest: return "per-request"
-        case .flat: return "flat"
+/// How a price model bills a month's requests: a `.costModel` plug-in (`"kind"` in `costs`).
+public protocol CostPricing: Plugin, Equatable {
+    /// The month's bill before egress, for `requestsPerMonth` requests whose busiest second
+    /// had `peakRequestsPerSecond`.
+    func bill(requestsPerMonth: Double, peakRequestsPerSecond: Double) -> PricingBill
+}
+
+extension CostPricing {
+    /// Whether `other` is the same pricing with the same terms.
+    func isSame(as other: any CostPricing) -> Bool { (other as? Self) == self }
+}
+
+/// A pricing's charge for a month, before egress.
+public struct PricingBill: Sendable, Equatable {
+    /// Everything billed for requests and servers.
+    public var monthly: Double
+    /// The part billed for requests beyond the included ones.
+    public var requestCharge: Double
+    /// Servers the peak second needs (nil when the pricing does not count servers).
+    public var servers: Int?
+    /// Whether one server's capacity covers the peak second (nil when no capacity is given).
+    public var peakFits: Bool?
+    /// One phrase on what decided the bill, for the report: "within the included requests".
+    public var note: String
+
+    public init(monthly: Double, requestCharge: Double = 0, servers: Int? = nil, peakFits: Bool? = nil, note: String) {
+        self.monthly = monthly
+        self.requestCharge = requestCharge
+        self.servers = servers
+        self.peakFits = peakFits
+        self.note = note
+    }
+}
+
+/// An API service: `baseMonthly` includes `includedRequests` requests a month; each further
+/// million costs `pricePerMillion` (pro rata). The seeds: "Parse is $199/month when you have
+/// over 1 million requests".
+public struct PerRequestPricing: CostPricing {
+    public var baseMonthly: Double
+    public var includedRequests: Double
+    public var pricePerMillion: Double
+
+    public init(baseMonthly: Double = 0, includedRequests: Double = 0, pricePerMillion: Double) {
+        self.baseMonthly = baseMonthly
+        self.includedRequests = includedRequests
+        self.pricePerMillion = pricePerMillion
+    }
+
+    public func bill(requestsPerMonth: Double, peakRequestsPerSecond: Double) -> PricingBill {
+        let extra = max(0, requestsPerMonth - includedRequests)
+        let charge = extra / 1e6 * pricePerMillion
+        return PricingBill(monthly: baseMonthly + charge, requestCharge: charge,
+                           note: charge > 0 ? "\(NumberText.fixed(extra / 1e6, 2)) million requests over the included"
+                                            : "within the included requests")
+    }
+}
+
+extension PerRequestPricing: Plugin {
+    public static let family = PluginFamily.costModel
+    public static let kind = "per-request"
+    public static let schema = SchemaFragment(
+        "An API service billed per request.",
+        properties: ["pricePerMillion": SchemaFragment.ref("nonNegative"), "baseMonthly": SchemaFragment.ref("nonNegative"),
+                     "includedRequests": SchemaFragment.ref("nonNegative")],
+        required: ["pricePerMillion"])
+
+    public init(_ node: InputNode, in context: PluginContext) throws {
+        self.init(baseMonthly: try node.value("baseMonthly", default: 0, CostModel.amount),
+                  includedRequests: try node.value("includedRequests", default: 0, CostModel.amount),
+                  pricePerMillion: try CostModel.amount(node.required("pricePerMillion")))
+    }
+
+    public var summary: String {
+        "per request: \(NumberText.money(baseMonthly)) a month including \(NumberText.grouped(includedRequests)) requests, "
+            + "\(NumberText.money(pricePerMillion)) per further million"
+    }
+}
+
+/// A server rented at `monthly` that handles up to `capacityRps` requests per second (nil:
+/// capacity not modelled, one server); the peak second decides how many it takes. The seeds:
+/// "$20/month and you can have a pretty nice VPS".
+public struct FlatRatePricing: CostPricing {
+    public var monthly: Double
+    public var capacityRps: Double?
+
+    public init(monthly: Double, capacityRps: Double? = nil) {
+        self.monthly = monthly
+        self.capacityRps = capacityRps
+    }
+
+    public func bill(requestsPerMonth: Double, peakRequestsPerSecond: Double) -> PricingBill {
+        var servers = 1
+        if let capacityRps, peakRequestsPerSecond > capacityRps {
+            // Bounded: capacity > 0 and the peak is a count of one second's requests.
+            servers = Int((peakRequestsPerSecond / capacityRps).rounded(.up))
         }
+        let fits = capacityRps.map { peakRequestsPerSecond <= $0 }
+        let peak = NumberText.fixed(peakRequestsPerSecond, 0)
+        let note = switch fits {
+        case true?: "the peak of \(peak) requests/s fits one server"
+        case false?: "the peak of \(peak) requests/s needs \(servers) servers"
+        case nil: "capacity not given: one server assumed"
+        }
+        return PricingBill(monthly: Double(servers) * monthly, servers: servers, peakFits: fits, note: note)
+    }
+}
+
+extension FlatRatePricing: Plugin {
+    public static let family = PluginFamily.costModel
+    public static let kind = "flat"
+    public static let schema = SchemaFragment(
+        "A flat-rate server; the peak second decides how many it takes.",
+        properties: ["monthly": SchemaFragment.ref("nonNegative"),
+                     "capacityRps": ["type": "number", "exclusiveMinimum": 0, "examples": [200]]],
+        required: ["monthly"])
+
+    public init(_ node: InputNode, in context: PluginContext) throws {
+        let monthly = try CostModel.amount(node.required("monthly"))
+        let capacity = try node.optional("capacityRps") { n -> Double in
+            let v = try n.double()
+            guard v > 0 else { throw n.error("must be greater than zero; got \(v)") }
+            return v
+        }
+        self.init(monthly: monthly, capacityRps: capacity)
+    }
+
+    public var summary: String {
+        "flat: \(NumberText.money(monthly)) a month per server" + (capacityRps.map { ", \(NumberText.compact($0, 1)) requests/s each" } ?? "")
     }
 }
 
@@ -95,18 +202,26 @@ public struct CostEstimate: Sendable, Equatable {
     public var servers: Int?
     /// Whether one server's capacity covers the peak second (nil when no capacity is given).
     public var peakFits: Bool?
+    /// What decided the bill, for the report (`PricingBill.note`).
+    public var note: String
 }
 
 extension CostModel {
+    /// Keys every price model takes besides its pricing's: its name and egress.
+    static let sharedSchema = SchemaFragment(
+        "A price model.",
+        properties: ["name": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$", "examples": ["example"]],
+                     "pricePerGB": SchemaFragment.ref("nonNegative"), "includedEgress": SchemaFragment.ref("size")],
+        required: ["name"])
+
     /// Reads the scenario's `costs` array: names are unique and may appear in figure keys.
     ///
-    /// Keys: `name`, `kind` ("per-request" or "flat"); per-request: `pricePerMillion`
-    /// (required), `baseMonthly` (0), `includedRequests` (0); flat: `monthly` (required),
-    /// `capacityRps` (optional); both: `pricePerGB` (0), `includedEgress` (a size, "1000GB").
-    static func list(from node: InputNode) throws -> [CostModel] {
+    /// Keys: `name`, `kind` (a `.costModel` plug-in: "per-request" or "flat" built in, each with
+    /// its own keys), `pricePerGB` (0) and `includedEgress` (a size, "1000GB").
+    static func list(from node: InputNode, in context: PluginContext = PluginContext()) throws -> [CostModel] {
         var models: [CostModel] = []
         for element in try node.elements() {
-            let model = try CostModel(from: element)
+            let model = try CostModel(element, in: context)
             if models.contains(where: { $0.name == model.name }) {
                 throw try element.required("name").error("duplicate cost model name '\(model.name)'")
             }
@@ -115,41 +230,26 @@ extension CostModel {
         return models
     }
 
-    init(from node: InputNode) throws {
+    init(_ node: InputNode, in context: PluginContext) throws {
         try node.expectObject()
         let nameNode = try node.required("name")
         let name = try nameNode.string()
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw nameNode.error("must be a non-empty name of letters, digits, '-' or '_' (it appears in the figure key costPerMonth.<name>)")
         }
-        func amount(_ n: InputNode) throws -> Double {
-            let v = try n.double()
-            guard v >= 0 else { throw n.error("must not be negative; got \(v)") }
-            return v
-        }
-        let kindNode = try node.required("kind")
-        let kindText = try kindNode.string()
-        let kind: Kind
-        switch kindText {
-        case "per-request":
-            kind = .perRequest(baseMonthly: try node.value("baseMonthly", default: 0, amount),
-                               includedRequests: try node.value("includedRequests", default: 0, amount),
-                               pricePerMillion: try amount(node.required("pricePerMillion")))
-        case "flat":
-            let monthly = try amount(node.required("monthly"))
-            let capacity = try node.optional("capacityRps") { n -> Double in
-                let v = try n.double()
-                guard v > 0 else { throw n.error("must be greater than zero; got \(v)") }
-                return v
-            }
-            kind = .flat(monthly: monthly, capacityRps: capacity)
-        default:
-            throw kindNode.error("unknown cost model kind '\(kindText)'; expected 'per-request' or 'flat'")
-        }
-        let pricePerGB = try node.value("pricePerGB", default: 0, amount)
+        // The pricing reads `kind` and its own keys; the shared keys are ours, so we refuse unknown ones.
+        let pricing = try context.read(.costModel, from: node, as: (any CostPricing).self)
+        let pricePerGB = try node.value("pricePerGB", default: 0, Self.amount)
         let included = try node.value("includedEgress", default: 0) { try $0.bytes() }
         try node.rejectUnknownKeys()
-        self.init(name: name, kind: kind, pricePerGB: pricePerGB, includedEgressBytes: included)
+        self.init(name: name, pricing: pricing, pricePerGB: pricePerGB, includedEgressBytes: included)
+    }
+
+    /// A price or a count: a number, not negative.
+    static func amount(_ n: InputNode) throws -> Double {
+        let v = try n.double()
+        guard v >= 0 else { throw n.error("must not be negative; got \(v)") }
+        return v
     }
 }
 

@@ -3,7 +3,7 @@ import SyncLabKernel
 /// The opt-in serving keys of `server` (ServingModel.swift, DatabasePlan.swift): read here so the
 /// main loader only calls one function.
 extension ScenarioLoader {
-    func readServing(_ n: InputNode, into server: inout ServerConfig, duration: Nanoseconds) throws {
+    func readServing(_ n: InputNode, into server: inout ServerConfig, duration: Nanoseconds, context: PluginContext) throws {
         server.timestampAt = try n.value("timestampAt", default: TimestampInstant.requestStart) { try $0.choice(TimestampInstant.self) }
         server.fleet = try n.optional("fleet") { f in
             try f.expectObject()
@@ -34,8 +34,8 @@ extension ScenarioLoader {
             }
         }
         if let designNode = n.child("design") {
-            let design: any ScenarioPlugin = try designNode.plugin("server design", from: plugins.serverDesigns)
-            server.design = design as? DatabasePlan
+            // The world simulates the database plan; every other design is the store file.
+            server.design = try context.read(.serverDesign, from: designNode, as: (any Plugin).self) as? DatabasePlan
             if server.design != nil {
                 // These describe the store-file API; the plan's database has its own parameters.
                 for key in ["timestampAt", "fleet", "workers", "queueLimit"] {
@@ -80,32 +80,5 @@ extension InputNode {
             throw error("expected \(names); got \(InputNode.describeScalar(value))")
         }
         return v
-    }
-}
-
-// MARK: Server designs (plug-ins)
-
-extension StoreFileDesign: ScenarioPlugin {
-    public static let kind = "store-file"
-    public init(from node: InputNode) throws { self.init() }
-}
-
-extension DatabasePlan: ScenarioPlugin {
-    public static let kind = "database-per-position"
-    public init(from n: InputNode) throws {
-        let limits = ScenarioLoader.Limits.self
-        self.init(
-            connections: try n.value("connections", default: 20) { try $0.int(min: 1, max: 1_000_000) },
-            queryTime: try n.value("queryTime", default: Distribution.lognormal(median: 20e6, sigma: 0.5)) {
-                try $0.distribution(.duration, .durations(0, limits.delay, finiteMean: true))
-            },
-            queueLimit: try n.optional("queueLimit") { try $0.int(min: 0, max: 100_000_000) },
-            timeout: try n.value("timeout", default: 10 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) },
-            endJitter: try n.value("endJitter", default: Distribution.uniform(min: 10e9, max: 45e9)) {
-                try $0.distribution(.duration, .durations(0, limits.delay))
-            },
-            overlap: try n.value("overlap", default: Distribution.uniform(min: 0, max: 15e9)) {
-                try $0.distribution(.duration, .durations(0, limits.delay))
-            })
     }
 }

@@ -7,8 +7,9 @@ import SyncLabKernel
 /// Every value is checked against a realistic range (`Limits`), and a scenario whose run would
 /// not fit in memory is refused with the estimate before anything is allocated.
 public struct ScenarioLoader {
-    public var plugins: Plugins
-    public init(plugins: Plugins = .builtIn) { self.plugins = plugins }
+    /// The plug-in kinds scenarios may name: the built-ins, or an app team's extension of them.
+    public var plugins: PluginRegistry
+    public init(plugins: PluginRegistry = .builtIn) { self.plugins = plugins }
 
     /// Loads `path`, following `extends` chains (paths relative to the extending file).
     ///
@@ -159,187 +160,30 @@ public struct ScenarioLoader {
         return error
     }
 
+    /// Reads a whole scenario, section by section in file order (ScenarioLoader+Sections.swift):
+    /// a section may use what an earlier one read (the run's duration, the store's file).
     func decode(_ root: InputNode) throws -> Scenario {
         try root.expectObject()
-        _ = try root.optional("$schema") { try $0.string() }   // lets editors find the JSON Schema
-        _ = root.child("extends")                               // resolved (and removed) by load(path:)
-        let nameNode = try root.required("name")
-        let name = try nameNode.string()
-        try Self.checkName(name, at: nameNode)
-        let description = try root.value("description", default: "") { try $0.string() }
-        let seed = try root.value("seed", default: 1) { try $0.int(min: 0) }
-        let (epochUnix, epochText) = try root.value("epoch", default: (Int64(1_328_724_000_371_000_000), "2012-02-08T18:00:00.371Z")) { n in
-            let text = try n.string()
-            guard let unix = Epoch.parse(text) else {
-                throw n.error("expected an ISO 8601 UTC instant from 1970 to 2199 like \"2012-02-08T18:00:00.371Z\"; got \(InputNode.describeScalar(n.value))")
-            }
-            return (unix, text)
-        }
-        let duration = try root.required("duration").duration(in: 1...Limits.runLength)
-        let warmup = try root.value("warmup", default: 30 * Int64.minute) { try $0.duration(in: 0...Limits.runLength) }
-
-        // Store and server.
-        let storeNode = try root.required("store")
-        let positions = try storeNode.value("positions", default: 12) { try $0.int(min: 1, max: Limits.positions) }
-        let shelfLife = try storeNode.value("shelfLife", default: Distribution.uniform(min: 45e9, max: 240e9)) {
-            try $0.distribution(.duration, .durations(.second, Limits.runLength, finiteMean: true))
-        }
-        let resolution = try storeNode.value("resolution", default: Int64.second) { try $0.duration(in: 1...Int64.hour) }
-        let file = try storeNode.value("file", default: StoreFileFormat()) { n in
-            var f = StoreFileFormat(
-                overheadBytes: try n.value("overheadBytes", default: 120) { try $0.int(min: 0, max: 100_000_000) },
-                bytesPerItem: try n.value("bytesPerItem", default: 150) { try $0.int(min: 1, max: 1_000_000) },
-                encrypted: try n.value("encrypted", default: true) { try $0.bool() },
-                base64: try n.value("base64", default: true) { try $0.bool() },
-                headerBytes: try n.value("headerBytes", default: 300) { try $0.int(min: 0, max: 1_000_000) })
-            f.fixedBytes = try n.optional("fixedBytes") { try $0.int(min: 0, max: 100_000_000) }
-            try n.rejectUnknownKeys()
-            return f
-        }
-        try storeNode.rejectUnknownKeys()
-
-        let serverNode = try root.required("server")
-        var server = ServerConfig(file: file)
-        if let cron = serverNode.child("cron") {
-            server.cronPeriod = try cron.value("period", default: Int64.minute) { try $0.duration(in: Int64.second...Limits.delay) }
-            server.cronJitter = try cron.value("jitter", default: server.cronJitter) { try $0.distribution(.duration, .durations(0, Limits.delay)) }
-            server.horizon = try cron.value("horizon", default: 10 * Int64.minute) { try $0.duration(in: Int64.second...Limits.delay) }
-            try cron.rejectUnknownKeys()
-        }
-        if let publish = serverNode.child("publish") {
-            server.publishLag = try publish.value("lag", default: server.publishLag) { try $0.duration(in: 0...Limits.delay) }
-            server.publishDuration = try publish.value("duration", default: server.publishDuration) {
-                try $0.distribution(.duration, .durations(0, Limits.delay))
-            }
-            try publish.rejectUnknownKeys()
-        }
-        server.timestampResolution = try serverNode.value("timestampResolution", default: Int64.second) { try $0.duration(in: 1...Limits.delay) }
-        server.serviceTime = try serverNode.value("serviceTime", default: server.serviceTime) {
-            try $0.distribution(.duration, .durations(0, Limits.delay))
-        }
-        server.clockOffset = try serverNode.value("clockOffset", default: 0) { try $0.duration(in: -Limits.delay...Limits.delay) }
-        try readServing(serverNode, into: &server, duration: duration)
-        try serverNode.rejectUnknownKeys()
-
-        // Network.
-        let networkNode = try root.required("network")
-        let requestBytes = try networkNode.value("requestBytes", default: 400) { try $0.int(min: 0, max: 100_000_000) }
-        let profilesNode = try networkNode.required("profiles")
-        let profileNodes = try profilesNode.elements()
-        guard !profileNodes.isEmpty else { throw profilesNode.error("needs at least one link profile; got an empty array") }
-        guard profileNodes.count <= Limits.linkProfiles else {
-            throw profilesNode.error("has \(profileNodes.count) link profiles; at most \(Limits.linkProfiles) are allowed")
-        }
-        var links: [LinkProfile] = []
-        for p in profileNodes {
-            // Every key, or a preset with overrides (LinkPresets.swift).
-            let link = try LinkProfile.read(p, others: links)
-            links.append(link)
-        }
-        let shareSum = links.reduce(0) { $0 + $1.share }
-        guard abs(shareSum - 1) < 1e-6 else {
-            let terms = links.map { "\($0.name) \(Bounds.number($0.share))" }.joined(separator: " + ")
-            throw profilesNode.error("shares must sum to 1; they sum to \(String(format: "%.6g", shareSum)) (\(terms))")
-        }
-        try networkNode.rejectUnknownKeys()
-
-        // Devices.
-        var devices = DeviceConfig()
-        if let d = root.child("devices") {
-            devices.driftPPM = try d.value("driftPpm", default: devices.driftPPM) {
-                try $0.distribution(.number, Bounds(least: -Limits.driftPPM, most: Limits.driftPPM, extreme: Limits.driftPPM, numberUnit: "ppm"))
-            }
-            devices.wallClockOffset = try d.value("wallClockOffset", default: devices.wallClockOffset) {
-                try $0.signedDistribution(Bounds(most: Double(Limits.delay)))
-            }
-            devices.uptimeAtStart = try d.value("uptimeAtStart", default: devices.uptimeAtStart) {
-                try $0.distribution(.duration, .durations(0, 365 * Limits.day))
-            }
-            devices.events = try DeviceEventsConfig.read(d, duration: duration)
-            try d.rejectUnknownKeys()
-        }
-
-        // Client design.
-        var design = ClientDesign()
-        if let c = root.child("client") {
-            design.clock = try c.value("clock", default: design.clock) { try $0.plugin("clock", from: plugins.clocks) }
-            design.estimator = try c.value("estimator", default: design.estimator) { try $0.plugin("estimator", from: plugins.estimators) }
-            design.tick = try c.value("tick", default: design.tick) { try $0.plugin("tick policy", from: plugins.ticks) }
-            design.refetch = try c.value("refetch", default: design.refetch) { try $0.plugin("refetch policy", from: plugins.refetches) }
-            design.retry = try c.value("retry", default: design.retry) { try $0.plugin("retry policy", from: plugins.retries) }
-            try Self.readClientOptions(c, into: &design)
-            try c.rejectUnknownKeys()
-        }
-
-        // Population.
-        let popNode = try root.required("population")
-        var population = PopulationConfig(players: try popNode.required("players").int(min: 1, max: Limits.players))
-        population.visitGap = try popNode.value("visitGap", default: population.visitGap) {
-            try $0.distribution(.duration, .durations(0, 365 * Limits.day))
-        }
-        population.sessionsPerVisit = try popNode.value("sessionsPerVisit", default: population.sessionsPerVisit) { n in
-            let d = try n.distribution(.number, Bounds(least: 0, most: 1000, numberUnit: "sessions"))
-            guard d.mean >= 1 && d.mean <= 1000 else {
-                throw n.error("must have a mean between 1 and 1000 sessions; \(d.describe(.number)) has mean \(Bounds.number(d.mean))")
-            }
-            return d
-        }
-        population.viewing = try popNode.value("viewing", default: population.viewing) {
-            try $0.distribution(.duration, .durations(0, Limits.delay))
-        }
-        population.breakDuration = try popNode.value("break", default: population.breakDuration) {
-            try $0.distribution(.duration, .durations(0, 30 * Limits.day))
-        }
-        population.lockShare = try popNode.value("lockShare", default: population.lockShare) { try $0.probability() }
-        population.sleepDelay = try popNode.value("sleepDelay", default: population.sleepDelay) {
-            try $0.distribution(.duration, .durations(0, Limits.delay))
-        }
-        population.release = try popNode.optional("release") { n in
-            let atNode = try n.required("at")
-            let at = try atNode.duration(in: 0...Limits.runLength)
-            guard at < duration else {
-                throw atNode.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(atNode.value))")
-            }
-            let multiplierNode = try n.required("multiplier")
-            let multiplier = try multiplierNode.double()
-            guard multiplier >= 1 && multiplier <= 10_000 else {
-                throw multiplierNode.error("must be between 1 and 10000; got \(InputNode.describeScalar(multiplierNode.value))")
-            }
-            let window = try n.value("window", default: Int64.minute) { try $0.duration(in: Int64.millisecond...Limits.delay) }
-            try n.rejectUnknownKeys()
-            return PopulationConfig.Release(at: SimTime(ns: at), multiplier: multiplier, window: window)
-        }
-        try popNode.rejectUnknownKeys()
-
-        var sampleEvery = 5 * Int64.second
-        var reportBounds = true
-        var fetchSyncError = false
-        var samplePlayers: Int? = nil
-        if let m = root.child("metrics") {
-            sampleEvery = try m.value("sampleEvery", default: sampleEvery) { try $0.duration(in: 100 * Int64.millisecond...Limits.delay) }
-            reportBounds = try m.value("bounds", default: true) { try $0.bool() }
-            fetchSyncError = try m.value("fetchSyncError", default: false) { try $0.bool() }
-            samplePlayers = try m.optional("samplePlayers") { try $0.int(min: 1, max: Limits.players) }
-            try m.rejectUnknownKeys()
-        }
-
+        var scenario = Scenario(name: "", links: [], population: PopulationConfig(players: 1))
+        try readHeader(root, into: &scenario)
+        let context = PluginContext(registry: plugins, runDuration: scenario.duration)
+        try readStore(try root.required("store"), into: &scenario)
+        try readServer(try root.required("server"), into: &scenario, context: context)
+        try readNetwork(try root.required("network"), into: &scenario)
+        if let devices = root.child("devices") { try readDevices(devices, into: &scenario, context: context) }
+        if let client = root.child("client") { try readClient(client, into: &scenario.client, context: context) }
+        let populationNode = try root.required("population")
+        try readPopulation(populationNode, into: &scenario)
+        if let metrics = root.child("metrics") { try readMetrics(metrics, into: &scenario) }
         // Price models (CostModel.swift), read before budgets: `costPerMonth.<name>` is a figure.
-        let costModels = try root.value("costs", default: [CostModel]()) { try CostModel.list(from: $0) }
-
-        let budgets = try root.value("budgets", default: [Budget]()) { n in
-            try n.elements().map { try Self.budget($0, keys: RunResult.figureKeys(for: partial(links, costModels, devices)) + RunResult.seedFigureKeys) }
-        }
+        scenario.costModels = try root.value("costs", default: []) { try CostModel.list(from: $0, in: context) }
+        let keys = RunResult.figureKeys(for: partial(scenario.links, scenario.costModels, scenario.devices)) + RunResult.seedFigureKeys
+        scenario.budgets = try root.value("budgets", default: []) { n in try n.elements().map { try Self.budget($0, keys: keys) } }
         try root.rejectUnknownKeys()
 
-        if server.design != nil { try Self.checkPlanSlots(players: population.players, positions: positions, at: popNode) }
-        var scenario = Scenario(name: name, description: description, seed: UInt64(seed), epochUnix: epochUnix,
-                        epochText: epochText, duration: duration, warmup: warmup, positions: positions,
-                        shelfLife: shelfLife, scheduleResolution: resolution, server: server, links: links,
-                        requestBytes: requestBytes, devices: devices, client: design, population: population,
-                        sampleEvery: sampleEvery, budgets: budgets, costModels: costModels)
-        scenario.reportBounds = reportBounds
-        scenario.reportsFetchSyncError = fetchSyncError
-        scenario.samplePlayers = samplePlayers
+        if scenario.server.design != nil {
+            try Self.checkPlanSlots(players: scenario.population.players, positions: scenario.positions, at: populationNode)
+        }
         return scenario
     }
 

@@ -100,5 +100,41 @@ public struct DatabasePlan: Sendable, Equatable {
     public var capacityPerSecond: Double { Double(connections) / max(queryTime.mean, 1) * 1e9 }
 }
 
-/// The store-file design (v1.1.5), named so a scenario can select it explicitly.
-public struct StoreFileDesign: Sendable { public init() {} }
+extension DatabasePlan: Plugin {
+    public static let family = PluginFamily.serverDesign
+    public static let kind = "database-per-position"
+    public static let schema = SchemaFragment(
+        "The original plan: the API asks a database for one position's item whenever a player's item runs out.",
+        properties: [
+            "connections": ["type": "integer", "minimum": 1, "maximum": 1000000, "examples": [20],
+                            "description": "Queries the database runs at once (default 20)."],
+            "queryTime": SchemaFragment.ref("durationDistribution", "A duration distribution (see durationDistribution): one query's time (default lognormal median 20ms, sigma 0.5).", examples: ["20ms"]),
+            "queueLimit": ["type": "integer", "minimum": 0, "maximum": 100000000, "examples": [500],
+                           "description": "Queries that may wait for a connection (absent: no limit)."],
+            "timeout": SchemaFragment.ref("positiveDuration", "How long the API waits for a connection before answering with an error: 1ms to 1d (default 10s).", examples: ["10s"]),
+            "endJitter": SchemaFragment.ref("durationDistribution", "A duration distribution: random time added to each item's end (default uniform 10s-45s).", examples: ["20s"]),
+            "overlap": SchemaFragment.ref("durationDistribution", "A duration distribution: how long before its start an item's row already answers queries (default uniform 0s-15s).", examples: ["5s"]),
+        ])
+
+    public init(_ n: InputNode, in context: PluginContext) throws {
+        let limits = ScenarioLoader.Limits.self
+        self.init(
+            connections: try n.value("connections", default: 20) { try $0.int(min: 1, max: 1_000_000) },
+            queryTime: try n.value("queryTime", default: Distribution.lognormal(median: 20e6, sigma: 0.5)) {
+                try $0.distribution(.duration, .durations(0, limits.delay, finiteMean: true))
+            },
+            queueLimit: try n.optional("queueLimit") { try $0.int(min: 0, max: 100_000_000) },
+            timeout: try n.value("timeout", default: 10 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) },
+            endJitter: try n.value("endJitter", default: Distribution.uniform(min: 10e9, max: 45e9)) {
+                try $0.distribution(.duration, .durations(0, limits.delay))
+            },
+            overlap: try n.value("overlap", default: Distribution.uniform(min: 0, max: 15e9)) {
+                try $0.distribution(.duration, .durations(0, limits.delay))
+            })
+    }
+
+    public var summary: String {
+        "database per position: \(connections) connections, query time \(queryTime.describe(.duration))"
+            + (queueLimit.map { ", at most \($0) waiting" } ?? "") + ", time-out \(Units.formatDuration(timeout))"
+    }
+}

@@ -18,6 +18,24 @@ import Testing
         return try JSONParser.parse(text)
     }
 
+    /// The committed file is generated output: the plug-ins' fragments over ScenarioSchema+Base.swift.
+    @Test func committedSchemaIsTheGeneratedOne() throws {
+        let committed = try String(contentsOfFile: ScenarioFixtures.packageRoot + "/Scenarios/scenario.schema.json", encoding: .utf8)
+        let generated = ScenarioSchema.text(for: .builtIn)
+        guard committed != generated else { return }
+        let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
+        let new = generated.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+        let committedLine = line < old.count ? String(old[line]) : "(end of file)"
+        let generatedLine = line < new.count ? String(new[line]) : "(end of file)"
+        Issue.record("""
+            Scenarios/scenario.schema.json is not the schema the plug-in registry generates; first difference at line \(line + 1):
+              committed: \(committedLine)
+              generated: \(generatedLine)
+            Regenerate it with 'make schema' (or 'swift run synclab schema --out Scenarios/scenario.schema.json') and commit it.
+            """)
+    }
+
     @Test func schemaIsDraft202012() throws {
         let schema = try Self.schema()
         #expect(schema["$schema"] == .string("https://json-schema.org/draft/2020-12/schema"))

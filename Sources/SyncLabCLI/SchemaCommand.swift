@@ -1,0 +1,48 @@
+import Foundation
+import SyncLab
+
+/// `synclab schema`: the scenario JSON Schema, generated from the plug-in registry.
+struct SchemaCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab schema — print or write the scenario JSON Schema
+
+    USAGE
+      synclab schema [--out FILE]
+
+    The schema is generated from the built-in plug-in kinds (clocks, estimators, tick, refetch
+    and retry policies, server designs, price models, device events) and the shared definitions
+    in Sources/SyncLab/Scenario/ScenarioSchema+Base.swift. Without --out it is printed.
+
+    EXAMPLE
+      synclab schema --out Scenarios/scenario.schema.json
+
+    """
+
+    func main(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        switch cli.parse(arguments, command: "schema", valued: ["--out"], help: SchemaCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
+        }
+        guard parsed.positional.isEmpty else { return cli.usageError("schema", "unexpected argument \(parsed.positional[0])") }
+        let text = ScenarioSchema.text(for: .builtIn)
+        guard let out = parsed.options["--out"] else {
+            cli.out(text)
+            return 0
+        }
+        if let problem = ReportWriter.fileRefusal(for: out, inputs: []) {
+            cli.err("synclab schema: --out: \(problem)\n")
+            return 2
+        }
+        do {
+            try OutputFile.write(Data(text.utf8), to: out)
+        } catch {
+            cli.err("synclab schema: cannot write \(out): \(ReportWriter.reason(error))\n")
+            return 2
+        }
+        cli.out("wrote \(out)\n")
+        return 0
+    }
+}
