@@ -46,8 +46,8 @@ public struct BoundCoverage: Sendable, Equatable {
 }
 
 /// `BoundCoverage` as the recorder accumulates it, one per sample: counts in a block and the
-/// width in a histogram bank, so a record pays no copy-on-write or bounds checks (three arrays
-/// in a value cost 140 instructions a sample). A reference type like `ErrorBank`: the recorder
+/// width in a histogram bank, so a record pays no copy-on-write or bounds checks. A reference
+/// type like `ErrorBank`: the recorder
 /// that owns it is its only writer. `coverage` gives the same value record-by-record would.
 final class BoundBank: @unchecked Sendable {
     let links: Int

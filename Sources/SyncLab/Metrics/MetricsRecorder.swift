@@ -8,8 +8,8 @@ struct MetricsRecorder {
     let schedule: StoreSchedule
     let shadowClockNames: [String]
     let firstSecond: Int64
-    /// Requests per server second, counted in place (a table, like the banks below: as an array
-    /// in the recorder, every request paid a copy-on-write check).
+    /// Requests per server second, counted in place (a table, like the banks below, so a count
+    /// pays no copy-on-write check).
     private(set) var requestsPerSecond: StateTable<UInt32>
     var bytesServed: UInt64 = 0
     var requestsServed: UInt64 = 0
@@ -18,8 +18,8 @@ struct MetricsRecorder {
     var requestsFailed: UInt64 = 0
     var responses: UInt64 = 0
     /// Per response, its round trip; per completed fetch, the fresh estimate minus true server
-    /// time at the receive instant. In banks (slot 0), recorded once per fetch: as a `Histogram`
-    /// and an `ErrorStats` in the recorder, each record paid copy-on-write and bounds checks.
+    /// time at the receive instant. In banks (slot 0), recorded once per fetch without
+    /// copy-on-write or bounds checks.
     private(set) var roundTrip = HistogramBank(slots: 1, subBits: MetricsRecorder.layout)
     private(set) var fetchSyncError = ErrorBank(slots: 1, subBits: MetricsRecorder.layout)
     /// The banks' layouts (`Histogram.subBits`: 2^-10 relative resolution, and 2^-5 over time),
@@ -323,6 +323,4 @@ public struct TimelineBucket: Sendable, Equatable {
     public var estimateByClock: [ErrorStats]
     public var sampleInstants: UInt64 = 0
     public var viewingSum: UInt64 = 0
-    /// Mean number of players viewing at this bucket's sample instants.
-    public var meanViewing: Double? { sampleInstants == 0 ? nil : Double(viewingSum) / Double(sampleInstants) }
 }

@@ -135,8 +135,7 @@ public struct ShowBin: Sendable, Equatable {
     public var middle: Double { lower == upper ? lower : (lower + upper) / 2 }
 }
 
-/// The cells' storage. One writer (the recorder that owns it), so no exclusivity checks, which
-/// cost more than the appends.
+/// The cells' storage. One writer (the recorder that owns it), so no exclusivity checks.
 final class ShowStore: @unchecked Sendable {
     /// Offsets a cell keeps one by one before it counts them in bins.
     static let exactLimit = ShowBins.exactViewers

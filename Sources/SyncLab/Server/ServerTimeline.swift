@@ -92,8 +92,8 @@ public struct ServerTimeline: Sendable {
 
     /// The file version a request arriving at `t`, sent at `sent`, is answered with: the last
     /// one published before `t`, or at `t` if its generation run came before the request was
-    /// sent (the run's queue then holds the publish first). (Inlined: as a call on the world's
-    /// timeline it copied the whole 456-byte timeline per request.)
+    /// sent (the run's queue then holds the publish first). Inlined, so the caller never copies
+    /// the timeline.
     @inline(__always) public func file(arrivingAt t: SimTime, sentAt sent: SimTime) -> Int {
         // The first file published at t or later lies between the first of t's bucket and the
         // first of the next (before the first bucket: from 0; past the last: up to the end).

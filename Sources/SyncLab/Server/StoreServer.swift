@@ -74,8 +74,8 @@ public struct StoreServer: Sendable {
     /// Server clock at true time t, ns since the epoch.
     @inlinable public func serverTime(at t: SimTime) -> Int64 { t.ns &+ config.clockOffset }
 
-    /// The `REQUEST_TIME` a request started at true time t gets, ns since the epoch. (Inlined:
-    /// as a call on the world's server it copied the whole server value per request.)
+    /// The `REQUEST_TIME` a request started at true time t gets, ns since the epoch. Inlined, so
+    /// the caller never copies the server.
     @inline(__always)
     public func timestamp(at t: SimTime) -> Int64 {
         StoreServer.stamp(epochUnix &+ serverTime(at: t), resolution: config.timestampResolution) &- epochUnix

@@ -46,7 +46,7 @@ struct ClientState {
     var anchorSamples: UInt32 = 0
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
-    /// The last sync measured with each reference clock (`World.shadowClocks` order), or while
+    /// The last sync measured with each reference clock (`ReferenceClocks` order), or while
     /// `syncPending` the exchange it is to be measured from.
     var shadows = ShadowAnchors()
 

@@ -14,8 +14,7 @@ struct ServerSide {
     /// `answersEachRequestAlone`: a request is answered when sent, with the file the timeline
     /// says it finds on arrival, without an arrival event.
     let answersWhenSent: Bool
-    /// Service time and header size, read once (through the configuration they were copied
-    /// per request).
+    /// Service time and header size, read once rather than through the configuration.
     let serviceTime: Distribution
     let serviceSampler: Sampler
     let headerBytes: Int

@@ -3,10 +3,9 @@ import SyncLabKernel
 /// A fixed-size table of values the event loop reads and writes in place: one heap block, no
 /// per-access uniqueness or bounds check, no copy of an element to read one field.
 ///
-/// Through an `Array` inside the world, every `clients[c].field = x` paid a copy-on-write check
-/// and a bounds check, and reading a link profile copied it (name, distributions) with its
-/// reference counts: together about a fifth of a fetch-heavy run. The table is a reference; the
-/// world keeps value semantics by copying it before mutating when it is shared
+/// An `Array` inside the world would make every `clients[c].field = x` pay a copy-on-write and
+/// a bounds check, and reading a link profile would copy it with its reference counts. The
+/// table is a reference; the world keeps value semantics by copying it before mutating when it is shared
 /// (`World.ensureUniqueState`). Indices are checked in debug builds only: the world hands out
 /// indices of its own players.
 final class StateTable<Element>: RandomAccessCollection {

@@ -13,7 +13,7 @@ extension World {
     /// the run-ahead loop.
 
     mutating func scheduleDisplay<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
-        // Read in place: a copy of the whole state was a 448-byte memcpy per tick.
+        // Read in place: the state is 448 bytes.
         let s = UnsafePointer(clients.base + c)
         // Every caller has just handled or cancelled the live tick: none is pending until one is
         // scheduled here.
@@ -67,7 +67,7 @@ extension World {
             clients[c].cursor = Int32(server.store.schedule.firstTransition(after: shown))
         } else if shown > clients[c].shownUpTo {
             // The file is read in place, and only when a transition is reached (most ticks reach
-            // none): a copy of it per tick cost two reference counts.
+            // none).
             let file = Int(clients[c].file)
             var i = Int(clients[c].cursor)
             while i < transitions.count && transitions[i].time <= shown {
@@ -90,7 +90,7 @@ extension World {
     /// (showing another item than the true one) when the UI shows server time `shown` and the
     /// truth is `truth`; `hint` is the index of the first transition after `truth` (or any
     /// index near the answer), where the search for the stale interval's first transition starts.
-    /// The file is read in place: a copy per sample cost two reference counts.
+    /// The file is read in place (a copy would retain and release it).
     mutating func positionStates(file f: Int, shown: Int64, truth: Int64, near hint: Int) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
         let listsAll = server.store.files[f].listsAll(shown)

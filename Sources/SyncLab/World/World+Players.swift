@@ -83,9 +83,6 @@ extension World {
         return online
     }
 
-    /// Players of this world offline now.
-    public func offlineCount() -> Int { clients.count - onlineCount() }
-
     /// A release: enough offline players come online within the window to multiply the players
     /// online by the release multiplier (bounded by how many are offline). `online` and `offline`
     /// are population-wide counts, so every shard decides with the same probability.

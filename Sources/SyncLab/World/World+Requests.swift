@@ -141,7 +141,7 @@ extension World {
 
     /// Works out what only samples read of the kept sync: for a stateless estimator its ± bound,
     /// the split of its anchor's error by source, the clock's drift offset and sleep at the sync,
-    /// and the same sync measured with each reference clock (`shadowClocks` order). Called
+    /// and the same sync measured with each reference clock (`ReferenceClocks` order). Called
     /// before a sample reads them and before the device changes (`updateDevice`): a reading of a
     /// past instant depends on the device's later sleeps, reboots and clock changes.
     mutating func settleSync(_ c: Int) {
