@@ -49,7 +49,7 @@ public enum MarkdownReport {
             for v in verdicts {
                 let op = v.budget.comparison == .atMost ? "≤" : "≥"
                 md += "| \(v.budget.name) | `\(v.budget.metric)` | \(op) \(Format.figure(v.budget.limit, metric: v.budget.metric)) | "
-                    + "\(Format.figure(v.value, metric: v.budget.metric)) | \(v.pass ? "PASS" : "FAIL") |\n"
+                    + "\(CheckReport.measured(v)) | \(v.pass ? "PASS" : "FAIL") |\n"
             }
             let failed = verdicts.filter { !$0.pass }.count
             let tally = failed == 0 ? (verdicts.count == 1 ? "The 1 budget holds." : "All \(verdicts.count) budgets hold.")
