@@ -1,9 +1,14 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // SyncLab: a deterministic time-sync accuracy lab. No third-party packages, by design.
+// Swift 6.2 is the first compiler with `MutableSpan`, which lends estimators their memory.
 import PackageDescription
 
 let package = Package(
     name: "SyncLab",
+    // So an iOS app's test target can depend on the library. The oldest systems with everything
+    // it uses: Dispatch's concurrentPerform, typed throws and the Span types (back-deployed to
+    // iOS 12.2 / macOS 10.14.4) are older; iOS 15 and macOS 12 are those an app still supports.
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         // The simulator and its models, importable by an app team's own test target.
         .library(name: "SyncLab", targets: ["SyncLab"]),
