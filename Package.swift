@@ -21,8 +21,10 @@ let package = Package(
         // It links libm itself on Linux: rounding and square roots come from there, and a
         // consumer that imports only the kernel must still link.
         .target(name: "SyncLabKernel", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        // The lab: scenario input, the models, client design plug-ins, the world, metrics.
-        .target(name: "SyncLab", dependencies: ["SyncLabKernel"]),
+        // The lab: scenario input, the models, client design plug-ins, the world, metrics. The
+        // shipped scenarios are its resources (`ShippedScenarios`), so they load on a device or
+        // in an app's test bundle; the repository's `Scenarios` is a link to that folder.
+        .target(name: "SyncLab", dependencies: ["SyncLabKernel"], resources: [.copy("Resources/Scenarios")]),
         // Pure renderers: Markdown, CSV, JSON. They read results; they never run anything.
         .target(name: "SyncLabReports", dependencies: ["SyncLab", "SyncLabKernel"]),
         // Command line: argument parsing and the only code that touches the file system.
