@@ -1,9 +1,14 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // SyncLab: a deterministic time-sync accuracy lab. No third-party packages, by design.
+// Swift 6.2 is the first compiler with `MutableSpan`, which lends estimators their memory.
 import PackageDescription
 
 let package = Package(
     name: "SyncLab",
+    // So an iOS app's test target can depend on the library. The oldest systems with everything
+    // it uses: Dispatch's concurrentPerform, typed throws and the Span types (back-deployed to
+    // iOS 12.2 / macOS 10.14.4) are older; iOS 15 and macOS 12 are those an app still supports.
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         // The simulator and its models, importable by an app team's own test target.
         .library(name: "SyncLab", targets: ["SyncLab"]),
@@ -16,8 +21,10 @@ let package = Package(
         // It links libm itself on Linux: rounding and square roots come from there, and a
         // consumer that imports only the kernel must still link.
         .target(name: "SyncLabKernel", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        // The lab: scenario input, the models, client design plug-ins, the world, metrics.
-        .target(name: "SyncLab", dependencies: ["SyncLabKernel"]),
+        // The lab: scenario input, the models, client design plug-ins, the world, metrics. The
+        // shipped scenarios are its resources (`ShippedScenarios`), so they load on a device or
+        // in an app's test bundle; the repository's `Scenarios` is a link to that folder.
+        .target(name: "SyncLab", dependencies: ["SyncLabKernel"], resources: [.copy("Resources/Scenarios")]),
         // Pure renderers: Markdown, CSV, JSON. They read results; they never run anything.
         .target(name: "SyncLabReports", dependencies: ["SyncLab", "SyncLabKernel"]),
         // Command line: argument parsing and the only code that touches the file system.

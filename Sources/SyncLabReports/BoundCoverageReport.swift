@@ -13,13 +13,22 @@ enum BoundCoverageReport {
             return Format.fixed(v, decimals)
         }
         let links = r.scenario.links.map { "\(Format.jsonString($0.name)): \(num("boundCoverageShare.byLink.\($0.name)", 6))" }
-        return "\"boundCoverage\": { \"share\": \(num("boundCoverageShare", 6)), \"samples\": \(r.bounds.samples), "
+        // Only when the estimator claimed no bound at some samples, so reports of those that
+        // always claim one keep their shape.
+        let unbounded = r.bounds.unbounded == 0 ? "" : "\"unboundedSamples\": \(r.bounds.unbounded), "
+        return "\"boundCoverage\": { \"share\": \(num("boundCoverageShare", 6)), \"samples\": \(r.bounds.samples), " + unbounded
             + "\"boundMs\": { \"p50\": \(num("boundMs.p50", 3)), \"p99\": \(num("boundMs.p99", 3)) }, "
             + "\"byLink\": { \(links.joined(separator: ", ")) } }"
     }
 
     static func markdown(_ r: RunResult) -> String {
         var md = "\n## Honest uncertainty\n\n"
+        let b = r.bounds
+        if b.unbounded > 0 && b.samples == 0 {
+            return md + "The estimator `\(r.scenario.client.estimator.name)` claims no ± bound around its estimate of server time, "
+                + "so there is nothing to hold the truth against: its \(b.unbounded) samples are reported as unbounded, "
+                + "not as inside a bound, and a budget on `boundCoverageShare` or `boundMs` fails.\n"
+        }
         md += "The estimator `\(r.scenario.client.estimator.name)` claims a ± bound around its estimate of server time "
             + "(from the round trip, the server's timestamp resolution, the clock's resolution and "
             + "\(Format.fixed(r.scenario.client.maxDriftPPM, 0)) ppm of drift times the sync's age). "
@@ -32,6 +41,10 @@ enum BoundCoverageReport {
                 + "\(r.bounds.samplesByLink[i] - r.bounds.insideByLink[i]) |\n"
         }
         md += "\nThe bound itself: p50 \(Format.human(r.bounds.width.quantile(0.5))), p99 \(Format.human(r.bounds.width.quantile(0.99))).\n"
+        if b.unbounded > 0 {
+            md += "\nAt \(b.unbounded) more samples (\(Format.percent(b.unboundedShare, 3)) of all) the estimate claimed no bound: "
+                + "they are left out above, and a budget on these figures fails.\n"
+        }
         return md
     }
 }

@@ -31,15 +31,20 @@ public enum CheckReport {
         "\(b.metric) \(b.comparison == .atMost ? "≤" : "≥") \(Format.figure(b.limit, metric: b.metric))"
     }
 
-    /// The measured value in the figure's unit ("53 min 11 s", "99.9%"), or "not measured".
+    /// The measured value in the figure's unit ("53 min 11 s", "99.9%"), or "not measured";
+    /// with the verdict's note when it has one ("the estimator `x` claims no ± bound, …").
     public static func measured(_ v: BudgetVerdict) -> String {
-        Format.figure(v.value, metric: v.budget.metric)
+        guard let note = v.note else { return Format.figure(v.value, metric: v.budget.metric) }
+        guard let value = v.value, value.isFinite else { return note }
+        return Format.figure(value, metric: v.budget.metric) + "; " + note
     }
 
     /// Why a budget fails, in words: "measured 53 min 11 s; must be at most 500 ms
-    /// (transitionGapMs.p99)", or "transitionsWithin500msShare was not measured; …".
+    /// (transitionGapMs.p99)", "transitionsWithin500msShare was not measured; …", or the
+    /// verdict's note (an estimator that claims no bound).
     public static func failureMessage(_ v: BudgetVerdict) -> String {
         let bound = (v.budget.comparison == .atMost ? "at most " : "at least ") + Format.figure(v.budget.limit, metric: v.budget.metric)
+        if let note = v.note { return "\(note); it must be \(bound) (\(v.budget.metric))" }
         guard let value = v.value, value.isFinite else {
             return "\(v.budget.metric) was not measured, so the budget fails; it must be \(bound)"
         }

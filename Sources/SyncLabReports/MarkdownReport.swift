@@ -49,7 +49,7 @@ public enum MarkdownReport {
             for v in verdicts {
                 let op = v.budget.comparison == .atMost ? "≤" : "≥"
                 md += "| \(v.budget.name) | `\(v.budget.metric)` | \(op) \(Format.figure(v.budget.limit, metric: v.budget.metric)) | "
-                    + "\(Format.figure(v.value, metric: v.budget.metric)) | \(v.pass ? "PASS" : "FAIL") |\n"
+                    + "\(CheckReport.measured(v)) | \(v.pass ? "PASS" : "FAIL") |\n"
             }
             let failed = verdicts.filter { !$0.pass }.count
             let tally = failed == 0 ? (verdicts.count == 1 ? "The 1 budget holds." : "All \(verdicts.count) budgets hold.")
@@ -69,7 +69,8 @@ public enum MarkdownReport {
             + "\(Units.formatDuration(s.server.horizon)) ahead; file published \(Units.formatDuration(s.server.publishLag)) + "
             + "\(Describe.distribution(s.server.publishDuration, .duration)) later; \(r.filesPublished) files published in the window, "
             + "\(Format.fixed(r.meanFileBytes, 0)) bytes per file on average as served (JSON → AES-CBC with PKCS#7 padding → Base64, plus headers); "
-            + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), taken when the request starts; "
+            + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), "
+            + (s.server.timestampAt == .requestStart ? "taken when the request starts; " : "taken when the response leaves; ")
             + "service time \(Describe.distribution(s.server.serviceTime, .duration)).\n"
         md += "- Client design: measures with the \(Describe.summary(s.client.clock, s.client.clock.name)); "
             + "estimator `\(s.client.estimator.name)`; ticks: \(Describe.summary(s.client.tick, s.client.tick.name)); "

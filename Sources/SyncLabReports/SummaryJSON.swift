@@ -78,7 +78,8 @@ public enum SummaryJSON {
         let budgets = r.budgetVerdicts.map { v in
             "    { \"name\": \(Format.jsonString(v.budget.name)), \"metric\": \(Format.jsonString(v.budget.metric)), "
                 + "\"comparison\": \"\(v.budget.comparison.rawValue)\", \"limit\": \(Format.fixed(v.budget.limit, 6)), "
-                + "\"value\": \(v.value.flatMap { $0.isFinite ? Format.fixed($0, 6) : nil } ?? "null"), \"pass\": \(v.pass) }"
+                + "\"value\": \(v.value.flatMap { $0.isFinite ? Format.fixed($0, 6) : nil } ?? "null"), \"pass\": \(v.pass)"
+                + (v.note.map { ", \"note\": \(Format.jsonString($0))" } ?? "") + " }"
         }
         if let events = DeviceEventsReport.summaryLine(r) { lines.append(events) }
         if r.scenario.reportBounds { lines.append("  " + BoundCoverageReport.json(r)) }

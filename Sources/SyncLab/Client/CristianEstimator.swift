@@ -18,9 +18,9 @@ public struct CristianEstimator: SyncEstimator {
         SyncAnchor(serverTime: s.serverTimestamp &+ s.roundTrip / 2, reading: s.downloadComplete)
     }
 
-    public func halfWidth(for s: SyncSample, _ m: BoundModel) -> Nanoseconds {
+    public func halfWidth(for s: SyncSample, _ m: BoundModel) -> SyncBound {
         let rtt = s.roundTrip
-        return rtt / 2 &+ 1 &+ m.serverResolution &+ m.intervalError(rtt) &+ m.extrapolationBase
+        return .halfWidth(rtt / 2 &+ 1 &+ m.serverResolution &+ m.intervalError(rtt) &+ m.extrapolationBase)
     }
 }
 

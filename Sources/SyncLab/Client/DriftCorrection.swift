@@ -31,9 +31,12 @@ public struct DriftCorrection: Sendable, Equatable {
     }
 
     /// `estimate` with the rate learned so far applied; updates `memory` (5 words, 0 at app start).
-    public func apply(_ estimate: SyncEstimate, memory: UnsafeMutableBufferPointer<Int64>, _ m: BoundModel) -> SyncEstimate {
+    public func apply(_ estimate: SyncEstimate, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
         precondition(memory.count >= Self.memoryWords)
-        let s = estimate.anchor.serverTime, r = estimate.anchor.reading.ns, b = estimate.bound
+        // A rate is judged by the bounds of the syncs it comes from: an estimate that claims no
+        // bound can show no rate better than the drift it would correct, so it passes unchanged.
+        guard let b = estimate.bound.nanoseconds else { return estimate }
+        let s = estimate.anchor.serverTime, r = estimate.anchor.reading.ns
         // A stored bound is ≥ 1, so 0 means no reference sync yet.
         if memory[2] == 0 {
             (memory[0], memory[1], memory[2]) = (s, r, max(b, 1))

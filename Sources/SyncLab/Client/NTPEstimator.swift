@@ -45,13 +45,16 @@ public struct NTPEstimator: SyncEstimator {
         SyncAnchor(serverTime: s.downloadComplete.ns &+ Self.offset(s), reading: s.downloadComplete)
     }
 
-    public func halfWidth(for s: SyncSample, _ m: BoundModel) -> Nanoseconds {
-        Swift.abs(Self.delay(s)) / 2 &+ 1 &+ m.serverResolution &+ m.intervalError(s.roundTrip) &+ m.extrapolationBase
+    public func halfWidth(for s: SyncSample, _ m: BoundModel) -> SyncBound { .halfWidth(Self.bound(s, m)) }
+
+    /// The one-exchange half-width, ns (always bounded).
+    @inlinable public static func bound(_ s: SyncSample, _ m: BoundModel) -> Nanoseconds {
+        Swift.abs(delay(s)) / 2 &+ 1 &+ m.serverResolution &+ m.intervalError(s.roundTrip) &+ m.extrapolationBase
     }
 
     public var memoryWords: Int { 1 + 4 * window }
 
-    public func estimate(for s: SyncSample, memory: UnsafeMutableBufferPointer<Int64>, _ m: BoundModel) -> SyncEstimate {
+    public func estimate(for s: SyncSample, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
         precondition(memory.count >= memoryWords)
         let a = anchor(for: s)
         let count = memory[0]
@@ -59,7 +62,7 @@ public struct NTPEstimator: SyncEstimator {
         memory[slot] = a.serverTime
         memory[slot + 1] = a.reading.ns
         memory[slot + 2] = Self.delay(s)
-        memory[slot + 3] = halfWidth(for: s, m)
+        memory[slot + 3] = Self.bound(s, m)
         memory[0] = count &+ 1
         // The kept sample with the smallest delay; the newest wins a tie.
         let kept = Int(min(count &+ 1, Int64(window)))
@@ -71,7 +74,7 @@ public struct NTPEstimator: SyncEstimator {
             }
         }
         return SyncEstimate(anchor: SyncAnchor(serverTime: memory[best], reading: ClockReading(ns: memory[best + 1])),
-                            bound: memory[best + 3], boundGrowthPPB: m.maxDriftPPB)
+                            bound: .halfWidth(memory[best + 3]), boundGrowthPPB: m.maxDriftPPB)
     }
 }
 

@@ -60,25 +60,36 @@ public struct SyncAnchor: Sendable, Equatable {
 /// `anchor(for:)` is the estimate from one exchange. An estimator with memory across syncs (a
 /// filter window) says how many 64-bit words per client it needs in `memoryWords` and
 /// implements `estimate(for:memory:_:)`; the world keeps those words in one flat array, zeroed at
-/// every app start. `halfWidth(for:_:)` is the honest ± bound of the one-exchange estimate at
-/// its anchor reading (see `SyncUncertainty.swift`).
+/// every app start, and lends the client's words as a `MutableSpan`: bounds-checked, and it
+/// cannot outlive the call, so an estimator cannot keep or overrun another client's memory.
+/// `halfWidth(for:_:)` is the honest ± bound of the one-exchange estimate at its anchor reading
+/// (see `SyncUncertainty.swift`), or `.unbounded` when it claims none.
 public protocol SyncEstimator: Sendable {
     var name: String { get }
     func anchor(for sample: SyncSample) -> SyncAnchor
-    /// ± bound (ns) of `anchor(for: sample)` at the anchor's reading, before it ages.
-    func halfWidth(for sample: SyncSample, _ model: BoundModel) -> Nanoseconds
+    /// ± bound of `anchor(for: sample)` at the anchor's reading, before it ages.
+    func halfWidth(for sample: SyncSample, _ model: BoundModel) -> SyncBound
     /// Words of per-client memory the estimator keeps (0: stateless).
     var memoryWords: Int { get }
     /// The estimate with the client's memory (`memoryWords` words, all 0 after an app start).
-    func estimate(for sample: SyncSample, memory: UnsafeMutableBufferPointer<Int64>, _ model: BoundModel) -> SyncEstimate
+    func estimate(for sample: SyncSample, memory: inout MutableSpan<Int64>, _ model: BoundModel) -> SyncEstimate
 }
 
 extension SyncEstimator {
     public var memoryWords: Int { 0 }
     /// No bound known: an app team's estimator that does not say is reported as unbounded.
-    public func halfWidth(for sample: SyncSample, _ model: BoundModel) -> Nanoseconds { .max / 4 }
-    public func estimate(for sample: SyncSample, memory: UnsafeMutableBufferPointer<Int64>, _ model: BoundModel) -> SyncEstimate {
+    public func halfWidth(for sample: SyncSample, _ model: BoundModel) -> SyncBound { .unbounded }
+    public func estimate(for sample: SyncSample, memory: inout MutableSpan<Int64>, _ model: BoundModel) -> SyncEstimate {
         SyncEstimate(anchor: anchor(for: sample), bound: halfWidth(for: sample, model), boundGrowthPPB: model.maxDriftPPB)
+    }
+
+    /// `estimate(for:memory:_:)` with the memory in an array (at least `memoryWords` long, all 0
+    /// to start): for an estimator's own tests; the world lends a span of its flat storage.
+    public func estimate(for sample: SyncSample, memory words: inout [Int64], _ model: BoundModel) -> SyncEstimate {
+        words.withUnsafeMutableBufferPointer { buffer in
+            var memory = unsafe MutableSpan(_unsafeElements: buffer)
+            return estimate(for: sample, memory: &memory, model)
+        }
     }
 }
 
@@ -95,8 +106,8 @@ public struct UploadCompleteEstimator: SyncEstimator {
     }
     /// The error lies in [−ρs − ε, M] with M = download − upload complete (the uplink is part of
     /// M; the truncation is below ρs): ± max(ρs, M) + clock terms.
-    public func halfWidth(for s: SyncSample, _ m: BoundModel) -> Nanoseconds {
+    public func halfWidth(for s: SyncSample, _ m: BoundModel) -> SyncBound {
         let measured = s.downloadComplete - s.uploadComplete
-        return max(m.serverResolution, measured) &+ m.intervalError(measured) &+ m.extrapolationBase
+        return .halfWidth(max(m.serverResolution, measured) &+ m.intervalError(measured) &+ m.extrapolationBase)
     }
 }

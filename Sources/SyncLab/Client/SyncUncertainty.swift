@@ -36,24 +36,62 @@ public struct BoundModel: Sendable, Equatable {
     @inlinable public var extrapolationBase: Nanoseconds { clockResolution &+ 1 }
 }
 
+/// An estimator's ± bound on its estimate of server time, or no bound at all.
+///
+/// "No bound" is its own value, not a huge number: an estimator that claims nothing (the
+/// protocol's default) is reported as unbounded, and a budget on bound coverage fails for it,
+/// rather than counting as 100% inside a ±73-year bound. Eight bytes (a half-width ≥ 0, or −1
+/// for none), so a client's state is as small as with a plain integer.
+public struct SyncBound: Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline let storage: Int64
+    @inlinable init(storage: Int64) { self.storage = storage }
+
+    /// No bound claimed.
+    public static let unbounded = SyncBound(storage: -1)
+
+    /// ± `ns` nanoseconds around the estimate (`ns` ≥ 0).
+    @inlinable public static func halfWidth(_ ns: Nanoseconds) -> SyncBound {
+        precondition(ns >= 0, "a ± bound is at least 0 ns; got \(ns)")
+        return SyncBound(storage: ns)
+    }
+
+    /// The half-width in ns, or nil when unbounded.
+    @inlinable public var nanoseconds: Nanoseconds? { storage >= 0 ? storage : nil }
+    @inlinable public var isBounded: Bool { storage >= 0 }
+
+    /// Whether an estimate error of `error` ns lies inside the bound; never for no bound, which
+    /// claims nothing that could hold.
+    @inlinable public func contains(_ error: Int64) -> Bool {
+        storage >= 0 && error.magnitude <= UInt64(storage)
+    }
+
+    /// The bound grown over `age` clock nanoseconds at `growthPPB`, rounded up and saturating
+    /// (`SyncEstimate.bound(_:growthPPB:age:)`); no bound stays no bound.
+    @inlinable public func grown(growthPPB: Int64, age: Nanoseconds) -> SyncBound {
+        storage < 0 ? self : SyncBound(storage: SyncEstimate.bound(storage, growthPPB: growthPPB, age: age))
+    }
+
+    public var description: String { nanoseconds.map { "±\($0) ns" } ?? "unbounded" }
+}
+
 /// An estimator's result: the anchor and its ± bound, which grows with the anchor's age.
 public struct SyncEstimate: Sendable, Equatable {
     public var anchor: SyncAnchor
-    /// ± bound (ns) at the anchor's reading.
-    public var bound: Nanoseconds
+    /// ± bound at the anchor's reading, or `.unbounded`.
+    public var bound: SyncBound
     /// Growth of the bound per clock nanosecond since the anchor's reading, ppb (the allowed
     /// drift, or the residual after a frequency correction).
     public var boundGrowthPPB: Int64
 
-    public init(anchor: SyncAnchor, bound: Nanoseconds, boundGrowthPPB: Int64) {
+    public init(anchor: SyncAnchor, bound: SyncBound, boundGrowthPPB: Int64) {
         self.anchor = anchor
         self.bound = bound
         self.boundGrowthPPB = boundGrowthPPB
     }
 
     /// The ± bound when the clock reads `r`.
-    @inlinable public func bound(at r: ClockReading) -> Nanoseconds {
-        SyncEstimate.bound(bound, growthPPB: boundGrowthPPB, age: r - anchor.reading)
+    @inlinable public func bound(at r: ClockReading) -> SyncBound {
+        bound.grown(growthPPB: boundGrowthPPB, age: r - anchor.reading)
     }
 
     /// `bound` grown over `age` clock nanoseconds at `growthPPB`, rounded up; saturating.

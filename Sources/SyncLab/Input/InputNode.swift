@@ -46,6 +46,8 @@ public final class InputNode {
     public let path: String
     /// Where asked-for keys are recorded (shared by the whole tree), or nil.
     public let trace: KeyTrace?
+    /// Where files the scenario names (latency traces) are read from.
+    public let resolver: any ScenarioResolver
 
     /// Keys asked for on this object, in first-asked order (also the order used in messages).
     private var askedKeys: [String] = []
@@ -54,11 +56,13 @@ public final class InputNode {
     private var childCache: [String: InputNode] = [:]
     private var elementCache: [InputNode]?
 
-    public init(_ value: JSONValue, file: String, path: String = "", trace: KeyTrace? = nil) {
+    public init(_ value: JSONValue, file: String, path: String = "", trace: KeyTrace? = nil,
+                resolver: any ScenarioResolver = FileSystemScenarioResolver()) {
         self.value = value
         self.file = file
         self.path = path
         self.trace = trace
+        self.resolver = resolver
     }
 
     /// Parses `text` and returns the root node; syntax errors become an `InputError` with the
@@ -94,7 +98,7 @@ public final class InputNode {
         }
         if let cached = childCache[key] { return cached }
         guard let member = value[key] else { return nil }
-        let node = InputNode(member, file: file, path: InputNode.path(path, appending: key), trace: trace)
+        let node = InputNode(member, file: file, path: InputNode.path(path, appending: key), trace: trace, resolver: resolver)
         childCache[key] = node
         return node
     }
@@ -115,7 +119,7 @@ public final class InputNode {
         if let elementCache { return elementCache }
         guard case .array(let values) = value else { throw error("expected an array; got \(InputNode.describe(value))") }
         let nodes = values.enumerated().map { index, element in
-            InputNode(element, file: file, path: "\(path)[\(index)]", trace: trace)
+            InputNode(element, file: file, path: "\(path)[\(index)]", trace: trace, resolver: resolver)
         }
         elementCache = nodes
         return nodes

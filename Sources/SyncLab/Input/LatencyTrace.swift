@@ -154,18 +154,20 @@ extension InputNode {
         return .empirical(samples)
     }
 
-    /// The text of a trace file, or an error naming it.
+    /// The text of a trace file, read through the scenario's resolver, or an error naming it.
     static func readTrace(_ path: String, at node: InputNode) throws(InputError) -> String {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw node.error("trace file '\(path)' does not exist (paths are relative to the scenario file)")
+        let data: Data
+        do {
+            data = try node.resolver.contents(of: node.resolver.name(of: path, from: nil), maximumBytes: LatencyTrace.maximumFileBytes)
+        } catch {
+            switch error {
+            case .missing: throw node.error("trace file '\(path)' does not exist (paths are relative to the scenario file)")
+            case .folder: throw node.error("trace file '\(path)' is a folder; expected a CSV file")
+            case .tooLarge(let bytes):
+                throw node.error("trace file '\(path)' has \(bytes) bytes; at most \(LatencyTrace.maximumFileBytes) are allowed")
+            case .unreadable: throw node.error("trace file '\(path)' cannot be read")
+            }
         }
-        guard !isDirectory.boolValue else { throw node.error("trace file '\(path)' is a folder; expected a CSV file") }
-        if let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > LatencyTrace.maximumFileBytes {
-            throw node.error("trace file '\(path)' has \(size.intValue) bytes; at most \(LatencyTrace.maximumFileBytes) are allowed")
-        }
-        guard let data = fm.contents(atPath: path) else { throw node.error("trace file '\(path)' cannot be read") }
         guard let text = String(data: data, encoding: .utf8) else { throw node.error("trace file '\(path)' is not UTF-8 text") }
         return text
     }

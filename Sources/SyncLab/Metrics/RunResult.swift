@@ -277,6 +277,7 @@ extension RunResult {
         // Budgets across seeds (`seedFailureRate`) are judged by `synclab check`, not per run.
         return scenario.budgets.filter { !$0.acrossSeeds }.map { b in
             let value = f[b.metric] ?? nil
+            if let reason = unboundedReason(b.metric) { return BudgetVerdict(budget: b, value: value, pass: false, note: reason) }
             return BudgetVerdict(budget: b, value: value, pass: value.map(b.holds) ?? false)
         }
     }
@@ -300,10 +301,13 @@ public struct BudgetVerdict: Sendable, Equatable {
     public var budget: Budget
     public var value: Double?
     public var pass: Bool
-    public init(budget: Budget, value: Double?, pass: Bool) {
+    /// Why the budget fails whatever its value (an estimator that claims no bound), or nil.
+    public var note: String?
+    public init(budget: Budget, value: Double?, pass: Bool, note: String? = nil) {
         self.budget = budget
         self.value = value
         self.pass = pass
+        self.note = note
     }
 }
 

@@ -16,33 +16,37 @@ public struct ScenarioLoader {
     /// An error inside the merged scenario names the file of the chain that wrote the offending
     /// key. `trace`, when given, records every key the loader asked for (see `KeyTrace`).
     public func load(path: String, trace: KeyTrace? = nil) throws(InputError) -> Scenario {
-        // Trace paths are relative to the file that names them (LatencyTrace.swift).
-        let layers = try resolve(path: path, chain: []).map { (file: $0.file, value: LatencyTrace.anchorPaths($0.value, in: $0.file)) }
-        let merged = layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
-        let root = InputNode(merged, file: path, trace: trace)
-        do {
-            let scenario = try decode(root)
-            try Self.checkMemory(scenario, file: path)
-            return scenario
-        } catch {
-            throw Self.attribute(Self.inputError(error, file: path), to: layers)
-        }
+        try load(path: path, resolver: FileSystemScenarioResolver(), trace: trace)
     }
 
-    /// Decodes a scenario from text (no `extends`), for tests and embedding.
-    public func load(text: String, file: String = "<inline>", trace: KeyTrace? = nil) throws(InputError) -> Scenario {
-        let root = InputNode(LatencyTrace.anchorPaths(.object(try Self.parseScenario(text, file: file)), in: file),
-                             file: file, trace: trace)
-        if root.value["extends"] != nil {
-            throw InputError(file: file, keyPath: "extends",
-                             message: "only a scenario file can extend another; load it with load(path:)")
-        }
+    /// Loads the file `path` names through `resolver` (`ShippedScenarios.resolver` for the
+    /// scenarios the library ships), its `extends` chain and latency traces too.
+    public func load(path: String, resolver: any ScenarioResolver, trace: KeyTrace? = nil) throws(InputError) -> Scenario {
+        try load(layers: try resolve(path: resolver.name(of: path, from: nil), chain: [], resolver: resolver),
+                 file: path, resolver: resolver, trace: trace)
+    }
+
+    /// Decodes a scenario from text, for tests and embedding. An `extends` in it names a file
+    /// relative to `file`'s folder, found through `resolver`: a text may extend a shipped
+    /// scenario with `resolver: ShippedScenarios.resolver` and `"extends": "recommended.json"`.
+    public func load(text: String, file: String = "<inline>", resolver: any ScenarioResolver = FileSystemScenarioResolver(),
+                     trace: KeyTrace? = nil) throws(InputError) -> Scenario {
+        try load(layers: try resolve(path: file, text: text, chain: [], resolver: resolver), file: file, resolver: resolver, trace: trace)
+    }
+
+    /// Decodes the merged `extends` chain `layers` (base first) of the scenario `file`.
+    func load(layers: [(file: String, value: JSONValue)], file: String, resolver: any ScenarioResolver,
+              trace: KeyTrace?) throws(InputError) -> Scenario {
+        // Trace paths are relative to the file that names them (LatencyTrace.swift).
+        let layers = layers.map { (file: $0.file, value: LatencyTrace.anchorPaths($0.value, in: $0.file)) }
+        let merged = layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
+        let root = InputNode(merged, file: file, trace: trace, resolver: resolver)
         do {
             let scenario = try decode(root)
             try Self.checkMemory(scenario, file: file)
             return scenario
         } catch {
-            throw Self.inputError(error, file: file)
+            throw Self.attribute(Self.inputError(error, file: file), to: layers)
         }
     }
 
@@ -58,27 +62,41 @@ public struct ScenarioLoader {
     /// At most this many files in one `extends` chain.
     public static let maximumExtendsDepth = 32
 
-    /// The files of the `extends` chain of `path`, base first, each without its `extends` key.
-    func resolve(path: String, chain: [String]) throws(InputError) -> [(file: String, value: JSONValue)] {
-        let canonical = Self.canonical(path)
-        var members = try Self.parseScenario(try Self.readText(path), file: path, quoting: chain.isEmpty || path.hasSuffix(".json"))
+    /// The files of the `extends` chain of `path` (whose text is `text` when given), base first,
+    /// each without its `extends` key.
+    func resolve(path: String, text: String? = nil, chain: [String],
+                 resolver: any ScenarioResolver = FileSystemScenarioResolver()) throws(InputError) -> [(file: String, value: JSONValue)] {
+        let identity = resolver.identity(of: path)
+        let source: String
+        if let text { source = text } else { source = try Self.readText(path, resolver) }
+        var members = try Self.parseScenario(source, file: path, quoting: chain.isEmpty || path.hasSuffix(".json"))
         guard let index = members.firstIndex(where: { $0.key == "extends" }) else { return [(path, .object(members))] }
         guard case .string(let parent) = members[index].value, !parent.isEmpty else {
             throw InputError(file: path, keyPath: "extends", message: "expected the path of the scenario file this one extends, "
                              + "like \"v115-pausing.json\"; got \(InputNode.describe(members[index].value))")
         }
         members.remove(at: index)
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let parentPath = parent.hasPrefix("/") ? parent : directory.appendingPathComponent(parent).path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parentPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw InputError(file: path, keyPath: "extends",
-                             message: "no such file '\(parent)' (looked for \(URL(fileURLWithPath: parentPath).standardizedFileURL.path))")
+        let parentPath = resolver.name(of: parent, from: path)
+        let parentText: Result<String, InputError>
+        do {
+            parentText = .success(try Self.text(try resolver.contents(of: parentPath, maximumBytes: Self.maximumFileBytes), file: parentPath))
+        } catch let error as ScenarioFileProblem {
+            switch error {
+            case .missing(let lookedFor):
+                throw InputError(file: path, keyPath: "extends", message: "no such file '\(parent)' (looked for \(lookedFor))")
+            case .folder:
+                throw InputError(file: path, keyPath: "extends", message: "no such file '\(parent)' (\(parentPath) is a folder)")
+            default:
+                parentText = .failure(Self.inputError(error, scenario: parentPath))
+            }
+        } catch {
+            parentText = .failure(Self.inputError(error, file: parentPath))
         }
         // The file whose `extends` closes a loop is the one named: its own key is the mistake.
-        let chain = chain + [canonical]
-        if chain.contains(Self.canonical(parentPath)) {
-            let cycle = (chain + [Self.canonical(parentPath)]).map { URL(fileURLWithPath: $0).lastPathComponent }
+        let chain = chain + [identity]
+        let parentIdentity = resolver.identity(of: parentPath)
+        if chain.contains(parentIdentity) {
+            let cycle = (chain + [parentIdentity]).map { ($0 as NSString).lastPathComponent }
             throw InputError(file: path, keyPath: "extends", message: "extends cycle: \(cycle.joined(separator: " → "))")
         }
         // The file whose `extends` makes the chain too long is the one named, not its parent.
@@ -87,34 +105,33 @@ public struct ScenarioLoader {
                              message: "this file is number \(chain.count) of its extends chain and extends one more; "
                              + "a chain may have at most \(Self.maximumExtendsDepth) files")
         }
-        return try resolve(path: parentPath, chain: chain) + [(path, .object(members))]
+        return try resolve(path: parentPath, text: try parentText.get(), chain: chain, resolver: resolver) + [(path, .object(members))]
     }
 
-    /// An absolute path without `.`, `..` or symbolic links, to recognise a file seen before.
-    static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    /// The text of the scenario file `path`, refusing folders, huge files and non-UTF-8 content.
+    static func readText(_ path: String, _ resolver: any ScenarioResolver = FileSystemScenarioResolver()) throws(InputError) -> String {
+        do {
+            return try text(try resolver.contents(of: path, maximumBytes: maximumFileBytes), file: path)
+        } catch let problem as ScenarioFileProblem {
+            throw inputError(problem, scenario: path)
+        } catch {
+            throw inputError(error, file: path)
+        }
     }
 
-    /// The text of a scenario file, refusing folders, huge files and non-UTF-8 content.
-    static func readText(_ path: String) throws(InputError) -> String {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(file: path, keyPath: "", message: "cannot read the file: it does not exist")
+    /// A scenario file's problem in words, located at the file.
+    static func inputError(_ problem: ScenarioFileProblem, scenario path: String) -> InputError {
+        let message = switch problem {
+        case .missing: "cannot read the file: it does not exist"
+        case .folder: "cannot read the file: it is a folder; expected a scenario .json file"
+        case .tooLarge(let bytes): "the file has \(bytes) bytes; a scenario file may have at most \(maximumFileBytes)"
+        case .unreadable: "cannot read the file: permission denied or not a regular file"
         }
-        guard !isDirectory.boolValue else {
-            throw InputError(file: path, keyPath: "", message: "cannot read the file: it is a folder; expected a scenario .json file")
-        }
-        let attributes = try? fm.attributesOfItem(atPath: path)
-        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > maximumFileBytes {
-            throw InputError(file: path, keyPath: "", message: "the file has \(size) bytes; a scenario file may have at most \(maximumFileBytes)")
-        }
-        guard let data = fm.contents(atPath: path) else {
-            throw InputError(file: path, keyPath: "", message: "cannot read the file: permission denied or not a regular file")
-        }
-        guard data.count <= maximumFileBytes else {
-            throw InputError(file: path, keyPath: "", message: "the file has \(data.count) bytes; a scenario file may have at most \(maximumFileBytes)")
-        }
+        return InputError(file: path, keyPath: "", message: message)
+    }
+
+    /// A scenario file's bytes as text, refusing two byte order marks and non-UTF-8 content.
+    static func text(_ data: Data, file path: String) throws(InputError) -> String {
         // Foundation drops one leading byte order mark and the parser another: two are a mistake.
         guard !data.starts(with: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF]) else {
             throw InputError(file: path, keyPath: "", message: "the file starts with two byte order marks; remove them")

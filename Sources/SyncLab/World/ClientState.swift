@@ -35,7 +35,7 @@ struct ClientState {
     var lastDeepWake: Int64 = .min
     /// The ± bound of `anchor` at its reading (for a stateless estimator, worked out when the
     /// sync settles), and how fast it grows with age (ppb).
-    var syncBound: Int64 = 0
+    var syncBound = SyncBound.unbounded
     var syncBoundGrowthPPB: Int64 = 0
     /// The anchor's error at the sync instant (the sum of `split.parts`), the samples taken with
     /// it so far (its parts are added once per sync, times this), the measuring clock's drift

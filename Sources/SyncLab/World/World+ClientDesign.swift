@@ -134,16 +134,18 @@ extension World {
         let layout = memory.layout
         let words = layout.estimatorWords + layout.driftWords
         guard words > 0 else {
-            let none = UnsafeMutableBufferPointer<Int64>(start: nil, count: 0)
-            return design.estimator.estimate(for: s, memory: none, model)
+            var none = MutableSpan<Int64>()
+            return design.estimator.estimate(for: s, memory: &none, model)
         }
         let fresh = !clients[c].hasSync
         let client = scenario.client
         return withDesignMemory(c, 0, words) { m in
             if fresh { m.update(repeating: 0) }
-            var e = client.estimator.estimate(for: s, memory: UnsafeMutableBufferPointer(rebasing: m[0..<layout.estimatorWords]), model)
+            var own = unsafe MutableSpan(_unsafeElements: m[0..<layout.estimatorWords])
+            var e = client.estimator.estimate(for: s, memory: &own, model)
             if let drift = client.driftCorrection {
-                e = drift.apply(e, memory: UnsafeMutableBufferPointer(rebasing: m[layout.driftOffset..<words]), model)
+                var driftWords = unsafe MutableSpan(_unsafeElements: m[layout.driftOffset..<words])
+                e = drift.apply(e, memory: &driftWords, model)
             }
             return e
         }
@@ -163,8 +165,7 @@ extension World {
     /// Records whether the estimate error at a sample lies inside the client's ± bound.
     @inline(__always)
     mutating func recordBound(_ s: UnsafePointer<ClientState>, reading: ClockReading, estimateError: Int64) {
-        let bound = SyncEstimate.bound(s.pointee.syncBound, growthPPB: s.pointee.syncBoundGrowthPPB,
-                                       age: reading - s.pointee.anchor.reading)
-        measure.recorder.boundSample(inside: estimateError.magnitude <= UInt64(bound), bound: bound, link: Int(s.pointee.link))
+        let bound = s.pointee.syncBound.grown(growthPPB: s.pointee.syncBoundGrowthPPB, age: reading - s.pointee.anchor.reading)
+        measure.recorder.boundSample(bound, estimateError: estimateError, link: Int(s.pointee.link))
     }
 }

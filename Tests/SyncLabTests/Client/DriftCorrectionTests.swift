@@ -6,7 +6,7 @@ import SyncLabKernel
     static let model = BoundModel(serverResolution: .microsecond, clockResolution: 1, maxDriftPPB: 100_000)
 
     static func estimate(_ s: Int64, _ r: Int64, bound: Int64 = 10 * .microsecond) -> SyncEstimate {
-        SyncEstimate(anchor: SyncAnchor(serverTime: s, reading: ClockReading(ns: r)), bound: bound, boundGrowthPPB: 100_000)
+        SyncEstimate(anchor: SyncAnchor(serverTime: s, reading: ClockReading(ns: r)), bound: .halfWidth(bound), boundGrowthPPB: 100_000)
     }
 
     /// A clock 40 ppm fast: over 1 h of clock, server time advances 1 h − 144 ms·(1/1.00004)…;
@@ -15,15 +15,13 @@ import SyncLabKernel
     @Test func rateFromTwoSyncsAnHourApart() {
         let d = DriftCorrection(minInterval: .hour, maxPPB: 500_000)
         var memory = [Int64](repeating: 0, count: DriftCorrection.memoryWords)
-        let first = memory.withUnsafeMutableBufferPointer { d.apply(Self.estimate(0, 0), memory: $0, Self.model) }
+        let first = d.apply(Self.estimate(0, 0), words: &memory, Self.model)
         #expect(first.anchor.ratePPB == 0)            // one sync: no rate yet
         #expect(first.boundGrowthPPB == 100_000)
         // 30 minutes later: too soon, still nothing.
-        let soon = memory.withUnsafeMutableBufferPointer { d.apply(Self.estimate(1_800 * .second, 1_800_072 * .millisecond), memory: $0, Self.model) }
+        let soon = d.apply(Self.estimate(1_800 * .second, 1_800_072 * .millisecond), words: &memory, Self.model)
         #expect(soon.anchor.ratePPB == 0)
-        let second = memory.withUnsafeMutableBufferPointer {
-            d.apply(Self.estimate(3_600 * .second, 3_600_144 * .millisecond), memory: $0, Self.model)
-        }
+        let second = d.apply(Self.estimate(3_600 * .second, 3_600_144 * .millisecond), words: &memory, Self.model)
         #expect(second.anchor.ratePPB == -39_998)
         // Residual: u = ⌈(10 µs + 10 µs)·1e9 / 3600.144 s⌉ = ⌈5.555…⌉ = 6 ppb.
         #expect(second.boundGrowthPPB == 6)
@@ -32,9 +30,7 @@ import SyncLabKernel
         // (the rate truncated by 0.4 ppb costs 1.4 µs over the hour: 2.44 µs by hand).
         #expect(abs(predicted - 7_200 * .second) < 3 * .microsecond)
         // The next sync keeps the learned rate until a new baseline is long enough.
-        let later = memory.withUnsafeMutableBufferPointer {
-            d.apply(Self.estimate(3_660 * .second, 3_660_146_400_000), memory: $0, Self.model)
-        }
+        let later = d.apply(Self.estimate(3_660 * .second, 3_660_146_400_000), words: &memory, Self.model)
         #expect(later.anchor.ratePPB == -39_998)
     }
 
@@ -59,7 +55,7 @@ import SyncLabKernel
         let d = DriftCorrection(minInterval: 10 * .minute, maxPPB: 500_000)
         var memory = [Int64](repeating: 0, count: DriftCorrection.memoryWords)
         func sync(_ s: Int64, _ r: Int64, bound: Int64) -> SyncEstimate {
-            memory.withUnsafeMutableBufferPointer { d.apply(Self.estimate(s, r, bound: bound), memory: $0, Self.model) }
+            d.apply(Self.estimate(s, r, bound: bound), words: &memory, Self.model)
         }
         _ = sync(0, 0, bound: 50 * .millisecond)
         // 15 min, bounds 50 ms each: u = 100 ms / 900 s = 111 112 ppb ≥ 100 ppm allowed: not adopted.
@@ -76,5 +72,15 @@ import SyncLabKernel
         let step = sync(3_000 * .second + 300 * .second, 3_000_024 * .millisecond, bound: 50 * .millisecond)
         #expect(step.anchor.ratePPB == -19_999)
         #expect(memory[1] == 3_000_024 * .millisecond)
+    }
+}
+
+extension DriftCorrection {
+    /// `apply` with the memory in an array, as the world lends it: a span of the client's words.
+    func apply(_ estimate: SyncEstimate, words: inout [Int64], _ m: BoundModel) -> SyncEstimate {
+        words.withUnsafeMutableBufferPointer { buffer in
+            var memory = unsafe MutableSpan(_unsafeElements: buffer)
+            return apply(estimate, memory: &memory, m)
+        }
     }
 }

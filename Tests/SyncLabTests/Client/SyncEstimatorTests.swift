@@ -51,6 +51,31 @@ private struct Exchange {
         DeviceState(driftPPB: 0, wallOffset: 0, bootTime: at(-.hour), epochUnix: epoch)
     }
 
+    /// The world lends an estimator its own words as a span: one that writes past them stops
+    /// (the span is bounds-checked) rather than overwrite the next client's memory.
+    @Test func anEstimatorCannotWritePastItsWords() async {
+        await #expect(processExitsWith: .failure) {
+            struct Greedy: SyncEstimator {
+                var name: String { "greedy" }
+                var memoryWords: Int { 2 }
+                func anchor(for s: SyncSample) -> SyncAnchor { SyncAnchor(serverTime: 0, reading: s.downloadComplete) }
+                func estimate(for s: SyncSample, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
+                    memory[memory.count] = 1
+                    return SyncEstimate(anchor: anchor(for: s), bound: .unbounded, boundGrowthPPB: 0)
+                }
+            }
+            let s = SyncSample(serverTimestamp: 0, requestSent: ClockReading(ns: 0), uploadComplete: ClockReading(ns: 0),
+                               downloadComplete: ClockReading(ns: 1))
+            let model = BoundModel(serverResolution: 1, clockResolution: 1, maxDriftPPB: 0)
+            // Two clients' words side by side, as in the world's flat array.
+            var words = [Int64](repeating: 0, count: 4)
+            words.withUnsafeMutableBufferPointer { all in
+                var first = unsafe MutableSpan(_unsafeElements: all[0..<2])
+                _ = Greedy().estimate(for: s, memory: &first, model)
+            }
+        }
+    }
+
     @Test func anchorArithmetic() {
         let a = SyncAnchor(serverTime: 10 * .second, reading: ClockReading(ns: 500 * .second))
         #expect(a.serverTime(at: ClockReading(ns: 503 * .second + 7)) == 13 * .second + 7)

@@ -15,6 +15,33 @@ import SyncLabKernel
         #expect(SyncEstimate.bound(.max - 1, growthPPB: 1_000_000, age: .second) == .max)
     }
 
+    /// "No bound" is its own value: it contains no error, grows into nothing and stays itself.
+    @Test func syncBoundIsAHalfWidthOrNone() {
+        let b = SyncBound.halfWidth(5)
+        #expect(b.nanoseconds == 5 && b.isBounded && b.description == "±5 ns")
+        #expect(b.contains(5) && b.contains(-5) && !b.contains(6) && !b.contains(.min))
+        #expect(b.grown(growthPPB: 1_000_000_000, age: -7) == .halfWidth(12))
+        #expect(SyncBound.halfWidth(.max - 1).grown(growthPPB: 1_000_000, age: .second) == .halfWidth(.max))
+        let none = SyncBound.unbounded
+        #expect(none.nanoseconds == nil && !none.isBounded && none.description == "unbounded")
+        #expect(!none.contains(0))
+        #expect(none.grown(growthPPB: 1_000_000, age: .hour) == .unbounded)
+        // An estimator that does not say gives no bound, and its estimate carries none.
+        struct Silent: SyncEstimator {
+            var name: String { "silent" }
+            func anchor(for s: SyncSample) -> SyncAnchor { SyncAnchor(serverTime: s.serverTimestamp, reading: s.downloadComplete) }
+        }
+        let model = BoundModel(serverResolution: .second, clockResolution: 1, maxDriftPPB: 100_000)
+        let s = SyncSample(serverTimestamp: 0, requestSent: ClockReading(ns: 0), uploadComplete: ClockReading(ns: 0),
+                           downloadComplete: ClockReading(ns: 1))
+        #expect(Silent().halfWidth(for: s, model) == .unbounded)
+        // Drift correction needs bounds to judge a rate: an unbounded estimate passes unchanged.
+        var memory = [Int64](repeating: 0, count: DriftCorrection.memoryWords)
+        let e = SyncEstimate(anchor: SyncAnchor(serverTime: 9, reading: ClockReading(ns: 1)), bound: .unbounded, boundGrowthPPB: 7)
+        #expect(DriftCorrection().apply(e, words: &memory, model) == e)
+        #expect(memory == [0, 0, 0, 0, 0])
+    }
+
     @Test func anchorWithoutRateIsThePlainSum() {
         var rng = RandomStream(seed: 3, purpose: StreamPurpose("test-anchor-rate"))
         for _ in 0..<500 {

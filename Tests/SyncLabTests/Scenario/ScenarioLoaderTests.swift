@@ -177,8 +177,6 @@ import SyncLabKernel
         ("empty file", "", "bad.json: line 1, column 1: expected a JSON value but found the end of the input"),
         ("deep nesting", String(repeating: "[", count: 300), "bad.json: line 1, column 201: nesting is deeper than 200 levels"),
         ("missing required key", "{\"name\": \"x\"}", "bad.json: duration: missing required key"),
-        ("extends in text", "{\"extends\": \"base.json\"}",
-         "bad.json: extends: only a scenario file can extend another; load it with load(path:)"),
     ]
 
     @Test(arguments: badFiles)

@@ -36,7 +36,7 @@ import SyncLabKernel
             func anchor(for s: SyncSample) -> SyncAnchor {
                 SyncAnchor(serverTime: s.serverTimestamp &+ s.roundTrip / 3, reading: s.downloadComplete)
             }
-            func halfWidth(for s: SyncSample, _ m: BoundModel) -> Nanoseconds { s.roundTrip &+ m.serverResolution }
+            func halfWidth(for s: SyncSample, _ m: BoundModel) -> SyncBound { .halfWidth(s.roundTrip &+ m.serverResolution) }
         }
         var s = try Self.scenario()
         s.devices.events = DeviceEventsConfig(
