@@ -14,7 +14,7 @@ extension SuspendingDeviceClock: Plugin {
 extension ContinuousDeviceClock: Plugin {
     public static let family = PluginFamily.clock
     public static let kind = "continuous"
-    public static let schema = SchemaFragment("mach_continuous_time / CLOCK_BOOTTIME: keeps counting through sleep.")
+    public static let schema = SchemaFragment("mach_continuous_time / CLOCK_MONOTONIC_RAW (Darwin), CLOCK_BOOTTIME (Linux): keeps counting through sleep.")
     public init(_ node: InputNode, in context: PluginContext) throws { self.init() }
     public var summary: String { "continuous (mach_continuous_time / CLOCK_BOOTTIME: counts through sleep)" }
 }

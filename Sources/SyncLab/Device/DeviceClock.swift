@@ -34,8 +34,10 @@ extension DeviceClock {
     public func _runWorld(_ world: inout World) { world.runEvents(designClock: self) }
 }
 
-/// `mach_absolute_time` / `CACurrentMediaTime()` / Swift's `SuspendingClock` / Linux
-/// `CLOCK_MONOTONIC`: nanosecond resolution, drifts, and stops incrementing in deep sleep.
+/// The pausing clock: Darwin `mach_absolute_time` / `CACurrentMediaTime()` / `CLOCK_UPTIME_RAW` /
+/// `ProcessInfo.systemUptime`, Linux `CLOCK_MONOTONIC`, Swift's `SuspendingClock` on both.
+/// Nanosecond resolution, drifts, and stops incrementing in deep sleep. (Darwin's
+/// `CLOCK_MONOTONIC` is not this clock: it counts through sleep. See docs/clocks.md.)
 public struct SuspendingDeviceClock: DeviceClock {
     public init() {}
     public var name: String { "suspending" }
@@ -54,8 +56,8 @@ public struct SuspendingDeviceClock: DeviceClock {
     }
 }
 
-/// `mach_continuous_time` / Swift's `ContinuousClock` / Linux `CLOCK_BOOTTIME`: nanosecond
-/// resolution, drifts, keeps counting in deep sleep.
+/// Darwin `mach_continuous_time` / `CLOCK_MONOTONIC_RAW`, Linux `CLOCK_BOOTTIME`, Swift's
+/// `ContinuousClock` on both: nanosecond resolution, drifts, keeps counting in deep sleep.
 public struct ContinuousDeviceClock: DeviceClock {
     public init() {}
     public var name: String { "continuous" }
@@ -74,7 +76,8 @@ public struct ContinuousDeviceClock: DeviceClock {
 
 /// The seeds' fix: uptime as `time(now) − KERN_BOOTTIME`. Keeps counting in sleep, follows the
 /// wall clock (so it has the wall clock's rate, not the oscillator's), and with `time()` it has
-/// one-second resolution; `gettimeofday` gives microseconds. When the wall clock is set, the OS
+/// one-second resolution; `gettimeofday` gives microseconds (Darwin's `CLOCK_MONOTONIC` is this
+/// clock at 1 µs: Libc computes it as the time of day minus the boot time). When the wall clock is set, the OS
 /// shifts `KERN_BOOTTIME` by the same amount (`DeviceState.kernelBootWallUnix`), so a manual
 /// change does not move this uptime; `WallUptimeClock` is the variant that does.
 public struct BootTimeUptimeClock: DeviceClock {

@@ -57,6 +57,9 @@ public struct DeviceEventsConfig: Sendable {
     public var appKills: AppKills?
     public var wallClockChanges: WallClockChanges?
     public var tampering: Tampering?
+    /// Brief wakes in deep sleep and standby on charge (StandbyWakes.swift). Not counted in
+    /// `any`: it changes how a device sleeps, not the device-event figures a report adds.
+    public var standbyWakes: StandbyWakes?
 
     public init(reboots: Reboots? = nil, appKills: AppKills? = nil, wallClockChanges: WallClockChanges? = nil,
                 tampering: Tampering? = nil) {

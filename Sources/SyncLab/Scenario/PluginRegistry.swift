@@ -38,6 +38,7 @@ public struct PluginRegistry: Sendable {
                 // Device events (Population/DeviceEvents.swift), in the order a scenario lists them
                 DeviceEventsConfig.Reboots.self, DeviceEventsConfig.AppKills.self,
                 DeviceEventsConfig.WallClockChanges.self, DeviceEventsConfig.Tampering.self,
+                DeviceEventsConfig.StandbyWakes.self,   // StandbyWakes.swift
             ])
         } catch {
             // A clash among our own kinds is a programming error; PluginRegistryTests catch it first.

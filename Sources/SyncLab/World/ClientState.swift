@@ -98,10 +98,13 @@ struct ClientState {
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
     var designRNG: RandomStream
-    /// Up to a whole number of cache lines (448 bytes, checked by `WorldMemoryTests`): with the
-    /// table's base on a line, every player's state starts on one, and a sample or an event
-    /// loads no line it does not use.
-    private var padding: Int64 = 0
+    /// Standby wakes of this player so far (keys their draws), and of its current standby
+    /// (`devices.standbyWakes`, StandbyWakes.swift). They end the state at a whole number of
+    /// cache lines (448 bytes, checked by `WorldMemoryTests`): with the table's base on a line,
+    /// every player's state starts on one, and a sample or an event loads no line it does not
+    /// use. A field added here needs padding up to the next line.
+    var standbyWakeOrdinal: UInt32 = 0
+    var standbyWakeIndex: UInt32 = 0
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!
@@ -131,6 +134,8 @@ struct WorldEvent {
         case cron, publish, sample
         /// Device events (`devices.*`): the epoch carries the event's ordinal for the player.
         case reboot, appKill, wallClockChange, tamper
+        /// A wake inside deep sleep and its end (`devices.standbyWakes`); the epoch is `powerEpoch`.
+        case standbyWake, standbyWakeEnd
         // The original plan (World+Database.swift); `client` is a slot: player × (positions + 1) + position.
         case databaseArrival, databaseReply, databaseFailed, databaseCountdown, databaseRetry
 

@@ -174,7 +174,7 @@ public struct World {
         scheduleNextSample()
         let start = self.start
         for c in clients.indices {
-            updateDevice(c) { $0.fallAsleep(at: start) }
+            beginDeepSleep(c, start)
             let gap = scenario.population.visitGap.sampleDuration(&clients[c].behaviourRNG)
             schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: start + gap)
             if scenario.devices.events.any { scheduleFirstDeviceEvents(c) }
@@ -189,7 +189,9 @@ public struct World {
         case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t, d) }
         case .viewStart: if e.epoch == clients[c].behaviourEpoch { viewStart(c, t, d) }
         case .viewEnd: if e.epoch == clients[c].behaviourEpoch { viewEnd(c, t) }
-        case .deepSleep: if e.epoch == clients[c].powerEpoch { updateDevice(c) { $0.fallAsleep(at: t) } }
+        case .deepSleep: if e.epoch == clients[c].powerEpoch { beginDeepSleep(c, t) }
+        case .standbyWake: if e.epoch == clients[c].powerEpoch { standbyWake(c, t) }
+        case .standbyWakeEnd: if e.epoch == clients[c].powerEpoch { standbyWakeEnd(c, t) }
         case .sendRequest:
             if e.epoch == clients[c].fetchEpoch && clients[c].phase == .viewing { sendRequest(c, t) }
         case .serverArrival: serverArrival(c, t, epoch: e.epoch, file: server.liveFile)

@@ -17,8 +17,8 @@ import SyncLabKernel
         #expect(names(.retry) == ["fixed", "exponential"])
         #expect(names(.serverDesign) == ["store-file", "database-per-position"])
         #expect(names(.costModel) == ["per-request", "flat"])
-        #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering"])
-        #expect(r.kinds.count == 24)
+        #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes"])
+        #expect(r.kinds.count == 25)
         #expect(r.families == PluginFamily.all)
     }
 

@@ -1,0 +1,135 @@
+import SyncLabKernel
+
+/// Deep sleep with brief wakes (`devices.standbyWakes`): a phone in standby is not one unbroken
+/// sleep. Background pushes and background app refresh wake the CPU for seconds at a time, and
+/// the pausing clock (`mach_absolute_time`, `CLOCK_UPTIME_RAW`) counts during those seconds; a
+/// phone on charge does not deep-sleep at all.
+///
+/// A wake is a short awake interval inside a sleep: the device wakes (its slept total grows by
+/// the sleep so far) and falls asleep again when the wake ends, so `DeviceState.sleptTotal`
+/// excludes every wake and the pausing clock's lag after a standby is the sleep time minus the
+/// wakes, exactly. The screen stays off and the app stays suspended: nothing else changes.
+///
+/// Sources (docs/clocks.md): Apple asks senders of background pushes for no more than two or
+/// three an hour and gives a woken app up to 30 s (background fetch and background pushes alike);
+/// how often iOS grants background refresh is the system's choice and unpublished, and no
+/// measured share of standby spent on charge was found, so `every` and `chargingShare` are
+/// assumptions, stated as such.
+extension DeviceEventsConfig {
+    public struct StandbyWakes: Sendable {
+        /// One wake: how long after the sleep began or the previous wake ended, and how long the
+        /// CPU stays up.
+        public struct Wake: Sendable, Equatable {
+            public var gap: Nanoseconds
+            public var length: Nanoseconds
+            public init(gap: Nanoseconds, length: Nanoseconds) {
+                self.gap = gap
+                self.length = length
+            }
+        }
+
+        /// From a sleep's start, or a wake's end, to the next wake (true time).
+        public var every: Distribution
+        /// How long a wake keeps the CPU up.
+        public var length: Distribution
+        /// Share of standby periods the phone spends on charge, without deep sleep.
+        public var chargingShare: Double
+        /// When set, every standby's wakes are exactly these, in order, and none after them:
+        /// the draws are replaced (known-answer tests and worked examples; not in scenario files).
+        public var script: [Wake]?
+
+        public static let defaultEvery = Distribution.exponential(mean: Double(20 * Int64.minute))
+        public static let defaultLength = Distribution.uniform(min: Double(Int64.second), max: Double(30 * Int64.second))
+        public static let defaultChargingShare = 0.2
+
+        public init(every: Distribution = defaultEvery, length: Distribution = defaultLength,
+                    chargingShare: Double = defaultChargingShare, script: [Wake]? = nil) {
+            self.every = every
+            self.length = length
+            self.chargingShare = chargingShare
+            self.script = script
+        }
+
+        /// Wake `index` of a standby (0 for the first), from `rng` unless scripted; nil: no more.
+        func wake(_ index: UInt32, _ rng: inout RandomStream) -> Wake? {
+            if let script {
+                return Int(index) < script.count ? script[Int(index)] : nil
+            }
+            let gap = max(every.sampleDuration(&rng), DeviceEventsConfig.minimumInterval)
+            return Wake(gap: gap, length: max(length.sampleDuration(&rng), 0))
+        }
+    }
+}
+
+extension DeviceEventsConfig.StandbyWakes: DeviceEvent {
+    public static let family = PluginFamily.deviceEvent
+    public static let kind = "standbyWakes"
+    public static let schema = SchemaFragment(
+        "Brief wakes in deep sleep (background pushes, background refresh: the pausing clock counts during them) and standby on charge (no deep sleep).",
+        properties: ["every": SchemaFragment.ref("eventInterval", "From a sleep's start or a wake's end to the next wake (default exponential, mean 20m: an assumption; Apple asks for at most 2-3 background pushes an hour)."),
+                     "length": SchemaFragment.ref("durationDistribution", "How long a wake keeps the CPU up, 0 to 10m (default uniform 1s-30s: iOS gives a woken app up to 30 s)."),
+                     "chargingShare": SchemaFragment.ref("probability", "Share of standby periods spent on charge, without deep sleep (default 0.2: an assumption).")])
+    public init(_ n: InputNode, in context: PluginContext) throws {
+        self.init(every: try n.value("every", default: Self.defaultEvery) { try DeviceEventsConfig.interval($0) },
+                  length: try n.value("length", default: Self.defaultLength) {
+                      try $0.distribution(.duration, .durations(0, 10 * Int64.minute))
+                  },
+                  chargingShare: try n.value("chargingShare", default: Self.defaultChargingShare) { try $0.probability() })
+    }
+    public var summary: String {
+        "standby wakes every \(every.describe(.duration)) lasting \(length.describe(.duration)); "
+            + "\(Bounds.number(chargingShare * 100))% of standby periods on charge (no deep sleep)"
+    }
+    public func switchOn(in config: inout DeviceEventsConfig) { config.standbyWakes = self }
+}
+
+/// The world's side: a standby begins, is broken by wakes, and ends when the player returns
+/// (`viewStart` / `visitStart` wake the device and move `powerEpoch` on, cancelling what is left).
+///
+/// Draws: whether a standby is on charge comes from `RandomStream(seed, "charging", player +
+/// powerEpoch·2³²)`, wake n of a player (counted over the whole run) from `RandomStream(seed,
+/// "standby-wake", player + n·2³²)`: no draw of any other stream changes, and a player's draws
+/// do not depend on which shard or thread runs it.
+extension World {
+    static let chargingPurpose = StreamPurpose("charging")
+    static let standbyWakePurpose = StreamPurpose("standby-wake")
+
+    /// Deep sleep is due at `t` (the screen has been off for the sleep delay, or the run starts).
+    mutating func beginDeepSleep(_ c: Int, _ t: SimTime) {
+        guard let wakes = scenario.devices.events.standbyWakes else {
+            updateDevice(c) { $0.fallAsleep(at: t) }
+            return
+        }
+        var rng = RandomStream(seed: scenario.seed, purpose: World.chargingPurpose,
+                               entity: UInt64(players.lowerBound + c) | UInt64(clients[c].powerEpoch) << 32)
+        if rng.bernoulli(wakes.chargingShare) { return }        // on charge: stays awake
+        updateDevice(c) { $0.fallAsleep(at: t) }
+        clients[c].standbyWakeIndex = 0
+        scheduleStandbyWake(c, after: t, wakes)
+    }
+
+    /// The next wake of this standby, if any, one gap after `t`.
+    mutating func scheduleStandbyWake(_ c: Int, after t: SimTime, _ wakes: DeviceEventsConfig.StandbyWakes) {
+        var rng = deviceEventStream(World.standbyWakePurpose, c, clients[c].standbyWakeOrdinal)
+        guard let wake = wakes.wake(clients[c].standbyWakeIndex, &rng) else { return }
+        schedule(.standbyWake, client: c, epoch: clients[c].powerEpoch, at: t + wake.gap)
+    }
+
+    /// A push or a background refresh wakes the CPU; it sleeps again `length` later.
+    mutating func standbyWake(_ c: Int, _ t: SimTime) {
+        guard let wakes = scenario.devices.events.standbyWakes, clients[c].device.asleep else { return }
+        var rng = deviceEventStream(World.standbyWakePurpose, c, clients[c].standbyWakeOrdinal)
+        guard let wake = wakes.wake(clients[c].standbyWakeIndex, &rng) else { return }
+        updateDevice(c) { $0.wake(at: t) }
+        clients[c].standbyWakeOrdinal &+= 1
+        clients[c].standbyWakeIndex &+= 1
+        schedule(.standbyWakeEnd, client: c, epoch: clients[c].powerEpoch, at: t + wake.length)
+    }
+
+    /// The wake's work is done: deep sleep again, until the next wake.
+    mutating func standbyWakeEnd(_ c: Int, _ t: SimTime) {
+        guard let wakes = scenario.devices.events.standbyWakes, !clients[c].device.asleep else { return }
+        updateDevice(c) { $0.fallAsleep(at: t) }
+        scheduleStandbyWake(c, after: t, wakes)
+    }
+}
