@@ -38,6 +38,8 @@ public struct PluginRegistry: Sendable {
                 // Device events (Population/DeviceEvents.swift), in the order a scenario lists them
                 DeviceEventsConfig.Reboots.self, DeviceEventsConfig.AppKills.self,
                 DeviceEventsConfig.WallClockChanges.self, DeviceEventsConfig.Tampering.self,
+                // Delay processes (Network/)
+                IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
             ])
         } catch {
             // A clash among our own kinds is a programming error; PluginRegistryTests catch it first.

@@ -98,10 +98,11 @@ struct ClientState {
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
     var designRNG: RandomStream
-    /// Up to a whole number of cache lines (448 bytes, checked by `WorldMemoryTests`): with the
-    /// table's base on a line, every player's state starts on one, and a sample or an event
-    /// loads no line it does not use.
-    private var padding: Int64 = 0
+    /// What the link's delay process remembers of this player's past delays (`DelayProcess`;
+    /// unused by independent draws). It fills what was padding up to a whole number of cache
+    /// lines (448 bytes, checked by `WorldMemoryTests`): with the table's base on a line, every
+    /// player's state starts on one, and a sample or an event loads no line it does not use.
+    var linkMemory = LinkMemory()
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!
