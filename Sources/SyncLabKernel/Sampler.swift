@@ -31,6 +31,10 @@ public struct Sampler: @unchecked Sendable, Equatable {
         }
     }
 
+    /// A sampler that never draws inline: its owner draws some other way (a link whose delays
+    /// follow a process), at no cost to the inline path's test.
+    public static func outOfLine() -> Sampler { Sampler(.empirical([])) }
+
     /// Whether `sample` may be called; otherwise draw from the distribution.
     @inlinable public var drawsInline: Bool { shape != .other }
 

@@ -97,6 +97,10 @@ public enum MarkdownReport {
                 + "\(Describe.distribution(l.downlink, .duration)) | \(Describe.distribution(l.bandwidth, .rate)) | "
                 + "\(Format.percent(l.failure, 1)) | \(Units.formatDuration(l.timeout)) |\n"
         }
+        // Only correlated links are named, so reports of independent draws read as before.
+        for l in s.links where !l.hasIndependentDelays {
+            md += "\nDelays on \(l.name) are correlated: \(l.correlation.summary).\n"
+        }
 
         md += "\n## Client error by clock kind\n\n"
         md += "The estimate error |server time the client believes − server time| of the same fetches, measured with each device clock: "

@@ -36,7 +36,7 @@ extension LinkProfile {
     /// Reads one element of `network.profiles`: either every key, or a `preset` whose keys the
     /// element may override (`name` defaults to the preset's name). `others` are the profiles
     /// read so far, whose names this one must not repeat.
-    static func read(_ p: InputNode, others: [LinkProfile]) throws -> LinkProfile {
+    static func read(_ p: InputNode, others: [LinkProfile], context: PluginContext = PluginContext()) throws -> LinkProfile {
         try p.expectObject()
         // Asked for first only when present, so a profile without one lists 'preset' last
         // among its allowed keys.
@@ -75,8 +75,13 @@ extension LinkProfile {
             timeout: try p.value("timeout", default: preset?.timeout ?? 30 * Int64.second) {
                 try $0.duration(in: Int64.millisecond...limits.delay)
             })
+        var correlated = link
+        if let node = p.child("correlation") {
+            correlated.correlation = try context.read(.delayProcess, from: node)
+            try correlated.correlation.check(link, at: node)
+        }
         if preset == nil { _ = p.child("preset") }
         try p.rejectUnknownKeys()
-        return link
+        return correlated
     }
 }

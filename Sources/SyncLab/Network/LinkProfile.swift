@@ -1,7 +1,8 @@
 import SyncLabKernel
 
 /// A kind of connection a player is on (Wi-Fi, LTE, 3G, EDGE, …): a named, parameterised
-/// profile. Each request draws afresh from the profile's distributions.
+/// profile. Each request draws from the profile's distributions, afresh unless `correlation`
+/// says how a player's delays follow one another (`DelayProcess`).
 ///
 /// Delays are one-way propagation (asymmetric: up and down are drawn separately); the response
 /// also takes its size divided by the bandwidth to arrive, so a bigger store file costs more on a
@@ -16,9 +17,12 @@ public struct LinkProfile: Sendable {
     public var bandwidth: Distribution
     public var failure: Double
     public var timeout: Nanoseconds
+    /// How a player's successive delays on this link relate (default: independent draws).
+    public var correlation: any DelayProcess
 
     public init(name: String, share: Double, uplink: Distribution, downlink: Distribution,
-                bandwidth: Distribution, failure: Double, timeout: Nanoseconds) {
+                bandwidth: Distribution, failure: Double, timeout: Nanoseconds,
+                correlation: any DelayProcess = IndependentDelays()) {
         self.name = name
         self.share = share
         self.uplink = uplink
@@ -26,7 +30,11 @@ public struct LinkProfile: Sendable {
         self.bandwidth = bandwidth
         self.failure = failure
         self.timeout = timeout
+        self.correlation = correlation
     }
+
+    /// Whether delays are drawn afresh per request (the world's plain path).
+    public var hasIndependentDelays: Bool { correlation is IndependentDelays }
 
     /// Time for `bytes` to arrive at `bytesPerSecond`, in whole nanoseconds (rounded up).
     @inline(__always)

@@ -111,7 +111,7 @@ extension World {
     /// The next wake of this standby, if any, one gap after `t`.
     mutating func scheduleStandbyWake(_ c: Int, after t: SimTime, _ wakes: DeviceEventsConfig.StandbyWakes) {
         var rng = deviceEventStream(World.standbyWakePurpose, c, clients[c].standbyWakeOrdinal)
-        guard let wake = wakes.wake(clients[c].standbyWakeIndex, &rng) else { return }
+        guard let wake = wakes.wake(UInt32(clients[c].standbyWakeIndex), &rng) else { return }
         schedule(.standbyWake, client: c, epoch: clients[c].powerEpoch, at: t + wake.gap)
     }
 
@@ -119,7 +119,7 @@ extension World {
     mutating func standbyWake(_ c: Int, _ t: SimTime) {
         guard let wakes = scenario.devices.events.standbyWakes, clients[c].device.asleep else { return }
         var rng = deviceEventStream(World.standbyWakePurpose, c, clients[c].standbyWakeOrdinal)
-        guard let wake = wakes.wake(clients[c].standbyWakeIndex, &rng) else { return }
+        guard let wake = wakes.wake(UInt32(clients[c].standbyWakeIndex), &rng) else { return }
         updateDevice(c) { $0.wake(at: t) }
         clients[c].standbyWakeOrdinal &+= 1
         clients[c].standbyWakeIndex &+= 1

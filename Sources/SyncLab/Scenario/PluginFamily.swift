@@ -69,6 +69,11 @@ extension PluginFamily {
         name: "deviceEvent", noun: "device event", role: "DeviceEvent", form: .keyed(section: "devices"),
         about: "Things that happen to a phone besides sleep.") { $0 is any DeviceEvent.Type }
 
+    public static let delayProcess = PluginFamily(
+        name: "delayProcess", noun: "delay process", role: "DelayProcess",
+        about: "How a link's one-way delays follow one another for one player (a link profile's correlation).") { $0 is any DelayProcess.Type }
+
     /// Every family, in the order the schema and `synclab list --kinds` show them.
-    public static let all: [PluginFamily] = [.clock, .estimator, .tick, .refetch, .retry, .serverDesign, .costModel, .deviceEvent]
+    public static let all: [PluginFamily] = [.clock, .estimator, .tick, .refetch, .retry, .serverDesign, .costModel, .deviceEvent,
+                                             .delayProcess]
 }

@@ -39,6 +39,8 @@ public struct PluginRegistry: Sendable {
                 DeviceEventsConfig.Reboots.self, DeviceEventsConfig.AppKills.self,
                 DeviceEventsConfig.WallClockChanges.self, DeviceEventsConfig.Tampering.self,
                 DeviceEventsConfig.StandbyWakes.self,   // StandbyWakes.swift
+                // Delay processes (Network/)
+                IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
             ])
         } catch {
             // A clash among our own kinds is a programming error; PluginRegistryTests catch it first.

@@ -75,7 +75,7 @@ extension ScenarioLoader {
     }
 
     /// `network`: request size and the link profiles, whose shares sum to 1.
-    func readNetwork(_ n: InputNode, into s: inout Scenario) throws {
+    func readNetwork(_ n: InputNode, into s: inout Scenario, context: PluginContext) throws {
         s.requestBytes = try n.value("requestBytes", default: 400) { try $0.int(min: 0, max: 100_000_000) }
         let profilesNode = try n.required("profiles")
         let profileNodes = try profilesNode.elements()
@@ -86,7 +86,7 @@ extension ScenarioLoader {
         var links: [LinkProfile] = []
         for p in profileNodes {
             // Every key, or a preset with overrides (LinkPresets.swift).
-            links.append(try LinkProfile.read(p, others: links))
+            links.append(try LinkProfile.read(p, others: links, context: context))
         }
         let shareSum = links.reduce(0) { $0 + $1.share }
         guard abs(shareSum - 1) < 1e-6 else {

@@ -186,7 +186,7 @@ public struct ScenarioLoader {
         let context = PluginContext(registry: plugins, runDuration: scenario.duration)
         try readStore(try root.required("store"), into: &scenario)
         try readServer(try root.required("server"), into: &scenario, context: context)
-        try readNetwork(try root.required("network"), into: &scenario)
+        try readNetwork(try root.required("network"), into: &scenario, context: context)
         if let devices = root.child("devices") { try readDevices(devices, into: &scenario, context: context) }
         if let client = root.child("client") { try readClient(client, into: &scenario.client, context: context) }
         let populationNode = try root.required("population")

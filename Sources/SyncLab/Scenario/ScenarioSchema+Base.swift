@@ -309,7 +309,8 @@ extension ScenarioSchema {
         "downlink": { "$ref": "#/$defs/delayDistribution", "description": "One-way delay, at most 1d." },
         "bandwidth": { "$ref": "#/$defs/rateDistribution" },
         "failure": { "$ref": "#/$defs/probability" },
-        "timeout": { "$ref": "#/$defs/positiveDuration", "description": "1ms to 1d (default 30s)." }
+        "timeout": { "$ref": "#/$defs/positiveDuration", "description": "1ms to 1d (default 30s)." },
+        "correlation": { "$ref": "#/$defs/delayProcess", "description": "How a player's successive delays relate (default independent)." }
       }
     },
     "outage": {

@@ -19,6 +19,9 @@ struct ClientState {
     /// The last sync is kept as its exchange (`shadows.exchange`, `split.serverSide`): what only
     /// a sample reads of it is not worked out yet (`World.settleSync`).
     var syncPending = false
+    /// Wakes in the current standby (`devices.standbyWakes`, StandbyWakes.swift); in the gap
+    /// after the flags, so the state keeps its size.
+    var standbyWakeIndex: UInt16 = 0
     var file: Int32 = -1
     var previousFile: Int32 = -1
     /// Measuring sample instants fired before this player's last event (see `World+Sampling`):
@@ -44,6 +47,8 @@ struct ClientState {
     /// error are worked out when the sync settles.
     var anchorError: Int64 = 0
     var anchorSamples: UInt32 = 0
+    /// Standby wakes of this player so far: keys their draws (in the gap before the next word).
+    var standbyWakeOrdinal: UInt32 = 0
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
     /// The last sync measured with each reference clock (`ReferenceClocks` order), or while
@@ -98,13 +103,11 @@ struct ClientState {
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
     var designRNG: RandomStream
-    /// Standby wakes of this player so far (keys their draws), and of its current standby
-    /// (`devices.standbyWakes`, StandbyWakes.swift). They end the state at a whole number of
-    /// cache lines (448 bytes, checked by `WorldMemoryTests`): with the table's base on a line,
-    /// every player's state starts on one, and a sample or an event loads no line it does not
-    /// use. A field added here needs padding up to the next line.
-    var standbyWakeOrdinal: UInt32 = 0
-    var standbyWakeIndex: UInt32 = 0
+    /// What the link's delay process remembers of this player's past delays (`DelayProcess`;
+    /// unused by independent draws). It fills what was padding up to a whole number of cache
+    /// lines (448 bytes, checked by `WorldMemoryTests`): with the table's base on a line, every
+    /// player's state starts on one, and a sample or an event loads no line it does not use.
+    var linkMemory = LinkMemory()
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!

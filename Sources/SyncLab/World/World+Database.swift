@@ -91,7 +91,7 @@ extension World {
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
         let uplink = linkDelay(.uplink, c, link: link)
-        let lost = clients[c].networkRNG.bernoulli(network.links[link].failure)
+        let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         measure.recorder.requestSent(at: t, lost: lost)
         let epoch = clients[c].fetchEpoch
         if lost {

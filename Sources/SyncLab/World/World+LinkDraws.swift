@@ -5,10 +5,15 @@ struct LinkSamplers {
     var uplink: Sampler
     var downlink: Sampler
     var bandwidth: Sampler
+    /// The link's delays follow a `DelayProcess` other than independent draws: they are drawn
+    /// through it (`World.correlatedDelay`). Its delay samplers are then out of line, so the
+    /// plain path's one test (`drawsInline`) sends them there and independent draws pay nothing.
+    var correlated: Bool
 
     init(_ link: LinkProfile) {
-        uplink = Sampler(link.uplink)
-        downlink = Sampler(link.downlink)
+        correlated = !link.hasIndependentDelays
+        uplink = correlated ? .outOfLine() : Sampler(link.uplink)
+        downlink = correlated ? .outOfLine() : Sampler(link.downlink)
         bandwidth = Sampler(link.bandwidth)
     }
 }
@@ -31,11 +36,37 @@ extension World {
         case .bandwidth: s = network.samplers[link].bandwidth
         }
         if s.drawsInline { return s.sample(&clients[c].networkRNG) }
+        if which != .bandwidth && network.samplers[link].correlated {
+            return correlatedDelay(which == .uplink ? .uplink : .downlink, c, link: link)
+        }
         switch which {
         case .uplink: return network.links[link].uplink.sample(&clients[c].networkRNG)
         case .downlink: return network.links[link].downlink.sample(&clients[c].networkRNG)
         case .bandwidth: return network.links[link].bandwidth.sample(&clients[c].networkRNG)
         }
+    }
+
+    /// A delay drawn through the link's delay process, which reads and advances the player's
+    /// `linkMemory`. Not inlined: the plain path stays as small as it was.
+    @inline(never)
+    mutating func correlatedDelay(_ direction: LinkDirection, _ c: Int, link: Int) -> Double {
+        let profile = network.links[link]
+        return profile.correlation.delay(direction, on: profile, memory: &clients[c].linkMemory,
+                                         player: UInt64(players.lowerBound + c), seed: scenario.seed, &clients[c].networkRNG)
+    }
+
+    /// The chance player c's request just drawn on `link` is lost: the link's, or its delay
+    /// process's (a bad channel state may lose more).
+    @inline(__always)
+    func failureChance(_ c: Int, link: Int) -> Double {
+        network.samplers[link].correlated ? correlatedFailure(c, link: link) : network.links[link].failure
+    }
+
+    /// The delay process's loss chance, out of line like `correlatedDelay`.
+    @inline(never)
+    func correlatedFailure(_ c: Int, link: Int) -> Double {
+        let profile = network.links[link]
+        return profile.correlation.failure(on: profile, memory: clients[c].linkMemory)
     }
 
     /// A link delay in whole nanoseconds (`Distribution.sampleDuration`).

@@ -22,7 +22,7 @@ extension World {
         let upload = scenario.requestBytes == 0 ? 0
             : LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: linkDraw(.bandwidth, c, link: link))
         let uplink = linkDelay(.uplink, c, link: link)
-        let lost = clients[c].networkRNG.bernoulli(network.links[link].failure)
+        let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)
         let arrival = t + upload + uplink

@@ -18,7 +18,8 @@ import SyncLabKernel
         #expect(names(.serverDesign) == ["store-file", "database-per-position"])
         #expect(names(.costModel) == ["per-request", "flat"])
         #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes"])
-        #expect(r.kinds.count == 25)
+        #expect(names(.delayProcess) == ["independent", "ar1", "gilbert-elliott", "replay"])
+        #expect(r.kinds.count == 29)
         #expect(r.families == PluginFamily.all)
     }
 

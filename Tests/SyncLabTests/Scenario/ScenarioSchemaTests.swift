@@ -88,10 +88,20 @@ import Testing
         for site in sites {
             for alternative in site.alternatives {
                 let value = walker.generate(alternative)
-                var variant = SchemaWalker.setting(value, at: site.path, in: base)
+                // Sites inside a link's two-state channel need the channel's other keys.
+                let channel: JSONValue = ["kind": "gilbert-elliott", "goodToBad": 0.05, "badToGood": 0.3,
+                                          "bad": ["uplink": "1s", "downlink": "1s"]]
+                let siteBase = site.path.hasPrefix("network.profiles[].correlation.")
+                    ? SchemaWalker.setting(channel, at: "network.profiles[].correlation", in: base) : base
+                var variant = SchemaWalker.setting(value, at: site.path, in: siteBase)
                 // The original plan's distributions sit beside the design's required kind.
                 if site.path.hasPrefix("server.design.") {
                     variant = SchemaWalker.setting(.string("database-per-position"), at: "server.design.kind", in: variant)
+                }
+                // Replaying in order needs a latency trace among the profile's delays.
+                if site.path == "network.profiles[].correlation" && value.serialized(indent: 0).contains("replay") {
+                    let trace: JSONValue = ["trace": "traces/lte-sample.csv", "column": "uplink_ms"]
+                    variant = SchemaWalker.setting(trace, at: "network.profiles[].uplink", in: variant)
                 }
                 #expect(validator.errors(variant) == [], "\(site.path) = \(value.serialized(indent: 0))")
                 do {
