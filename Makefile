@@ -42,9 +42,11 @@ check-reports: build
 	rm -rf $$tmp; \
 	if [ $$status -eq 0 ]; then echo "reports up to date: $(REPORTED)"; fi; exit $$status
 
-# Regenerate Scenarios/scenario.schema.json from the plug-in registry (a test fails when it is stale).
+# Regenerate Scenarios/scenario.schema.json and the app-team example's schema from the plug-in
+# registries (a test fails when either is stale).
 schema: build
 	$(SYNCLAB) schema --out Scenarios/scenario.schema.json
+	SYNCLAB_RECORD=1 $(SWIFT) test --package-path examples/app-team --filter AppSchemaTests
 
 # Benchmarks (not part of `test`): fixed workloads, median of 3, appended to bench/results.csv.
 bench: build
