@@ -5,7 +5,7 @@ import Glibc
 /// Memory for the tables the event loop reads at random: players' state, the histogram banks,
 /// the event queue's pool.
 ///
-/// A million players' state is 448 MB, and the error histograms about 8 MB per world: with 4 KiB
+/// A million players' state is 512 MB, and the error histograms about 8 MB per world: with 4 KiB
 /// pages, nearly every random access to them also misses the address translation cache, and
 /// the processor walks the page tables before it can even start loading the line. On Linux a
 /// block of 2 MiB or more is aligned to 2 MiB and marked for transparent huge pages

@@ -23,6 +23,10 @@ public enum DeviceEventsReport {
             md += "- Players set the wall clock every \(Describe.distribution(changes.every, .duration)) by "
                 + "\(Describe.distribution(changes.jump, .duration)): \(d.wallClockChanges) changes in the window.\n"
         }
+        if let sync = events.wallClockSync {
+            md += "- The wall clock is corrected from the network: \(sync.summary). In the window "
+                + "\(d.wallClockSteps) corrections set it (the uptime fix does not follow those) and \(d.wallClockSlews) slewed it.\n"
+        }
         if let t = events.tampering {
             md += "- \(Format.percent(t.share, 1)) of players move the wall clock forward by \(Describe.distribution(t.advance, .duration)) "
                 + "at \(Describe.distribution(t.at, .duration)): \(d.tamperings) in the window.\n"
@@ -48,6 +52,7 @@ public enum DeviceEventsReport {
         let d = r.deviceEvents
         return "  \"deviceEvents\": { \"reboots\": \(d.reboots), \"rebootsWhileViewing\": \(d.rebootsWhileViewing), "
             + "\"appKills\": \(d.appKills), \"wallClockChanges\": \(d.wallClockChanges), \"tamperings\": \(d.tamperings), "
+            + "\"wallClockSteps\": \(d.wallClockSteps), \"wallClockSlews\": \(d.wallClockSlews), "
             + "\"earlyShowShare\": \(num("earlyShowShare", 6)), \"tamperEarlyShowShare\": \(num("tamperEarlyShowShare", 6)), "
             + "\"tamperHeadStartMs\": { \"mean\": \(num("tamperHeadStartMs.mean", 3)), \"max\": \(num("tamperHeadStartMs.max", 3)) } }"
     }

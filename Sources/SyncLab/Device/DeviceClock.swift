@@ -99,12 +99,13 @@ public struct BootTimeUptimeClock: DeviceClock {
         if reading(d, at: t, c) >= target { return t }
         let boot = floorDiv(d.kernelBootWallUnix(c), resolution)
         let ticks = boot &+ ceilDiv(target.ns, resolution)   // first wall tick giving the target
-        return SimTime(ns: ticks &* resolution &- c.epochUnix &- d.wallOffset)
+        return d.earliestWall(reaching: ticks &* resolution, notBefore: t, c)
     }
 }
 
 /// The wall clock (`NSDate`): never trusted by the seeds because players can move it; microsecond
-/// resolution here, no drift (NTP-disciplined), offset per device.
+/// resolution here, an offset per device; it drifts and is corrected only under
+/// `devices.wallClockSync` (WallClockSync.swift).
 public struct WallClock: DeviceClock {
     public init() {}
     public var name: String { "wall" }
@@ -119,6 +120,6 @@ public struct WallClock: DeviceClock {
                          _ c: ClockContext) -> SimTime {
         if reading(d, at: t, c) >= target { return t }
         let wall = ceilDiv(target.ns, .microsecond) &* .microsecond
-        return SimTime(ns: wall &- c.epochUnix &- d.wallOffset)
+        return d.earliestWall(reaching: wall, notBefore: t, c)
     }
 }

@@ -26,7 +26,7 @@ public struct WallUptimeClock: DeviceClock {
         if reading(d, at: t, c) >= target { return t }
         let boot = floorDiv(d.bootWallUnix, resolution)
         let ticks = boot &+ ceilDiv(target.ns, resolution)   // first wall tick giving the target
-        return SimTime(ns: ticks &* resolution &- c.epochUnix &- d.wallOffset)
+        return d.earliestWall(reaching: ticks &* resolution, notBefore: t, c)
     }
 }
 

@@ -12,6 +12,10 @@ public struct DeviceEventStats: Sendable, Equatable {
     public var appKills: UInt64 = 0
     public var wallClockChanges: UInt64 = 0
     public var tamperings: UInt64 = 0
+    /// Corrections of the wall clock from the network (`devices.wallClockSync`) that set it
+    /// and that slewed it (those left alone are not counted).
+    public var wallClockSteps: UInt64 = 0
+    public var wallClockSlews: UInt64 = 0
     /// Transition shows, and those more than `earlyLimit` before the transition's true time.
     public var shows: UInt64 = 0
     public var earlyShows: UInt64 = 0
@@ -60,6 +64,8 @@ public struct DeviceEventStats: Sendable, Equatable {
         appKills += o.appKills
         wallClockChanges += o.wallClockChanges
         tamperings += o.tamperings
+        wallClockSteps += o.wallClockSteps
+        wallClockSlews += o.wallClockSlews
         shows += o.shows
         earlyShows += o.earlyShows
         tamperShows += o.tamperShows
@@ -73,6 +79,7 @@ public struct DeviceEventStats: Sendable, Equatable {
     public static let figureKeys = [
         "deviceEvents.reboots", "deviceEvents.rebootsWhileViewing", "deviceEvents.appKills",
         "deviceEvents.wallClockChanges", "deviceEvents.tamperings",
+        "deviceEvents.wallClockSteps", "deviceEvents.wallClockSlews",
         "earlyShowShare", "tamperEarlyShowShare", "tamperHeadStartMs.mean", "tamperHeadStartMs.max",
     ]
 
@@ -84,6 +91,8 @@ public struct DeviceEventStats: Sendable, Equatable {
             "deviceEvents.appKills": Double(appKills),
             "deviceEvents.wallClockChanges": Double(wallClockChanges),
             "deviceEvents.tamperings": Double(tamperings),
+            "deviceEvents.wallClockSteps": Double(wallClockSteps),
+            "deviceEvents.wallClockSlews": Double(wallClockSlews),
             "earlyShowShare": shows == 0 ? nil : Double(earlyShows) / Double(shows),
             "tamperEarlyShowShare": tamperShows == 0 ? nil : Double(tamperEarlyShows) / Double(tamperShows),
             "tamperHeadStartMs.mean": tamperSamples == 0 ? nil : Double(tamperHeadStartSumMicros) / 1e3 / Double(tamperSamples),

@@ -60,6 +60,8 @@ public struct DeviceEventsConfig: Sendable {
     /// Brief wakes in deep sleep and standby on charge (StandbyWakes.swift). Not counted in
     /// `any`: it changes how a device sleeps, not the device-event figures a report adds.
     public var standbyWakes: StandbyWakes?
+    /// Drift and network corrections of the wall clock (WallClockSync.swift).
+    public var wallClockSync: WallClockSync?
 
     public init(reboots: Reboots? = nil, appKills: AppKills? = nil, wallClockChanges: WallClockChanges? = nil,
                 tampering: Tampering? = nil) {
@@ -70,7 +72,9 @@ public struct DeviceEventsConfig: Sendable {
     }
 
     /// Whether any event is switched on (reports add their device-event figures only then).
-    public var any: Bool { reboots != nil || appKills != nil || wallClockChanges != nil || tampering != nil }
+    public var any: Bool {
+        reboots != nil || appKills != nil || wallClockChanges != nil || tampering != nil || wallClockSync != nil
+    }
 
     /// Shortest time between two events of one player: an interval drawn shorter is stretched
     /// to this, so an event stream can never stall the clock at one instant.

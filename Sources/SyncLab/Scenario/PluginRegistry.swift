@@ -39,6 +39,7 @@ public struct PluginRegistry: Sendable {
                 DeviceEventsConfig.Reboots.self, DeviceEventsConfig.AppKills.self,
                 DeviceEventsConfig.WallClockChanges.self, DeviceEventsConfig.Tampering.self,
                 DeviceEventsConfig.StandbyWakes.self,   // StandbyWakes.swift
+                DeviceEventsConfig.WallClockSync.self,  // WallClockSync.swift
                 // Delay processes (Network/)
                 IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
             ])

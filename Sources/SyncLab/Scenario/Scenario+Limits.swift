@@ -3,11 +3,11 @@ import SyncLabKernel
 /// What a scenario will cost to run, estimated before anything is allocated, so a scenario that
 /// would exhaust memory is refused with the estimate instead of crashing the machine.
 extension Scenario {
-    /// Bytes per player the world keeps: client state 448 (the reference clocks' anchors and the
+    /// Bytes per player the world keeps: client state 512 (the reference clocks' anchors and the
     /// padding to whole cache lines included), viewing slot 4, event-queue entries 140 (measured:
     /// `WorldMemoryTests`), plus slack. A day of a million v1.1.5 players peaked at 1,374 MiB (`make
     /// bench`, session 5).
-    public static let bytesPerPlayer = 640
+    public static let bytesPerPlayer = 704
     /// The most memory a run may plan to use.
     public static let memoryLimitBytes = 16 * 1024 * 1024 * 1024
 

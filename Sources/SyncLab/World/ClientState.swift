@@ -27,8 +27,6 @@ struct ClientState {
     /// Measuring sample instants fired before this player's last event (see `World+Sampling`):
     /// those after it are the ones it has yet to record.
     var sampledThrough: UInt32 = 0
-    /// Index of the first transition after `shownUpTo` (here, where it fills the padding).
-    var cursor: Int32 = 0
     /// This viewing session's tick timer (fixes the tick phase).
     var tick = TickSession(start: .zero, base: ClockReading(ns: 0))
     var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
@@ -62,6 +60,8 @@ struct ClientState {
     var needsFetch = false
     var sessionsLeft: Int32 = 0
     var consecutiveFailures: Int32 = 0
+    /// Index of the first transition after `shownUpTo` (read by display ticks, not by samples).
+    var cursor: Int32 = 0
 
     var behaviourEpoch: UInt32 = 0
     var powerEpoch: UInt32 = 0
@@ -105,9 +105,12 @@ struct ClientState {
     var designRNG: RandomStream
     /// What the link's delay process remembers of this player's past delays (`DelayProcess`;
     /// unused by independent draws). It fills what was padding up to a whole number of cache
-    /// lines (448 bytes, checked by `WorldMemoryTests`): with the table's base on a line, every
+    /// lines (512 bytes with the padding below, checked by `WorldMemoryTests`): with the table's base on a line, every
     /// player's state starts on one, and a sample or an event loads no line it does not use.
     var linkMemory = LinkMemory()
+    /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
+    /// clock made the device state 20 bytes larger. State added later takes these bytes first.
+    var padding: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!
@@ -139,6 +142,9 @@ struct WorldEvent {
         case reboot, appKill, wallClockChange, tamper
         /// A wake inside deep sleep and its end (`devices.standbyWakes`); the epoch is `powerEpoch`.
         case standbyWake, standbyWakeEnd
+        /// A network correction of the wall clock and a step of its frequency wander
+        /// (`devices.wallClockSync`); the epoch carries the event's ordinal for the player.
+        case wallClockSync, wallClockWander
         // The original plan (World+Database.swift); `client` is a slot: player × (positions + 1) + position.
         case databaseArrival, databaseReply, databaseFailed, databaseCountdown, databaseRetry
 

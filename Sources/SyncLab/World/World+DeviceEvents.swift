@@ -42,6 +42,7 @@ extension World {
         scheduleDeviceEvent(.reboot, c, ordinal: 0, after: start)
         scheduleDeviceEvent(.appKill, c, ordinal: 0, after: start)
         scheduleDeviceEvent(.wallClockChange, c, ordinal: 0, after: start)
+        scheduleFirstWallClockEvents(c)
         if let tampering = scenario.devices.events.tampering {
             var rng = deviceEventStream(World.tamperingPurpose, c, 0)
             if rng.bernoulli(tampering.share) {
@@ -118,8 +119,8 @@ extension World {
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(downtime, .second))
         }
         if clients[c].phase != .offline { killApp(c) }
-        let epochUnix = scenario.epochUnix
-        updateDevice(c) { $0.reboot(at: t, epochUnix: epochUnix) }
+        let context = self.context
+        updateDevice(c) { $0.reboot(at: t, epochUnix: context.epochUnix, wallSlewPPB: context.wallSlewPPB) }
         clients[c].screenOn = false
         clients[c].powerEpoch &+= 1
         schedule(.deepSleep, client: c, epoch: clients[c].powerEpoch, at: t + sleepDelay)

@@ -13,7 +13,7 @@ extension World {
     /// the run-ahead loop.
 
     mutating func scheduleDisplay<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
-        // Read in place: the state is 448 bytes.
+        // Read in place: the state is 512 bytes.
         let s = UnsafePointer(clients.base + c)
         // Every caller has just handled or cancelled the live tick: none is pending until one is
         // scheduled here.

@@ -48,7 +48,7 @@ public struct World {
         self.scenario = scenario
         let players = players ?? 0..<scenario.population.players
         self.players = players
-        context = ClockContext(epochUnix: scenario.epochUnix)
+        context = ClockContext(epochUnix: scenario.epochUnix, wallSlewPPB: scenario.devices.events.wallClockSync?.slewPPB ?? 0)
         let start = SimTime(ns: -scenario.warmup), end = SimTime(ns: scenario.duration)
         let n = players.count
         loop = WorldLoop(queue: EventQueue(capacity: n * 3 + 64, start: start), start: start, end: end)
@@ -67,8 +67,10 @@ public struct World {
             let wallOffset = Int64(scenario.devices.wallClockOffset.sample(&rng).rounded())
             let uptime = scenario.devices.uptimeAtStart.sampleDuration(&rng)
             let link = World.pick(shares, rng.unit())
-            let device = DeviceState(driftPPB: Int64((drift * 1000).rounded()), wallOffset: wallOffset,
+            var device = DeviceState(driftPPB: Int64((drift * 1000).rounded()), wallOffset: wallOffset,
                                      bootTime: start - uptime, epochUnix: scenario.epochUnix)
+            // A disciplined wall clock is counted by the same oscillator between corrections.
+            if scenario.devices.events.wallClockSync != nil { device.wallRatePPB = Int32(device.driftPPB) }
             return ClientState(device: device, link: UInt8(link), seed: scenario.seed, index: UInt64(i))
         }
         viewers = ViewerList(count: n)
@@ -213,6 +215,8 @@ public struct World {
             scheduleNextSample()
         case .reboot, .appKill, .wallClockChange, .tamper:
             deviceEvent(e.kind, c, ordinal: e.epoch, t, d)
+        case .wallClockSync: correctWallClock(c, ordinal: e.epoch, t, d)
+        case .wallClockWander: wanderWallClock(c, ordinal: e.epoch, t, d)
         case .databaseArrival: databaseArrival(c, t, epoch: e.epoch)
         case .databaseReply:
             if e.epoch == clients[c / (scenario.positions + 1)].fetchEpoch { databaseReply(c, t) }

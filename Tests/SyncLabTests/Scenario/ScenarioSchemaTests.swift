@@ -81,7 +81,8 @@ import Testing
         // 5,000 players: the variants test keys, and a shelf life of 1 s at the shipped fleet's
         // 170,000 would be refused for its size.
         let siblings = #"{"population": {"players": 5000}, "devices": {"reboots": {"every": "1d"}, "appKills": {"every": "1d"}, "#
-            + #""wallClockChanges": {"every": "1d", "jump": "1h"}, "tampering": {"share": 0.1, "advance": "1m"}}}"#
+            + #""wallClockChanges": {"every": "1d", "jump": "1h"}, "tampering": {"share": 0.1, "advance": "1m"}, "#
+            + #""wallClockSync": {"wander": {"step": "10m", "sigmaPpb": 5}}}}"#
         let base = JSONValue.merging(base: try ScenarioFixtures.shipped(), override: try JSONParser.parse(siblings))
         _ = try ScenarioLoader().load(text: base.serialized(), file: "base.json", trace: trace)
         var variants = 0

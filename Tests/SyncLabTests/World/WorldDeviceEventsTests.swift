@@ -157,4 +157,30 @@ import SyncLabKernel
         #expect(one.deviceEvents == three.deviceEvents)
         #expect(one.deviceEvents.reboots > 0 && one.deviceEvents.tamperings > 0 && one.deviceEvents.wallClockChanges > 0)
     }
+
+    /// The phone corrects its wall clock every hour from one exchange over its own link (40 ms
+    /// up, 60 ms down): the estimate is off by half the asymmetry, (60 − 40)/2 = +10 ms, so the
+    /// first correction slews a clock that was right to 10 ms behind (done in 20 s at 500 ppm),
+    /// and the next two estimate 0 and leave it alone. With a drawn error of 200 ms (above the
+    /// 128 ms threshold) the first correction steps instead: 200 ms behind, and the uptime fix
+    /// (`uptime`, 1 µs) does not notice the step while the wall clock does.
+    @Test(arguments: [false, true])
+    func wallClockCorrectionsFromTheLinkSlewOrStep(step: Bool) {
+        let sync = DeviceEventsConfig.WallClockSync(every: .constant(Double(Int64.hour)),
+                                                    error: step ? .drawn(.constant(Double(200 * Int64.millisecond))) : .link)
+        var events = DeviceEventsConfig()
+        events.wallClockSync = sync
+        let s = Self.scenario(clock: BootTimeUptimeClock(resolution: .microsecond), duration: 3 * .hour, events: events)
+        var world = World(scenario: s)
+        let r = world.run()
+        let d = world.clients[0].device
+        let end = SimTime(ns: 3 * .hour)
+        #expect(d.wallOffset(at: end, world.context) == (step ? -200 : -10) * .millisecond)
+        #expect(r.deviceEvents.wallClockSteps == (step ? 1 : 0))
+        #expect(r.deviceEvents.wallClockSlews == (step ? 0 : 1))
+        // Uptime from KERN_BOOTTIME: booted 1 h before the start, so it reads 4 h at the end,
+        // minus the slew (a slew reaches it, a step does not).
+        let uptime = BootTimeUptimeClock(resolution: .microsecond).reading(d, at: end, world.context).ns
+        #expect(uptime == 4 * .hour - (step ? 0 : 10 * .millisecond))
+    }
 }
