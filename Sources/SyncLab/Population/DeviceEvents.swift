@@ -60,6 +60,9 @@ public struct DeviceEventsConfig: Sendable {
     /// Brief wakes in deep sleep and standby on charge (StandbyWakes.swift). Not counted in
     /// `any`: it changes how a device sleeps, not the device-event figures a report adds.
     public var standbyWakes: StandbyWakes?
+    /// Background, suspension and termination across a break, and its bound (AppLifecycle.swift).
+    /// Not counted in `any` either: it acts only when a player returns, never mid-request.
+    public var lifecycle: AppLifecycle?
 
     public init(reboots: Reboots? = nil, appKills: AppKills? = nil, wallClockChanges: WallClockChanges? = nil,
                 tampering: Tampering? = nil) {

@@ -39,6 +39,7 @@ public struct PluginRegistry: Sendable {
                 DeviceEventsConfig.Reboots.self, DeviceEventsConfig.AppKills.self,
                 DeviceEventsConfig.WallClockChanges.self, DeviceEventsConfig.Tampering.self,
                 DeviceEventsConfig.StandbyWakes.self,   // StandbyWakes.swift
+                DeviceEventsConfig.AppLifecycle.self,   // AppLifecycle.swift
                 // Delay processes (Network/)
                 IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
             ])
