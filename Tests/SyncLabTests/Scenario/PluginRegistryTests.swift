@@ -17,9 +17,9 @@ import SyncLabKernel
         #expect(names(.retry) == ["fixed", "exponential"])
         #expect(names(.serverDesign) == ["store-file", "database-per-position"])
         #expect(names(.costModel) == ["per-request", "flat"])
-        #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes"])
+        #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes", "lifecycle"])
         #expect(names(.delayProcess) == ["independent", "ar1", "gilbert-elliott", "replay"])
-        #expect(r.kinds.count == 29)
+        #expect(r.kinds.count == 30)
         #expect(r.families == PluginFamily.all)
     }
 
