@@ -2,9 +2,34 @@ import SyncLab
 import SyncLabKernel
 
 /// The "Device events" section of `report.md` and the `deviceEvents` object of `summary.json`,
-/// present only when the scenario switches on reboots, app kills, wall-clock changes or tampering.
+/// present only when the scenario switches on reboots, app kills, wall-clock changes or tampering;
+/// and the "App lifecycle" section when it switches on `devices.lifecycle`.
 public enum DeviceEventsReport {
     public static func markdown(_ r: RunResult) -> String {
+        lifecycleMarkdown(r) + eventsMarkdown(r)
+    }
+
+    /// "App lifecycle": how many breaks ended in a cold start, present when `devices.lifecycle` is on.
+    static func lifecycleMarkdown(_ r: RunResult) -> String {
+        guard let lifecycle = r.scenario.devices.events.lifecycle else { return "" }
+        let d = r.deviceEvents
+        func share(_ part: UInt64, _ whole: UInt64) -> String {
+            whole == 0 ? "none of 0" : "\(part) of \(whole) (\(Format.percent(Double(part) / Double(whole), 1)))"
+        }
+        var md = "\n## App lifecycle\n\n"
+        md += "- After the Store leaves the screen the app runs \(Units.formatDuration(lifecycle.grace)) in the background, then is suspended; "
+            + "iOS terminates it after a median \(Units.formatDuration(lifecycle.lockedMedian)) suspended with the phone locked, "
+            + "\(Units.formatDuration(lifecycle.otherAppsMedian)) with the player in other apps (Weibull shape \(Format.fixed(lifecycle.shape, 2))"
+            + (lifecycle.horizon.map { ", always by \(Units.formatDuration($0))" } ?? "") + "). A terminated app cold-starts and syncs afresh.\n"
+        md += "- Breaks ended in the window, app terminated: locked \(share(d.lockedTerminations, d.lockedBreaks)); "
+            + "in other apps \(share(d.otherAppsTerminations, d.otherAppsBreaks)).\n"
+        if let limit = lifecycle.maxBreak {
+            md += "- Breaks are at most \(Units.formatDuration(limit)): \(d.breaksRedrawn) drawn longer were drawn again.\n"
+        }
+        return md
+    }
+
+    static func eventsMarkdown(_ r: RunResult) -> String {
         let events = r.scenario.devices.events
         guard events.any else { return "" }
         let f = r.figures

@@ -26,6 +26,14 @@ public struct DeviceEventStats: Sendable, Equatable {
     public var tamperSamples: UInt64 = 0
     public var tamperHeadStartSumMicros: Int64 = 0
     public var tamperHeadStartMax: Int64 = .min
+    /// Breaks that ended (the player back at the Store) with the app lifecycle on, by where the
+    /// player was, and those in which iOS terminated the app (a cold start on return).
+    public var lockedBreaks: UInt64 = 0
+    public var lockedTerminations: UInt64 = 0
+    public var otherAppsBreaks: UInt64 = 0
+    public var otherAppsTerminations: UInt64 = 0
+    /// Breaks drawn longer than the lifecycle's `maxBreak` and drawn again.
+    public var breaksRedrawn: UInt64 = 0
 
     public init() {}
 
@@ -39,6 +47,16 @@ public struct DeviceEventStats: Sendable, Equatable {
     }
 
     mutating func appKill(at t: SimTime, inWindow: Bool) { if inWindow { appKills += 1 } }
+
+    mutating func breakEnded(locked: Bool, terminated: Bool) {
+        if locked {
+            lockedBreaks += 1
+            if terminated { lockedTerminations += 1 }
+        } else {
+            otherAppsBreaks += 1
+            if terminated { otherAppsTerminations += 1 }
+        }
+    }
 
     /// A transition shown `offset` after its true time (negative: early).
     mutating func shown(offset: Int64, tampered: Bool) {
@@ -73,6 +91,11 @@ public struct DeviceEventStats: Sendable, Equatable {
         tamperSamples += o.tamperSamples
         tamperHeadStartSumMicros &+= o.tamperHeadStartSumMicros
         tamperHeadStartMax = max(tamperHeadStartMax, o.tamperHeadStartMax)
+        lockedBreaks += o.lockedBreaks
+        lockedTerminations += o.lockedTerminations
+        otherAppsBreaks += o.otherAppsBreaks
+        otherAppsTerminations += o.otherAppsTerminations
+        breaksRedrawn += o.breaksRedrawn
     }
 
     /// The figure keys of device events (present when the scenario switches any on).

@@ -62,6 +62,9 @@ public struct DeviceEventsConfig: Sendable {
     public var standbyWakes: StandbyWakes?
     /// Drift and network corrections of the wall clock (WallClockSync.swift).
     public var wallClockSync: WallClockSync?
+    /// Background, suspension and termination across a break, and its bound (AppLifecycle.swift).
+    /// Not counted in `any`: it acts only when a player returns, never mid-request.
+    public var lifecycle: AppLifecycle?
 
     public init(reboots: Reboots? = nil, appKills: AppKills? = nil, wallClockChanges: WallClockChanges? = nil,
                 tampering: Tampering? = nil) {

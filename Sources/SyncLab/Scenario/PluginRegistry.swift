@@ -40,6 +40,7 @@ public struct PluginRegistry: Sendable {
                 DeviceEventsConfig.WallClockChanges.self, DeviceEventsConfig.Tampering.self,
                 DeviceEventsConfig.StandbyWakes.self,   // StandbyWakes.swift
                 DeviceEventsConfig.WallClockSync.self,  // WallClockSync.swift
+                DeviceEventsConfig.AppLifecycle.self,   // AppLifecycle.swift
                 // Delay processes (Network/)
                 IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
             ])

@@ -16,10 +16,12 @@ extension World {
         beginViewing(c, t, d)
     }
 
-    /// The player comes back from a break to the Store, with the app still in memory.
+    /// The player comes back from a break to the Store, with the app still in memory (unless
+    /// `devices.lifecycle` finds that iOS terminated it meanwhile: then the Store cold-starts).
     mutating func viewStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let slept = updateDevice(c) { $0.wake(at: t) }
         if slept > 0 { clients[c].lastDeepWake = t.ns }
+        if let lifecycle = scenario.devices.events.lifecycle { endBreak(c, t, lifecycle) }
         beginViewing(c, t, d)
     }
 
@@ -54,7 +56,7 @@ extension World {
         if clients[c].sessionsLeft > 0 {
             clients[c].phase = .away
             if clients[c].behaviourRNG.bernoulli(population.lockShare) { screenOff(c, t) }
-            let pause = population.breakDuration.sampleDuration(&clients[c].behaviourRNG)
+            let pause = boundedBreak(c, t, drawn: population.breakDuration.sampleDuration(&clients[c].behaviourRNG))
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(pause, .second))
         } else {
             // The visit ends; the app is terminated and the phone locked.

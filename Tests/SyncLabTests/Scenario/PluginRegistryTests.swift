@@ -17,9 +17,9 @@ import SyncLabKernel
         #expect(names(.retry) == ["fixed", "exponential"])
         #expect(names(.serverDesign) == ["store-file", "database-per-position"])
         #expect(names(.costModel) == ["per-request", "flat"])
-        #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes", "wallClockSync"])
+        #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes", "wallClockSync", "lifecycle"])
         #expect(names(.delayProcess) == ["independent", "ar1", "gilbert-elliott", "replay"])
-        #expect(r.kinds.count == 30)
+        #expect(r.kinds.count == 31)
         #expect(r.families == PluginFamily.all)
     }
 
