@@ -62,21 +62,16 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// `null`, or mismatched kinds) the override replaces the base whole, because merging lists
     /// element-wise would be surprising. So does an object whose `"kind"` differs from the
     /// base's: a lognormal replacing a uniform must not inherit the uniform's `min` and `max`.
-    /// A member whose override is `null` is removed (the loader gives `null` no other meaning).
     public static func merging(base: JSONValue, override: JSONValue) -> JSONValue {
         guard case .object(let baseMembers) = base, case .object(let overrideMembers) = override else {
             return override
         }
         if let kind = override["kind"], kind != base["kind"] { return override }
-        // A null in the override removes the key: how a variant switches off a model its base
-        // switches on (`"devices": {"wallClockSync": null}`).
-        var merged: [JSONMember] = baseMembers.compactMap { member in
+        var merged: [JSONMember] = baseMembers.map { member in
             guard let replacement = override[member.key] else { return member }
-            if case .null = replacement { return nil }
             return JSONMember(key: member.key, value: merging(base: member.value, override: replacement))
         }
         for member in overrideMembers where base[member.key] == nil {
-            if case .null = member.value { continue }
             merged.append(member)
         }
         return .object(merged)

@@ -222,19 +222,11 @@ private func expectSyntaxError(
             == #"{"name":"child","network":{"a":1,"b":{"x":1,"y":20,"z":30},"c":3},"seed":7,"extra":true}"#)
     }
 
-    /// A variant switches off what its base switches on with null, at any depth; a null for a
-    /// key the base lacks adds nothing.
-    @Test func nullInTheOverrideRemovesTheKey() throws {
-        let base = try JSONParser.parse(#"{"devices": {"wallClockSync": {}, "driftPpm": 20}, "seed": 1}"#)
-        let override = try JSONParser.parse(#"{"devices": {"wallClockSync": null, "standbyWakes": null}}"#)
-        #expect(JSONValue.merging(base: base, override: override).serialized(indent: 0) == #"{"devices":{"driftPpm":20},"seed":1}"#)
-    }
-
     @Test func mergeReplacesArraysScalarsAndMismatchedKindsWhole() throws {
         let base = try JSONParser.parse(#"{"list": [1, 2, 3], "obj": {"k": 1}, "num": 1, "gone": {"k": 1}}"#)
         let override = try JSONParser.parse(#"{"list": [9], "obj": 5, "num": {"k": 2}, "gone": null}"#)
         let merged = JSONValue.merging(base: base, override: override)
-        #expect(merged.serialized(indent: 0) == #"{"list":[9],"obj":5,"num":{"k":2}}"#)   // null removes
+        #expect(merged.serialized(indent: 0) == #"{"list":[9],"obj":5,"num":{"k":2},"gone":null}"#)
         // Non-object roots: the override wins.
         #expect(JSONValue.merging(base: .array([.null]), override: .bool(false)) == .bool(false))
         #expect(JSONValue.merging(base: .object([]), override: .object([])) == .object([]))
