@@ -41,6 +41,8 @@ public struct PluginRegistry: Sendable {
                 DeviceEventsConfig.StandbyWakes.self,   // StandbyWakes.swift
                 // Delay processes (Network/)
                 IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
+                // Lost segments, connections and radio state (Network/)
+                TCPRetransmitLoss.self, KeepAliveConnection.self, RRCRadio.self,
             ])
         } catch {
             // A clash among our own kinds is a programming error; PluginRegistryTests catch it first.

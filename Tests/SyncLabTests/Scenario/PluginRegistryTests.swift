@@ -19,7 +19,10 @@ import SyncLabKernel
         #expect(names(.costModel) == ["per-request", "flat"])
         #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes"])
         #expect(names(.delayProcess) == ["independent", "ar1", "gilbert-elliott", "replay"])
-        #expect(r.kinds.count == 29)
+        #expect(names(.packetLoss) == ["tcp-retransmit"])
+        #expect(names(.connection) == ["keep-alive"])
+        #expect(names(.radio) == ["rrc"])
+        #expect(r.kinds.count == 32)
         #expect(r.families == PluginFamily.all)
     }
 
