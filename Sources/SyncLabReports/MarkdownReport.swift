@@ -101,6 +101,11 @@ public enum MarkdownReport {
         for l in s.links where !l.hasIndependentDelays {
             md += "\nDelays on \(l.name) are correlated: \(l.correlation.summary).\n"
         }
+        // Likewise lost segments, connection set-up and radio state, only where a link models them.
+        for l in s.links where l.modelsConnection {
+            let parts = [l.loss?.summary, l.connection?.summary, l.radio?.summary].compactMap { $0 }
+            md += "\nOn \(l.name): \(parts.joined(separator: "; ")).\n"
+        }
 
         md += "\n## Client error by clock kind\n\n"
         md += "The estimate error |server time the client believes − server time| of the same fetches, measured with each device clock: "

@@ -80,6 +80,9 @@ extension LinkProfile {
             correlated.correlation = try context.read(.delayProcess, from: node)
             try correlated.correlation.check(link, at: node)
         }
+        if let node = p.child("loss") { correlated.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
+        if let node = p.child("connection") { correlated.connection = try context.read(.connection, from: node) as any ConnectionSetup }
+        if let node = p.child("radio") { correlated.radio = try context.read(.radio, from: node) as any RadioState }
         if preset == nil { _ = p.child("preset") }
         try p.rejectUnknownKeys()
         return correlated

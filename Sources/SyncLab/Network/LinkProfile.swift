@@ -19,6 +19,12 @@ public struct LinkProfile: Sendable {
     public var timeout: Nanoseconds
     /// How a player's successive delays on this link relate (default: independent draws).
     public var correlation: any DelayProcess
+    /// Segments lost and sent again by TCP (nil: none; `failure` still loses whole requests).
+    public var loss: (any PacketLoss)? = nil
+    /// When connections close and what a new one costs (nil: every request finds one open).
+    public var connection: (any ConnectionSetup)? = nil
+    /// A cellular radio's idle tail and promotion (nil: always ready).
+    public var radio: (any RadioState)? = nil
 
     public init(name: String, share: Double, uplink: Distribution, downlink: Distribution,
                 bandwidth: Distribution, failure: Double, timeout: Nanoseconds,
@@ -35,6 +41,12 @@ public struct LinkProfile: Sendable {
 
     /// Whether delays are drawn afresh per request (the world's plain path).
     public var hasIndependentDelays: Bool { correlation is IndependentDelays }
+
+    /// Whether any of `loss`, `connection` and `radio` is set (the world's plain path has none).
+    public var modelsConnection: Bool { loss != nil || connection != nil || radio != nil }
+
+    /// The mean round trip of the link's delays, ns: what a connection's smoothed RTT settles at.
+    public var meanRoundTrip: Double { uplink.mean + downlink.mean }
 
     /// Time for `bytes` to arrive at `bytesPerSecond`, in whole nanoseconds (rounded up).
     @inline(__always)

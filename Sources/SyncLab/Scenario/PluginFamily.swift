@@ -73,7 +73,17 @@ extension PluginFamily {
         name: "delayProcess", noun: "delay process", role: "DelayProcess",
         about: "How a link's one-way delays follow one another for one player (a link profile's correlation).") { $0 is any DelayProcess.Type }
 
+    public static let packetLoss = PluginFamily(
+        name: "packetLoss", noun: "packet loss model", role: "PacketLoss",
+        about: "How a link loses segments and how TCP recovers them (a link profile's loss).") { $0 is any PacketLoss.Type }
+    public static let connection = PluginFamily(
+        name: "connection", noun: "connection model", role: "ConnectionSetup",
+        about: "When a connection closes and what a new one costs (a link profile's connection).") { $0 is any ConnectionSetup.Type }
+    public static let radio = PluginFamily(
+        name: "radio", noun: "radio model", role: "RadioState",
+        about: "A cellular radio's idle state and its promotion delay (a link profile's radio).") { $0 is any RadioState.Type }
+
     /// Every family, in the order the schema and `synclab list --kinds` show them.
     public static let all: [PluginFamily] = [.clock, .estimator, .tick, .refetch, .retry, .serverDesign, .costModel, .deviceEvent,
-                                             .delayProcess]
+                                             .delayProcess, .packetLoss, .connection, .radio]
 }

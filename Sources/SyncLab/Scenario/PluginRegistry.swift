@@ -43,6 +43,8 @@ public struct PluginRegistry: Sendable {
                 DeviceEventsConfig.AppLifecycle.self,   // AppLifecycle.swift
                 // Delay processes (Network/)
                 IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
+                // Lost segments, connections and radio state (Network/)
+                TCPRetransmitLoss.self, KeepAliveConnection.self, RRCRadio.self,
             ])
         } catch {
             // A clash among our own kinds is a programming error; PluginRegistryTests catch it first.

@@ -310,7 +310,10 @@ extension ScenarioSchema {
         "bandwidth": { "$ref": "#/$defs/rateDistribution" },
         "failure": { "$ref": "#/$defs/probability" },
         "timeout": { "$ref": "#/$defs/positiveDuration", "description": "1ms to 1d (default 30s)." },
-        "correlation": { "$ref": "#/$defs/delayProcess", "description": "How a player's successive delays relate (default independent)." }
+        "correlation": { "$ref": "#/$defs/delayProcess", "description": "How a player's successive delays relate (default independent)." },
+        "loss": { "$ref": "#/$defs/packetLoss", "description": "Segments lost and sent again by TCP (default none)." },
+        "connection": { "$ref": "#/$defs/connection", "description": "Idle connections close; a new one pays DNS, TCP and TLS (default: always open)." },
+        "radio": { "$ref": "#/$defs/radio", "description": "A cellular radio's idle tail and promotion delay (default: always ready)." }
       }
     },
     "outage": {

@@ -67,6 +67,11 @@ struct ClientState {
     var powerEpoch: UInt32 = 0
     var displayEpoch: UInt32 = 0
     var fetchEpoch: UInt32 = 0
+    /// True time of the player's last network activity (a response in, a request given up) in
+    /// whole milliseconds plus one (0: none yet): what the keep-alive, the DNS cache and the
+    /// radio's tail read (`lastNetworkAt`). In the padding after the epochs; 2^32 ms are 49
+    /// days, beyond any run.
+    var lastNetworkMs: UInt32 = 0
 
     var refetchDue = ClockReading(ns: .max)
     /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
@@ -92,6 +97,9 @@ struct ClientState {
     var requestFile: Int32 = -1
     /// Probes of this sync round answered so far (`client.probes` > 1).
     var probesDone: UInt8 = 0
+    /// The player holds an open connection, last used at `lastNetworkAt` (`ConnectionSetup`;
+    /// in the padding after `probesDone`). A failed request or the app's end closes it.
+    var connectionOpen = false
     /// True instant the response leaves the server (the server's transmit stamp is taken then).
     var responseLeftAt = SimTime.zero
     /// True instant the response's headers (and the server's stamps in them) arrived.
@@ -111,6 +119,12 @@ struct ClientState {
     /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
     /// clock made the device state 20 bytes larger. State added later takes these bytes first.
     var padding: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
+
+    /// True ns of the last network activity, rounded down to the millisecond (`.min`: none).
+    var lastNetworkAt: Int64 {
+        get { lastNetworkMs == 0 ? .min : Int64(lastNetworkMs - 1) * .millisecond }
+        set { lastNetworkMs = newValue == .min ? 0 : UInt32(clamping: max(0, newValue / .millisecond) + 1) }
+    }
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!

@@ -5,9 +5,13 @@ import SyncLabKernel
 struct NetworkSide {
     let links: StateTable<LinkProfile>
     let samplers: StateTable<LinkSamplers>
+    /// Some link loses segments, closes idle connections or idles its radio (`World+Connection`):
+    /// one test per request and per response on the plain path, read from the world itself.
+    let modelsConnection: Bool
 
     init(_ links: [LinkProfile]) {
         self.links = StateTable(links)
         samplers = StateTable(links.map(LinkSamplers.init))
+        modelsConnection = links.contains { $0.modelsConnection }
     }
 }

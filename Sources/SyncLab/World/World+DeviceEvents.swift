@@ -104,6 +104,7 @@ extension World {
         clients[c].fetchInFlight = false
         clients[c].fetchEpoch &+= 1
         clients[c].refetchDue = ClockReading(ns: .max)
+        clients[c].connectionOpen = false
     }
 
     /// A restart at `t`: the app is killed, the kernel's clocks start again from zero. A Store

@@ -25,9 +25,12 @@ extension World {
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)
-        let arrival = t + upload + uplink
+        var arrival = t + upload + uplink
+        // The radio's promotion and a new connection's set-up come first, lost segments make the
+        // request late on the way (World+Connection).
+        if network.modelsConnection { arrival = prepareRequest(c, t, link: link, arrival: arrival) }
         if lost {
-            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: t + network.links[link].timeout)
+            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: clients[c].requestSentAt + network.links[link].timeout)
         } else if server.answersWhenSent {
             // Nothing the server reads depends on other requests (its files are the timeline's;
             // its stamp, clock and outages are functions of time; no queue): answer it now and
@@ -66,7 +69,9 @@ extension World {
                 + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
         }
         let done = clients[c].responseLeftAt + downlink + transfer
-        if done - clients[c].requestSentAt > network.links[link].timeout {
+        if network.modelsConnection {
+            lateResponse(c, link: link, bytes: bytes, due: done, epoch: epoch)
+        } else if done - clients[c].requestSentAt > network.links[link].timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
         } else if mayCompleteInline(c, at: done) {
             // Decided at the end of this event (`World+InlineResponse`).
@@ -200,6 +205,9 @@ extension World {
 
     mutating func requestFailed(_ c: Int, _ t: SimTime) {
         clients[c].fetchInFlight = false
+        // The client gives up on the connection; the radio was busy until now.
+        clients[c].connectionOpen = false
+        clients[c].lastNetworkAt = t.ns
         clients[c].needsFetch = true
         clients[c].consecutiveFailures += 1
         measure.recorder.requestFailed(at: t)

@@ -108,7 +108,9 @@ extension World {
         clients[c].requestExactStamp = stampAt.ns &+ server.serving!.offsets[k]
         clients[c].requestServerOffset = server.serving!.offsets[k]
         let done = left + downlink + transfer
-        if done - clients[c].requestSentAt > network.links[link].timeout {
+        if network.modelsConnection {
+            lateResponse(c, link: link, bytes: bytes, due: done, epoch: epoch)
+        } else if done - clients[c].requestSentAt > network.links[link].timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)

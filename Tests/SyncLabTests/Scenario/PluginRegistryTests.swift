@@ -19,7 +19,10 @@ import SyncLabKernel
         #expect(names(.costModel) == ["per-request", "flat"])
         #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes", "wallClockSync", "lifecycle"])
         #expect(names(.delayProcess) == ["independent", "ar1", "gilbert-elliott", "replay"])
-        #expect(r.kinds.count == 31)
+        #expect(names(.packetLoss) == ["tcp-retransmit"])
+        #expect(names(.connection) == ["keep-alive"])
+        #expect(names(.radio) == ["rrc"])
+        #expect(r.kinds.count == 34)
         #expect(r.families == PluginFamily.all)
     }
 

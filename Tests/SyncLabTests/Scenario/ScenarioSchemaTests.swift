@@ -92,8 +92,15 @@ import Testing
                 // Sites inside a link's two-state channel need the channel's other keys.
                 let channel: JSONValue = ["kind": "gilbert-elliott", "goodToBad": 0.05, "badToGood": 0.3,
                                           "bad": ["uplink": "1s", "downlink": "1s"]]
-                let siteBase = site.path.hasPrefix("network.profiles[].correlation.")
-                    ? SchemaWalker.setting(channel, at: "network.profiles[].correlation", in: base) : base
+                // Likewise a link's loss, connection and radio models' other keys.
+                let linkModels: [(String, JSONValue)] = [
+                    ("network.profiles[].correlation", channel),
+                    ("network.profiles[].loss", ["kind": "tcp-retransmit", "rate": 0.01]),
+                    ("network.profiles[].connection", ["kind": "keep-alive"]),
+                    ("network.profiles[].radio", ["kind": "rrc", "promotion": "260ms", "tail": "11.6s"]),
+                ]
+                let siteBase = linkModels.first { site.path.hasPrefix($0.0 + ".") }
+                    .map { SchemaWalker.setting($0.1, at: $0.0, in: base) } ?? base
                 var variant = SchemaWalker.setting(value, at: site.path, in: siteBase)
                 // The original plan's distributions sit beside the design's required kind.
                 if site.path.hasPrefix("server.design.") {

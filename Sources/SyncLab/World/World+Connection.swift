@@ -1,0 +1,82 @@
+import SyncLabKernel
+
+/// A request's costs besides its delays, for links that model them (`NetworkSide.modelsConnection`):
+/// the radio's promotion and a new connection's round trips before it leaves, and the segments
+/// TCP sends again on the way (`RadioState`, `ConnectionSetup`, `PacketLoss`). Out of line, so
+/// the plain path pays one test per request.
+///
+/// Every draw here comes from a stream keyed to the player and the request (its `fetchEpoch`),
+/// one per purpose: switching a model on moves none of the player's network draws.
+extension World {
+    static let connectionPurpose = StreamPurpose("connection-setup")
+    static let requestLossPurpose = StreamPurpose("request-segment-loss")
+    static let responseLossPurpose = StreamPurpose("response-segment-loss")
+
+    /// The key of player c's current request, as the balancer's draws use it.
+    @inline(__always)
+    func requestKey(_ c: Int) -> UInt64 { (UInt64(players.lowerBound + c) << 32) | UInt64(clients[c].fetchEpoch) }
+
+    /// Moves player c's request asked for at t, due at the server at `arrival` without these
+    /// models, after the radio's promotion and a new connection's DNS, TCP and TLS round trips,
+    /// and returns when it arrives, lost request segments included. Its send reading's instant
+    /// becomes the connection's readiness when the scenario says so; upload complete follows the
+    /// set-up (the last byte leaves the connected socket).
+    @inline(never)
+    mutating func prepareRequest(_ c: Int, _ t: SimTime, link: Int, arrival: SimTime) -> SimTime {
+        let (ready, sendReadAt) = prepareConnection(c, t, link: link)
+        let setup = ready - t
+        clients[c].requestSentAt = sendReadAt
+        clients[c].uploadCompleteAt = clients[c].uploadCompleteAt + setup
+        return arrival + setup + segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false).all
+    }
+
+    /// Player c's response of `bytes`, due at `due` without losses: late by its lost segments
+    /// (its headers, if the design reads them, by its first segment's), then failed at the
+    /// time-out or queued (never completed inline: `World+InlineResponse` is the plain path's
+    /// shortcut). The player's last network activity is the response's arrival (the radio is busy
+    /// until the data is in, whether or not the app still waits).
+    @inline(never)
+    mutating func lateResponse(_ c: Int, link: Int, bytes: Int, due: SimTime, epoch: UInt32) {
+        let late = segmentRecovery(c, link: link, bytes: bytes, response: true)
+        if design.readsResponseHeaders { clients[c].responseHeadersAt = clients[c].responseHeadersAt + late.first }
+        let done = due + late.all
+        clients[c].lastNetworkAt = done.ns
+        let timeout = network.links[link].timeout
+        if done - clients[c].requestSentAt > timeout {
+            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + timeout)
+        } else {
+            schedule(.responseDone, client: c, epoch: epoch, at: done)
+        }
+    }
+
+    /// The radio's promotion and a new connection's set-up: when the request may leave and when
+    /// the client reads its send clock.
+    mutating func prepareConnection(_ c: Int, _ t: SimTime, link: Int) -> (ready: SimTime, sendReadAt: SimTime) {
+        let profile = network.links[link]
+        var rng = RandomStream(seed: scenario.seed, purpose: World.connectionPurpose, entity: requestKey(c))
+        let last = clients[c].lastNetworkAt
+        var now = t.ns
+        if let radio = profile.radio { now += radio.promotionDelay(lastActive: last, at: t.ns, &rng) }
+        guard let connection = profile.connection else { return (SimTime(ns: now), t) }
+        if !(clients[c].connectionOpen && connection.isOpen(lastUsed: last, at: t.ns)) {
+            if connection.needsLookup(resolvedAt: last, at: t.ns) { now += Self.roundTrip(profile, &rng) }
+            for _ in 0..<connection.handshakeRoundTrips { now += Self.roundTrip(profile, &rng) }
+        }
+        clients[c].connectionOpen = true
+        let ready = SimTime(ns: now)
+        return (ready, connection.readsSendWhenConnected ? ready : t)
+    }
+
+    /// One round trip of the link: an uplink and a downlink drawn afresh.
+    static func roundTrip(_ profile: LinkProfile, _ rng: inout RandomStream) -> Nanoseconds {
+        Distribution.duration(profile.uplink.sample(&rng)) + Distribution.duration(profile.downlink.sample(&rng))
+    }
+
+    /// How late lost segments make player c's request (`response` false) or response of `bytes`.
+    mutating func segmentRecovery(_ c: Int, link: Int, bytes: Int, response: Bool) -> SegmentRecovery {
+        guard let loss = network.links[link].loss else { return SegmentRecovery() }
+        var rng = RandomStream(seed: scenario.seed, purpose: response ? World.responseLossPurpose : World.requestLossPurpose,
+                               entity: requestKey(c))
+        return loss.recoveryDelay(segments: loss.segments(bytes: bytes), roundTrip: network.links[link].meanRoundTrip, &rng)
+    }
+}

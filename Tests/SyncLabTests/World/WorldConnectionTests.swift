@@ -1,0 +1,143 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// Cold connections, the radio's tail and lost segments through the whole world, with constant
+/// delays: every figure below is derived by hand in its comment.
+///
+/// The link: uplink x = 40 ms, downlink y = 60 ms, no request body (upload u = 0), the response
+/// at 400 GB/s (transfer τ: the file's bytes at that rate, 34 ns), server time = true time, timestamps to the nanosecond, taken
+/// at the request's start; service time s. The player's first fetch is at its visit, 5 s in.
+@Suite struct WorldConnectionTests {
+    static let x = WorldExactTests.uplink, y = WorldExactTests.downlink
+    static let promotion = 260 * Nanoseconds.millisecond
+
+    static func scenario(estimator: any SyncEstimator, connection: KeepAliveConnection?, radio: Bool,
+                         service: Nanoseconds = 20 * .millisecond) -> Scenario {
+        var s = WorldExactTests.scenario(clock: ContinuousDeviceClock(), duration: 30 * .minute)
+        s.client.estimator = estimator
+        s.requestBytes = 0
+        s.server.timestampResolution = 1
+        s.server.serviceTime = .constant(Double(service))
+        s.links[0].connection = connection
+        if radio { s.links[0].radio = RRCRadio(promotion: .constant(Double(promotion)), tail: 11_600 * .millisecond) }
+        return s
+    }
+
+    /// The response's transfer: the first store file's bytes at 400 GB/s (every file of the
+    /// exact scenario has the same size: items are all alike).
+    static let tau: Nanoseconds = {
+        let world = World(scenario: scenario(estimator: UploadCompleteEstimator(), connection: nil, radio: false))
+        return LinkProfile.transferTime(bytes: world.server.store.files[0].responseBytes, bytesPerSecond: 400e9)
+    }()
+
+    /// Runs until `until` and returns player 0 and its anchor's error at its last sync.
+    static func run(_ s: Scenario, until: Nanoseconds) -> ClientState {
+        var world = World(scenario: s)
+        world.run(until: SimTime(ns: until))
+        return world.clients[0]
+    }
+
+    /// A cold first request on LTE with the radio idle, TLS 1.3, DNS not cached:
+    /// set-up C = promotion + (DNS + TCP + TLS) round trips = 260 ms + 3 × 100 ms = 560 ms.
+    /// With S the send reading's instant, the request leaves at S' = S + C (before-setup) or S
+    /// (after-setup), the server stamps A = S' + x, the response is in at D = A + s + y + τ.
+    ///
+    /// - Seeds' estimator (timestamp + D − upload complete, upload complete = S'): A + D − S' = D + x:
+    ///   error +x = +40 ms, whatever the set-up and the reading.
+    /// - Cristian (timestamp + (D − S)/2): error = (D − S)/2 − (s + y + τ)
+    ///   = (C' + x − s − y − τ)/2, C' = C before set-up, 0 after.
+    /// - NTP (θ = ((A − S) + (A + s − D))/2): error = (C' + x − y − τ)/2: half the asymmetry
+    ///   (x − y)/2 = −10 ms when the reading follows the set-up (less τ/2), and C/2 more before.
+    @Test(arguments: [false, true])
+    func coldRequestErrorsAsDerived(afterSetup: Bool) {
+        let c0 = 560 * Nanoseconds.millisecond
+        let cPrime = afterSetup ? 0 : c0
+        let s = 20 * Nanoseconds.millisecond, x = Self.x, y = Self.y, tau = Self.tau
+        let connection = KeepAliveConnection(readsSendWhenConnected: afterSetup)
+        let cases: [(any SyncEstimator, Int64)] = [
+            (UploadCompleteEstimator(), x),
+            (CristianEstimator(), (cPrime + x + s + y + tau) / 2 - (s + y + tau)),
+            (NTPEstimator(window: 1), floorDiv(cPrime + x - y - tau, 2)),
+        ]
+        for (estimator, expected) in cases {
+            let c = Self.run(Self.scenario(estimator: estimator, connection: connection, radio: true), until: 30 * .second)
+            #expect(c.hasSync)
+            #expect(c.anchorError == expected, "\(estimator.name), after set-up \(afterSetup)")
+            // The request left after the set-up: upload complete is 5 s + C in.
+            #expect(c.uploadCompleteAt.ns == 5 * .second + c0)
+            #expect(c.requestSentAt.ns == 5 * .second + (afterSetup ? c0 : 0))
+        }
+    }
+
+    /// The refetch 6 to 9 minutes later finds the connection and the radio as the models say:
+    /// with a keep-alive and a tail longer than the gap it is warm (C = 0: NTP's error is half
+    /// the asymmetry, −10 ms less τ/2); with nginx's 75 s and LTE's 11.6 s tail it is cold again
+    /// but the DNS answer, cached for 1 h, is not looked up (C = 260 ms + 2 × 100 ms).
+    @Test(arguments: [true, false])
+    func refetchIsWarmOrColdAsTheTimersSay(warm: Bool) {
+        let hour = Nanoseconds.hour
+        let connection = warm ? KeepAliveConnection(idleTimeout: hour, dnsTTL: hour)
+            : KeepAliveConnection(dnsTTL: hour)
+        var s = Self.scenario(estimator: NTPEstimator(window: 1), connection: connection, radio: true)
+        if warm { s.links[0].radio = RRCRadio(promotion: .constant(Double(Self.promotion)), tail: hour) }
+        let c = Self.run(s, until: 10 * .minute)
+        #expect(c.anchorSetAt.ns > 5 * .minute, "the refetch happened")
+        let setup = warm ? 0 : Self.promotion + 2 * (Self.x + Self.y)
+        #expect(c.anchorError == floorDiv(setup + Self.x - Self.y - Self.tau, 2))
+        #expect(c.uploadCompleteAt.ns - c.requestSentAt.ns == setup)
+    }
+
+    /// The radio alone (no connection model): a request after the tail waits for the promotion,
+    /// and the send reading is taken when the app asks, so the seeds' estimator does not see it
+    /// (upload complete follows the promotion) while NTP does, by half of it.
+    @Test func radioPromotionAloneLandsInTheMeasuredRoundTrip() {
+        let ntp = Self.run(Self.scenario(estimator: NTPEstimator(window: 1), connection: nil, radio: true), until: 30 * .second)
+        #expect(ntp.anchorError == floorDiv(Self.promotion + Self.x - Self.y - Self.tau, 2))
+        let seeds = Self.run(Self.scenario(estimator: UploadCompleteEstimator(), connection: nil, radio: true), until: 30 * .second)
+        #expect(seeds.anchorError == Self.x)
+    }
+
+    /// Lost segments through the world: the exchange is late by exactly what the request's and
+    /// the response's keyed loss streams give (`segmentRecovery`), and stays deterministic.
+    @Test func lostSegmentsMakeTheResponseLateByTheirRecovery() {
+        var s = Self.scenario(estimator: UploadCompleteEstimator(), connection: nil, radio: false, service: 0)
+        let loss = TCPRetransmitLoss(rate: 0.5)
+        s.links[0].loss = loss
+        s.links[0].timeout = Nanoseconds.hour   // however late, the exchange completes
+        var world = World(scenario: s)
+        world.run(until: SimTime(ns: 2 * .minute))
+        let c = world.clients[0]
+        #expect(c.hasSync)
+        // The first request's key: player 0, fetch epoch 1.
+        let key = UInt64(1)
+        let rtt = Double(Self.x + Self.y)
+        var up = RandomStream(seed: s.seed, purpose: World.requestLossPurpose, entity: key)
+        var down = RandomStream(seed: s.seed, purpose: World.responseLossPurpose, entity: key)
+        let bytes = world.server.store.files[Int(c.requestFile)].responseBytes
+        let late = loss.recoveryDelay(segments: 1, roundTrip: rtt, &up).all
+            + loss.recoveryDelay(segments: loss.segments(bytes: bytes), roundTrip: rtt, &down).all
+        let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: 400e9)
+        // Done = sent + x + y + transfer + late; the seeds' error is x plus the request's lateness.
+        #expect(c.anchorSetAt.ns - c.requestSentAt.ns == Self.x + Self.y + transfer + late)
+        #expect(late > 0, "rate 0.5 loses something in this draw")
+    }
+
+    /// With every model on, a run is the same for any thread count: a player's set-up and loss
+    /// draws are keyed to it and its request, and its connection state is its own.
+    @Test func runsAreIdenticalForAnyThreadCount() throws {
+        var s = try WorldDelayProcessTests.scenario(nil, players: 3_000)
+        for i in s.links.indices {
+            s.links[i].loss = TCPRetransmitLoss(rate: 0.02)
+            s.links[i].connection = KeepAliveConnection(tls: .tls12)
+            s.links[i].radio = RRCRadio(promotion: .uniform(min: 200e6, max: 400e6), tail: 11_600 * .millisecond)
+        }
+        let one = Simulation.run(s, threads: 1)
+        let two = Simulation.run(s, threads: 2)
+        #expect(DeterminismTests.fingerprint(two).dropLast() == DeterminismTests.fingerprint(one).dropLast())
+        #expect(two.requestsServed == one.requestsServed && two.bytesServed == one.bytesServed)
+        // And the models change the run.
+        let plain = Simulation.run(try WorldDelayProcessTests.scenario(nil, players: 3_000), threads: 1)
+        #expect(DeterminismTests.fingerprint(plain) != DeterminismTests.fingerprint(one))
+    }
+}
