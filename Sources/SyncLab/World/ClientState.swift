@@ -118,7 +118,7 @@ struct ClientState {
     var linkMemory = LinkMemory()
     /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
     /// clock made the device state 20 bytes larger. State added later takes these bytes first.
-    var padding: (Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0)
+    var padding: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
 
     /// True ns of the last network activity, rounded down to the millisecond (`.min`: none).
     var lastNetworkAt: Int64 {
