@@ -27,7 +27,7 @@ public struct Sampler: @unchecked Sendable, Equatable {
         case .uniform(let lo, let hi): (shape, a, b) = (.uniform, lo, hi - lo)
         case .normal(let mean, let sd): (shape, a, b) = (.normal, mean, sd)
         case .lognormal(let median, let sigma): (shape, a, b) = (.lognormal, median, sigma)
-        case .exponential, .pareto, .empirical, .geometric: (shape, a, b) = (.other, 0, 0)
+        case .exponential, .pareto, .empirical, .geometric, .lognormalMixture: (shape, a, b) = (.other, 0, 0)
         }
     }
 

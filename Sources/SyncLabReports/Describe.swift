@@ -23,6 +23,9 @@ enum Describe {
         case .pareto(let scale, let shape): return "Pareto(scale \(value(scale, q)), shape \(Format.fixed(shape, 2)))"
         case .empirical(let s): return "trace of \(s.count) samples"
         case .geometric(let mean): return "geometric(mean \(Format.fixed(mean, 1)))"
+        case .lognormalMixture(let m):
+            return "lognormal(median \(value(m.bodyMedian, q)), σ \(Format.fixed(m.bodySigma, 2))) with a "
+                + "\(Format.fixed(m.tailShare * 100, 1))% tail lognormal(median \(value(m.tailMedian, q)), σ \(Format.fixed(m.tailSigma, 2)))"
         }
     }
 

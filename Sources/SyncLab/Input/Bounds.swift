@@ -145,6 +145,10 @@ extension Distribution {
         case .geometric(let mean):
             guard mean > 1 else { return (1, 1) }
             return (1, 1 + (e / -DeterministicMath.log1p(-1 / mean)).rounded(.down))
+        case .lognormalMixture(let m):
+            let body = Distribution.lognormal(median: m.bodyMedian, sigma: m.bodySigma).drawRange
+            let tail = Distribution.lognormal(median: m.tailMedian, sigma: m.tailSigma).drawRange
+            return (min(body.lower, tail.lower), max(body.upper, tail.upper))
         }
     }
 
@@ -160,6 +164,9 @@ extension Distribution {
         case .pareto(let scale, let shape): return "pareto(scale \(v(scale)), shape \(Bounds.number(shape)))"
         case .empirical(let samples): return "empirical(\(samples.count) samples)"
         case .geometric(let mean): return "geometric(mean \(Bounds.number(mean)))"
+        case .lognormalMixture(let m):
+            return "lognormal-mixture(body median \(v(m.bodyMedian)), sigma \(Bounds.number(m.bodySigma)); "
+                + "tail share \(Bounds.number(m.tailShare)), median \(v(m.tailMedian)), sigma \(Bounds.number(m.tailSigma)))"
         }
     }
 

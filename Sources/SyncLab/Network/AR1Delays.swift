@@ -8,6 +8,10 @@ import SyncLabKernel
 /// only their order in time changes. Lag-1 autocorrelation of log-delay is ρ, lag-k ρ^k; ρ = 0
 /// is independent draws, ρ → 1 freezes each player's delay at its first draw.
 ///
+/// For a lognormal mixture (`LognormalMixture`) x_k runs with σ = 1 and the delay is the
+/// mixture's quantile at Φ(x_k): each delay keeps the mixture's law and successive delays keep
+/// the rank correlation of the AR(1); with a lognormal this is the same as the form above.
+///
 /// The process advances per draw (see `DelayProcess`): a request's uplink, a response's
 /// downlink. x is kept in single precision (half a word per direction): its rounding, a
 /// relative 6e-8, moves a delay by far less than a nanosecond at σ ≤ 2.
@@ -15,7 +19,7 @@ public struct AR1Delays: DelayProcess, Equatable {
     public static let family = PluginFamily.delayProcess
     public static let kind = "ar1"
     public static let schema = SchemaFragment(
-        "AR(1) on log-delay per player and direction, advanced per request; needs lognormal uplink and downlink.",
+        "AR(1) on log-delay per player and direction, advanced per request; needs lognormal or lognormal-mixture uplink and downlink.",
         properties: [
             "rho": ["type": "number", "minimum": 0, "maximum": 1, "examples": [0.8],
                     "description": "Lag-1 autocorrelation of log-delay between consecutive requests: 0 to 1."],
@@ -42,8 +46,10 @@ public struct AR1Delays: DelayProcess, Equatable {
 
     public func check(_ link: LinkProfile, at node: InputNode) throws {
         for (key, d) in [("uplink", link.uplink), ("downlink", link.downlink)] {
-            guard case .lognormal = d else {
-                throw node.error("'\(Self.kind)' needs a lognormal \(key) (its median and sigma set the process); "
+            switch d {
+            case .lognormal, .lognormalMixture: continue
+            default:
+                throw node.error("'\(Self.kind)' needs a lognormal or lognormal-mixture \(key) (its parameters set the process); "
                     + "profile '\(link.name)' has \(LinkProfile.shapeName(d))")
             }
         }
@@ -51,9 +57,22 @@ public struct AR1Delays: DelayProcess, Equatable {
 
     public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, player: UInt64, seed: UInt64,
                       _ rng: inout RandomStream) -> Double {
-        guard case .lognormal(let median, let sigma) = link.distribution(direction) else {
+        switch link.distribution(direction) {
+        case .lognormal(let median, let sigma):
+            return median * DeterministicMath.exp(step(sigma: sigma, direction, &memory, &rng))
+        case .lognormalMixture(let mixture):
+            // x is standard normal here; the delay is the mixture's quantile at Φ(x), so each
+            // delay keeps the mixture's law (a Gaussian copula). Above 0 the upper form, so a
+            // far-tail x does not round Φ(x) to 1.
+            let x = step(sigma: 1, direction, &memory, &rng)
+            return x <= 0 ? mixture.quantile(NormalLaw.cdf(x)) : mixture.upperQuantile(NormalLaw.cdf(-x))
+        default:
             return link.distribution(direction).sample(&rng)   // refused by `check`
         }
+    }
+
+    /// Advances the direction's x (stationary N(0, σ²)) by one draw and returns it as stored.
+    private func step(sigma: Double, _ direction: LinkDirection, _ memory: inout LinkMemory, _ rng: inout RandomStream) -> Double {
         let e = Self.standardNormal.sample(&rng)
         let bits = memory[direction]
         let x = bits == 0 ? sigma * e
@@ -61,7 +80,7 @@ public struct AR1Delays: DelayProcess, Equatable {
         // Zero bits mean "no draw yet": a zero x is kept as −0.
         let stored = Float(x)
         memory[direction] = stored.bitPattern == 0 ? (-0.0 as Float).bitPattern : stored.bitPattern
-        return median * DeterministicMath.exp(Double(stored))
+        return Double(stored)
     }
 
     static let standardNormal = Distribution.normal(mean: 0, sd: 1)

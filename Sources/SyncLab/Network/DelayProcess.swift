@@ -92,6 +92,7 @@ extension LinkProfile {
         case .pareto: "a Pareto"
         case .empirical: "a latency trace"
         case .geometric: "a geometric"
+        case .lognormalMixture: "a lognormal mixture"
         }
     }
 }

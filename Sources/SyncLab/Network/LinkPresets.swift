@@ -3,32 +3,45 @@ import SyncLabKernel
 /// Named link profiles with plausible numbers: `{"preset": "edge", "share": 0.1}` in
 /// `network.profiles`, any key overridable. docs/links.md gives the source of every number.
 ///
-/// One-way delays are lognormal (a right tail; σ sets how heavy) with the medians splitting a
-/// typical round trip, the uplink a little slower than the downlink on every link; bandwidth is
-/// the downlink rate drawn per request; `failure` is the chance a request is lost outright (the
-/// client notices at the 30 s time-out) — we take the measured packet-loss rates for it, which
-/// is pessimistic since TCP retransmits most lost packets (the retransmissions are the tail).
+/// One-way delays are lognormal mixtures (`LognormalMixture`): a narrow lognormal body and, for
+/// 2% of the draws in each direction, a lognormal tail several times slower, fitted so that the
+/// round trip (uplink + downlink) has the median and standard deviation of a published
+/// measurement (`LinkCalibrationTests` checks the fit and draws through the world). The uplink
+/// takes 55% of the body, as radio uplinks are scheduled on request. Bandwidth is the downlink
+/// rate drawn per request; `failure` is the chance a request is lost outright (the client notices
+/// at the 30 s time-out) — we take the measured packet-loss rates for it, which is pessimistic
+/// since TCP retransmits most lost packets (the retransmissions are in the tail).
 public enum LinkPresets {
-    /// Round trip medians: Wi-Fi ≈ 22 ms, LTE ≈ 55 ms, 3G ≈ 150 ms, EDGE ≈ 550 ms.
+    /// Round trips fitted to (median, SD): Wi-Fi (21, 19) ms, LTE (55, 132) ms; 3G (150, 360) ms and
+    /// EDGE (550, 1320) ms borrow LTE's shape (no published spread found for them).
     public static let all: [LinkProfile] = [
-        profile("wifi", uplinkMs: 12, downlinkMs: 10, sigma: 0.7, megabitsPerSecond: 20, bandwidthSigma: 0.8, failure: 0.002),
-        profile("lte", uplinkMs: 30, downlinkMs: 25, sigma: 0.8, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005),
-        profile("3g", uplinkMs: 80, downlinkMs: 70, sigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01),
-        profile("edge", uplinkMs: 300, downlinkMs: 250, sigma: 0.5, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03),
+        profile("wifi", bodyMs: (11, 9), tailMs: (75, 60), tailSigma: 0.6, megabitsPerSecond: 20, bandwidthSigma: 0.8, failure: 0.002),
+        profile("lte", bodyMs: (28, 23), tailMs: (455, 375), tailSigma: 0.7, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005),
+        profile("3g", bodyMs: (76, 63), tailMs: (1240, 1020), tailSigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01),
+        profile("edge", bodyMs: (280, 230), tailMs: (4550, 3750), tailSigma: 0.7, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03),
     ]
+
+    /// Every preset's body σ and tail share: the shape fitted to the LTE measurement.
+    static let bodySigma = 0.45
+    static let tailShare = 0.02
 
     public static var names: [String] { all.map(\.name) }
 
     /// The preset called `name`, or nil.
     public static func named(_ name: String) -> LinkProfile? { all.first { $0.name == name } }
 
-    static func profile(_ name: String, uplinkMs: Double, downlinkMs: Double, sigma: Double,
+    /// `bodyMs` and `tailMs` are (uplink, downlink) medians in milliseconds.
+    static func profile(_ name: String, bodyMs: (Double, Double), tailMs: (Double, Double), tailSigma: Double,
                         megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double) -> LinkProfile {
-        LinkProfile(name: name, share: 0,
-                    uplink: .lognormal(median: uplinkMs * 1e6, sigma: sigma),
-                    downlink: .lognormal(median: downlinkMs * 1e6, sigma: sigma),
-                    bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
-                    failure: failure, timeout: 30 * .second)
+        func delay(_ body: Double, _ tail: Double) -> Distribution {
+            .lognormalMixture(LognormalMixture(bodyMedian: body * 1e6, bodySigma: bodySigma, tailShare: tailShare,
+                                               tailMedian: tail * 1e6, tailSigma: tailSigma))
+        }
+        return LinkProfile(name: name, share: 0,
+                           uplink: delay(bodyMs.0, tailMs.0),
+                           downlink: delay(bodyMs.1, tailMs.1),
+                           bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
+                           failure: failure, timeout: 30 * .second)
     }
 }
 

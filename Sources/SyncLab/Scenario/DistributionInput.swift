@@ -22,7 +22,8 @@ extension InputNode {
 
     /// A distribution: either a single value (a constant) or an object with a `kind`:
     /// constant {value}, uniform {min, max}, normal {mean, sd}, lognormal {median, sigma},
-    /// exponential {mean}, pareto {scale, shape}, geometric {mean}, empirical {samples: [...]}.
+    /// exponential {mean}, pareto {scale, shape}, geometric {mean}, empirical {samples: [...]},
+    /// lognormal-mixture {body: {median, sigma}, tail: {share, median, sigma}} (durations only).
     ///
     /// `bounds` limits the location parameters (value, min, max, mean, median, scale, samples)
     /// and how far the most extreme draw the generator can produce may reach, so a scenario
@@ -96,6 +97,11 @@ extension InputNode {
             let (meanNode, mean) = try location("mean")
             guard mean >= 1 else { throw meanNode.error("must be at least 1; got \(InputNode.describeScalar(meanNode.value))") }
             result = .geometric(mean: mean)
+        case "lognormal-mixture":
+            guard q == .duration else {
+                throw kindNode.error("'lognormal-mixture' models delays with a tail; it fits a duration such as a link's uplink, not a \(q == .rate ? "rate" : "plain number")")
+            }
+            result = .lognormalMixture(try lognormalMixture(bounds))
         case "empirical":
             let samplesNode = try required("samples")
             let elements = try samplesNode.elements()
@@ -106,10 +112,46 @@ extension InputNode {
             result = .empirical(try elements.map { try $0.check($0.quantity(q), q, bounds) })
         default:
             throw kindNode.error(
-                "unknown distribution '\(kind)'; expected one of constant, uniform, normal, lognormal, exponential, pareto, geometric, empirical")
+                "unknown distribution '\(kind)'; expected one of constant, uniform, normal, lognormal, exponential, pareto, geometric, empirical, lognormal-mixture")
         }
         try rejectUnknownKeys()
         return result
+    }
+
+    /// The body and tail of a `lognormal-mixture`: each a lognormal {median, sigma}, the tail with
+    /// its `share` of draws. The tail is the minority (share at most 0.5) and the slower part (its
+    /// median at least the body's), so "body" and "tail" mean what they say.
+    private func lognormalMixture(_ bounds: Bounds) throws -> LognormalMixture {
+        func lognormal(_ node: InputNode) throws -> (median: Double, sigma: Double) {
+            try node.expectObject()
+            let medianNode = try node.required("median")
+            let median = try medianNode.check(medianNode.quantity(.duration), .duration, bounds)
+            guard median > 0 else { throw medianNode.error("must be greater than zero; got \(InputNode.describeScalar(medianNode.value))") }
+            let sigmaNode = try node.required("sigma")
+            let sigma = try sigmaNode.double()
+            guard sigma >= 0 && sigma <= 5 else {
+                throw sigmaNode.error("must be between 0 and 5; got \(InputNode.describeScalar(sigmaNode.value))")
+            }
+            return (median, sigma)
+        }
+        let bodyNode = try required("body")
+        let body = try lognormal(bodyNode)
+        try bodyNode.rejectUnknownKeys()
+        let tailNode = try required("tail")
+        try tailNode.expectObject()
+        let shareNode = try tailNode.required("share")
+        let share = try shareNode.probability()
+        guard share <= 0.5 else {
+            throw shareNode.error("must be at most 0.5 (the tail is the smaller part); got \(InputNode.describeScalar(shareNode.value))")
+        }
+        let tail = try lognormal(tailNode)
+        guard tail.median >= body.median else {
+            throw tailNode.child("median")!.error("must be at least the body's median (\(InputNode.describeScalar(bodyNode.child("median")!.value))): "
+                + "the tail is the slower part; got \(InputNode.describeScalar(tailNode.child("median")!.value))")
+        }
+        try tailNode.rejectUnknownKeys()
+        return LognormalMixture(bodyMedian: body.median, bodySigma: body.sigma, tailShare: share,
+                                tailMedian: tail.median, tailSigma: tail.sigma)
     }
 
     /// Refuses a distribution whose most extreme draw leaves `bounds.extreme`.

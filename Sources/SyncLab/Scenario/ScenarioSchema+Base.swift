@@ -211,7 +211,16 @@ extension ScenarioSchema {
         { "type": "object", "additionalProperties": false, "required": ["kind", "scale", "shape"],
           "properties": { "kind": { "const": "pareto" }, "scale": { "$ref": "#/$defs/positiveDuration" }, "shape": { "$ref": "#/$defs/shape" } } },
         { "type": "object", "additionalProperties": false, "required": ["kind", "samples"],
-          "properties": { "kind": { "const": "empirical" }, "samples": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/duration" } } } }
+          "properties": { "kind": { "const": "empirical" }, "samples": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/duration" } } } },
+        { "type": "object", "additionalProperties": false, "required": ["kind", "body", "tail"],
+          "description": "A lognormal body with a slower lognormal tail that a share of draws come from: a median and a long tail at once (docs/links.md).",
+          "properties": { "kind": { "const": "lognormal-mixture" },
+            "body": { "type": "object", "additionalProperties": false, "required": ["median", "sigma"],
+              "properties": { "median": { "$ref": "#/$defs/positiveDuration" }, "sigma": { "$ref": "#/$defs/sigma" } } },
+            "tail": { "type": "object", "additionalProperties": false, "required": ["share", "median", "sigma"],
+              "properties": { "share": { "type": "number", "minimum": 0, "maximum": 0.5, "examples": [0.02] },
+                "median": { "$ref": "#/$defs/positiveDuration", "description": "At least the body's median." },
+                "sigma": { "$ref": "#/$defs/sigma" } } } } }
       ]
     },
     "rateDistribution": {

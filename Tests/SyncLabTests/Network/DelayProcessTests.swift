@@ -53,6 +53,41 @@ import SyncLabKernel
     }
 
     /// Each direction is its own process: the downlink's draws do not move the uplink's state.
+    /// On a lognormal-mixture link (the presets') x runs as a standard AR(1) and each delay is the
+    /// mixture's quantile at Φ(x): every delay equals that quantile of the stored x, x keeps its
+    /// lag-1 autocorrelation ρ (5 standard errors √((1−ρ²)/N)), and the delays keep the mixture's
+    /// law: the share at or below the mixture's p-quantile is p within 5 standard errors, the
+    /// binomial one inflated by the chain's correlation — for the indicator of a Gaussian AR(1)
+    /// below a level the lag-k correlation is at most ρ^k, so the variance factor is at most
+    /// (1+ρ)/(1−ρ).
+    @Test func ar1OnAMixtureKeepsTheMixtureAndTheCorrelation() throws {
+        let lte = try #require(LinkPresets.named("lte"))
+        guard case .lognormalMixture(let mixture) = lte.uplink else { Issue.record("lte uplink is not a mixture"); return }
+        let rho = 0.9, n = 100_000
+        let p = AR1Delays(rho: rho)
+        var memory = LinkMemory()
+        var rng = RandomStream(seed: 27, purpose: StreamPurpose("delay-process-test"))
+        var xs: [Double] = [], ds: [Double] = []
+        for _ in 0..<n {
+            let d = p.delay(.uplink, on: lte, memory: &memory, player: 0, seed: 27, &rng)
+            let x = Double(Float(bitPattern: memory[.uplink]))
+            ds.append(d)
+            xs.append(x)
+        }
+        for (x, d) in zip(xs.prefix(200), ds) {
+            let expected = x <= 0 ? mixture.quantile(NormalLaw.cdf(x)) : mixture.upperQuantile(NormalLaw.cdf(-x))
+            #expect(d == expected)
+        }
+        let N = Double(n)
+        #expect(abs(Self.lag1(xs) - rho) < 5 * ((1 - rho * rho) / N).squareRoot(), "lag-1 \(Self.lag1(xs))")
+        for q in [0.1, 0.5, 0.9, 0.99] {
+            let level = mixture.quantile(q)
+            let share = Double(ds.lazy.filter { $0 <= level }.count) / N
+            let se = (q * (1 - q) / N * (1 + rho) / (1 - rho)).squareRoot()
+            #expect(abs(share - q) < 5 * se, "share below the \(q) quantile: \(share)")
+        }
+    }
+
     @Test func ar1DirectionsHaveTheirOwnState() {
         let p = AR1Delays(rho: 1)
         var memory = LinkMemory()
@@ -205,9 +240,9 @@ import SyncLabKernel
             (#", "correlation": {"kind": "ar1", "rho": 1.5}"#,
              "bad.json: network.profiles[0].correlation.rho: must be from 0 to 1; got 1.5"),
             (#", "correlation": {"kind": "ar1", "rho": 0.5}, "uplink": "30ms""#,
-             "bad.json: network.profiles[0].correlation: 'ar1' needs a lognormal uplink (its median and sigma set the process); profile 'lte' has a constant"),
+             "bad.json: network.profiles[0].correlation: 'ar1' needs a lognormal or lognormal-mixture uplink (its parameters set the process); profile 'lte' has a constant"),
             (#", "correlation": "replay""#,
-             "bad.json: network.profiles[0].correlation: 'replay' needs a latency trace ({\"trace\": …}) as the uplink or downlink of profile 'lte'; it has a lognormal and a lognormal"),
+             "bad.json: network.profiles[0].correlation: 'replay' needs a latency trace ({\"trace\": …}) as the uplink or downlink of profile 'lte'; it has a lognormal mixture and a lognormal mixture"),
             (#", "correlation": {"kind": "gilbert-elliott", "goodToBad": 0, "badToGood": 0.5, "bad": {"uplink": "1s", "downlink": "1s"}}"#,
              "bad.json: network.profiles[0].correlation.goodToBad: must be more than 0 (a state never left is not a channel); got 0"),
             (#", "correlation": "ar2""#,
