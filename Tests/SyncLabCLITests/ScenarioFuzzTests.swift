@@ -13,7 +13,7 @@ import SyncLabReports
 @Suite struct ScenarioFuzzTests {
     static let mutations = 5_000
     /// Runs are few because rendering a report takes about 0.3 s in a debug build.
-    static let runEvery = 40
+    static let runEvery = 35
     static let maximumRuns = 20
 
     struct Tally {

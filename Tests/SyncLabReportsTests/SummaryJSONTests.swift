@@ -30,7 +30,7 @@ import SyncLab
                           Budget(name: "gap \"p99\"", metric: "transitionGapMs.p99", comparison: .atMost, limit: 500)]
         }
         let json = SummaryJSON.render(r)
-        #expect(Self.topLevelKeys(json) == Self.contract + ["boundCoverage", "budgets"])
+        #expect(Self.topLevelKeys(json) == Self.contract + ["deviceEvents", "boundCoverage", "budgets"])   // the shipped scenario corrects wall clocks
         #expect(json.hasPrefix("{\n  \"scenario\": \"v115-pausing\",\n  \"seed\": 7,\n  \"clients\": 1,\n  \"simulatedSeconds\": 600.000,\n"
             + "  \"transitionGapMs\": { \"p50\": null, \"p99\": null, \"max\": null },\n"))
         #expect(json.contains("\n  \"gapVsViewers\": [],\n  \"transitionsMeasured\": 0,\n  \"requests\": 0,\n"))
@@ -54,7 +54,7 @@ import SyncLab
             $0.reportBounds = false
         }
         let json = SummaryJSON.render(r)
-        #expect(Self.topLevelKeys(json) == Self.contract + ["budgets", "errorSampledPlayers"])
+        #expect(Self.topLevelKeys(json) == Self.contract + ["deviceEvents", "budgets", "errorSampledPlayers"])
         // ⌈10 / 3⌉ = every 4th player: players 0, 4 and 8.
         #expect(json.hasSuffix("  \"budgets\": [],\n  \"errorSampledPlayers\": { \"every\": 4, \"players\": 3 }\n}\n"))
     }

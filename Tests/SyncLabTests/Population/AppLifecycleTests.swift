@@ -137,13 +137,13 @@ import SyncLabKernel
     }
 
     @Test func readsWithDefaultsAndIsOffByDefault() throws {
-        let off = try ScenarioLoader().load(text: try ScenarioFixtures.variant("{}"))
+        let off = try ScenarioLoader().load(text: try ScenarioFixtures.idealisedVariant("{}"))
         #expect(off.devices.events.lifecycle == nil)
-        let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"devices": {"lifecycle": {}}}"#))
+        let s = try ScenarioLoader().load(text: try ScenarioFixtures.idealisedVariant(#"{"devices": {"lifecycle": {}}}"#))
         #expect(s.devices.events.lifecycle == Lifecycle())
         #expect(s.devices.events.lifecycle?.maxBreak == 30 * .minute && s.devices.events.lifecycle?.horizon == nil)
         #expect(!s.devices.events.any)
-        let t = try ScenarioLoader().load(text: try ScenarioFixtures.variant(
+        let t = try ScenarioLoader().load(text: try ScenarioFixtures.idealisedVariant(
             #"{"devices": {"lifecycle": {"grace": "5s", "lockedMedian": "8h", "otherAppsMedian": "30m", "shape": 1, "horizon": "1d", "maxBreak": "none"}}}"#))
         #expect(t.devices.events.lifecycle == Lifecycle(grace: 5 * .second, lockedMedian: 8 * .hour, otherAppsMedian: 30 * .minute,
                                                         shape: 1, horizon: 24 * .hour, maxBreak: nil))
@@ -174,7 +174,7 @@ import SyncLabKernel
 
     /// Same results for any number of threads, different from the run without the lifecycle.
     @Test func identicalForAnyThreadCount() throws {
-        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-idealised.json"))
         s.population.players = 2_000
         s.duration = 30 * .minute
         s.warmup = 10 * .minute
@@ -190,10 +190,10 @@ import SyncLabKernel
         }
     }
 
-    /// The shipped v1.1.5 at small scale (2,000 players, 12 h): with the lifecycle's defaults the
+    /// v1.1.5 without the lifecycle (v115-idealised) at small scale (2,000 players, 12 h): with the lifecycle's defaults the
     /// worst client error and its p99 shrink (long breaks are bounded, some apps cold-start).
     @Test func shrinksTheWorstErrorOfTheShippedDesign() throws {
-        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-idealised.json"))
         s.population.players = 2_000
         s.duration = 12 * .hour
         let before = Simulation.run(s, threads: 2).figures

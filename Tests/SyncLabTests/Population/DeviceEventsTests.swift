@@ -5,7 +5,7 @@ import SyncLabKernel
 /// Reading `devices.reboots`, `appKills`, `wallClockChanges` and `tampering`.
 @Suite struct DeviceEventsTests {
     @Test func defaultsAreOff() throws {
-        let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant("{}"))
+        let s = try ScenarioLoader().load(text: try ScenarioFixtures.idealisedVariant("{}"))
         #expect(!s.devices.events.any)
         #expect(!RunResult.figureKeys(for: s).contains("earlyShowShare"))
     }

@@ -65,9 +65,9 @@ import SyncLabKernel
     }
 
     @Test func readsWithDefaultsAndIsOffByDefault() throws {
-        let off = try ScenarioLoader().load(text: try ScenarioFixtures.variant("{}"))
+        let off = try ScenarioLoader().load(text: try ScenarioFixtures.idealisedVariant("{}"))
         #expect(off.devices.events.standbyWakes == nil)
-        let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"devices": {"standbyWakes": {}}}"#))
+        let s = try ScenarioLoader().load(text: try ScenarioFixtures.idealisedVariant(#"{"devices": {"standbyWakes": {}}}"#))
         let w = try #require(s.devices.events.standbyWakes)
         #expect(w.every == Wakes.defaultEvery && w.length == Wakes.defaultLength)
         #expect(w.chargingShare == 0.2 && w.script == nil)
@@ -102,7 +102,7 @@ import SyncLabKernel
     /// With wakes on, any number of threads gives the same results, and they differ from the run
     /// without wakes (the pausing clock's standby lag shrinks).
     @Test func identicalForAnyThreadCount() throws {
-        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-idealised.json"))
         s.population.players = 2_000
         s.duration = 30 * .minute
         s.warmup = 10 * .minute

@@ -19,6 +19,12 @@ enum ScenarioFixtures {
         JSONValue.merging(base: try shipped(), override: try JSONParser.parse(override)).serialized()
     }
 
+    /// `override` over v115-idealised: the default scenario without the device and link models
+    /// it switches on, for tests of what a model does when a scenario leaves it out.
+    static func idealisedVariant(_ override: String) throws -> String {
+        JSONValue.merging(base: try shipped("v115-idealised.json"), override: try JSONParser.parse(override)).serialized()
+    }
+
     /// Loads `text` as the file "bad.json"; the error, or nil when it loads.
     static func error(loading text: String) -> InputError? {
         do {
