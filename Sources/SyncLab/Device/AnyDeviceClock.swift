@@ -10,6 +10,7 @@ public struct AnyDeviceClock: DeviceClock {
     public var resolution: Nanoseconds { base.resolution }
     public var neverReadsLessLater: Bool { base.neverReadsLessLater }
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading { base.reading(d, at: t, c) }
+    public func driftOffset(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> Nanoseconds { base.driftOffset(d, at: t, c) }
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                   _ c: ClockContext) -> SimTime {
         base.earliest(d, reaching: target, notBefore: t, c)

@@ -15,6 +15,11 @@ public protocol DeviceClock: Sendable {
                   _ context: ClockContext) -> SimTime
     /// Whether the clock stands still in deep sleep (for attributing error to standby).
     var pausesInDeepSleep: Bool { get }
+    /// What the device's rate errors have added to a reading at `t`, at full resolution: the
+    /// reading minus the same device's with a perfect oscillator (`DeviceState.withoutDrift`).
+    /// For attributing error to drift; a clock that counts in whole seconds overrides it, since
+    /// the difference of two of its readings is 0 or a whole second.
+    func driftOffset(_ device: DeviceState, at t: SimTime, _ context: ClockContext) -> Nanoseconds
     /// Resolution of a reading, ns (an interval measured on it is off by less than this).
     var resolution: Nanoseconds { get }
     /// Whether a later instant never reads less on a device without reboots, wall-clock changes
@@ -27,6 +32,9 @@ public protocol DeviceClock: Sendable {
 
 extension DeviceClock {
     public var pausesInDeepSleep: Bool { false }
+    public func driftOffset(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> Nanoseconds {
+        reading(d, at: t, c).ns &- reading(d.withoutDrift, at: t, c).ns
+    }
     public var resolution: Nanoseconds { 1 }
     public var neverReadsLessLater: Bool { false }
     // In each conformance's witness this default is called with `Self` known, so the loop it
@@ -93,6 +101,10 @@ public struct BootTimeUptimeClock: DeviceClock {
         let boot = floorDiv(d.kernelBootWallUnix(c), resolution)
         return ClockReading(ns: (now - boot) &* resolution)
     }
+    /// The wall clock's drift alone: the boot time does not drift.
+    public func driftOffset(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> Nanoseconds {
+        d.wallDriftOffset(at: t, c)
+    }
     @inline(__always)
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
@@ -114,6 +126,9 @@ public struct WallClock: DeviceClock {
     @inline(__always)
     public func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading {
         ClockReading(ns: floorTo(d.wallUnix(at: t, c), .microsecond))
+    }
+    public func driftOffset(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> Nanoseconds {
+        d.wallDriftOffset(at: t, c)
     }
     @inline(__always)
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,

@@ -117,6 +117,12 @@ public struct DeviceState: Sendable, Equatable {
         return left > 0 ? min(done, left) : max(-done, left)
     }
 
+    /// What the wall clock's rate error has added to its offset at `t` since the anchor: the
+    /// offset minus a perfect oscillator's (`withoutDrift`), exact to the nanosecond.
+    @inlinable public func wallDriftOffset(at t: SimTime, _ c: ClockContext) -> Nanoseconds {
+        wallRatePPB == 0 ? 0 : Drift.scaled(t.ns &- wallAnchor.ns, ppb: Int64(wallRatePPB))
+    }
+
     /// Re-anchors the wall clock at `t` (the offset then, the slew's remainder): the state reads
     /// the same before and after, and a new rate or slew can start from here.
     public mutating func anchorWallClock(at t: SimTime, _ c: ClockContext) {

@@ -21,6 +21,10 @@ public struct WallUptimeClock: DeviceClock {
         return ClockReading(ns: (now - boot) &* resolution)
     }
 
+    public func driftOffset(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> Nanoseconds {
+        d.wallDriftOffset(at: t, c)
+    }
+
     public func earliest(_ d: DeviceState, reaching target: ClockReading, notBefore t: SimTime,
                          _ c: ClockContext) -> SimTime {
         if reading(d, at: t, c) >= target { return t }

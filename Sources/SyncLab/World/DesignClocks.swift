@@ -73,6 +73,9 @@ struct DesignClocks<Clock: DeviceClock, TickClock: DeviceClock> {
     @inline(__always)
     func reading(_ d: DeviceState, at t: SimTime) -> ClockReading { clock.reading(d, at: t, context) }
 
+    /// The design clock's drift offset at `t` (`DeviceClock.driftOffset`).
+    func driftOffset(_ d: DeviceState, at t: SimTime) -> Nanoseconds { clock.driftOffset(d, at: t, context) }
+
     @inline(__always)
     func reading(_ d: DeviceState, at t: SimTime, _ references: ReferenceReadings) -> ClockReading {
         if let k = clockReference { return references[k] }

@@ -170,7 +170,7 @@ extension World {
             exactStamp: side.exactStamp, exactTransmit: side.leftAt.ns &+ side.serverOffset,
             midStamp: middle.ns &+ side.serverOffset, referenceMid: server.store.serverTime(at: middle))
         // A clock without drift reads the same as the device's own when the device has none.
-        clients[c].anchorDriftOffset = device.driftPPB == 0 && device.wallRatePPB == 0 ? 0 : now - design.clocks.reading(device.withoutDrift, at: t)
+        clients[c].anchorDriftOffset = device.driftPPB == 0 && device.wallRatePPB == 0 ? 0 : design.clocks.driftOffset(device, at: t)
         clients[c].anchorSlept = device.slept(at: t)
         for k in 0..<ReferenceClocks.count {
             let shadow = SyncSample(serverTimestamp: e.timestamp,

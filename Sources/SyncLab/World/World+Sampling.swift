@@ -118,7 +118,7 @@ extension World {
             }
             // Net drift: the clock's own, less what the anchor's rate correction takes back.
             let correction = estimated &- (s.pointee.anchor.serverTime &+ (readingNow - s.pointee.anchor.reading))
-            let drift = (readingNow - d.reading(s.pointee.device.withoutDrift, at: t)) &- s.pointee.anchorDriftOffset &+ correction
+            let drift = d.driftOffset(s.pointee.device, at: t) &- s.pointee.anchorDriftOffset &+ correction
             let pause = design.clockPausesInDeepSleep ? s.pointee.anchorSlept &- s.pointee.device.slept(at: t) : 0
             measure.recorder.attribute(anchorTotal: s.pointee.anchorError, estimateError: estimate, drift: drift, pause: pause,
                                displayError: displayError)

@@ -174,24 +174,14 @@ import SyncLabKernel
 
     /// Same results for any number of threads, different from the run without the lifecycle.
     @Test func identicalForAnyThreadCount() throws {
-        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-idealised.json"))
-        s.population.players = 2_000
-        s.duration = 30 * .minute
-        s.warmup = 10 * .minute
-        s.population.release?.at = SimTime(ns: 15 * .minute)
-        let off = Simulation.run(s, threads: 1)
-        s.devices.events.lifecycle = Lifecycle(otherAppsMedian: 2 * .minute)
-        let one = Simulation.run(s, threads: 1)
-        #expect(DeterminismTests.fingerprint(one).dropLast() != DeterminismTests.fingerprint(off).dropLast())
-        for threads in [2, 3] {
-            let many = Simulation.run(s, threads: threads)
-            #expect(DeterminismTests.fingerprint(many).dropLast() == DeterminismTests.fingerprint(one).dropLast(), "\(threads) threads")
-            #expect(many.deviceEvents == one.deviceEvents)
+        ShardingTests.expectModelIsThreadIndependent(try ShardingTests.small("v115-idealised.json")) {
+            $0.devices.events.lifecycle = Lifecycle(otherAppsMedian: 2 * .minute)
         }
     }
 
-    /// v1.1.5 without the lifecycle (v115-idealised) at small scale (2,000 players, 12 h): with the lifecycle's defaults the
-    /// worst client error and its p99 shrink (long breaks are bounded, some apps cold-start).
+    /// v1.1.5 without the lifecycle (v115-idealised), 2,000 players over 12 h: with the
+    /// lifecycle's defaults the worst client error and its p99 shrink (long breaks are bounded,
+    /// some apps cold-start).
     @Test func shrinksTheWorstErrorOfTheShippedDesign() throws {
         var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-idealised.json"))
         s.population.players = 2_000

@@ -102,20 +102,8 @@ import SyncLabKernel
     /// With wakes on, any number of threads gives the same results, and they differ from the run
     /// without wakes (the pausing clock's standby lag shrinks).
     @Test func identicalForAnyThreadCount() throws {
-        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-idealised.json"))
-        s.population.players = 2_000
-        s.duration = 30 * .minute
-        s.warmup = 10 * .minute
-        s.population.release?.at = SimTime(ns: 15 * .minute)
-        let off = Simulation.run(s, threads: 1)
-        s.devices.events.standbyWakes = Wakes(every: .exponential(mean: Double(2 * Int64.minute)))
-        let one = Simulation.run(s, threads: 1)
-        #expect(DeterminismTests.fingerprint(one).dropLast() != DeterminismTests.fingerprint(off).dropLast())
-        for threads in [2, 3] {
-            let many = Simulation.run(s, threads: threads)
-            #expect(DeterminismTests.fingerprint(many).dropLast() == DeterminismTests.fingerprint(one).dropLast(),
-                    "\(threads) threads")
-            #expect(many.errorByClock.map(\.1) == one.errorByClock.map(\.1))
+        ShardingTests.expectModelIsThreadIndependent(try ShardingTests.small("v115-idealised.json")) {
+            $0.devices.events.standbyWakes = Wakes(every: .exponential(mean: Double(2 * Int64.minute)))
         }
     }
 }

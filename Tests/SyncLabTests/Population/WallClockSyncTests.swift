@@ -131,4 +131,16 @@ import SyncLabKernel
         let expected = 50 * ((2 * md * md + 1) / (6 * md)).squareRoot()
         #expect(abs(measured / expected - 1) < 0.045, "Allan deviation at m = \(m): \(measured) ppb vs \(expected) ppb")
     }
+
+    /// Corrections and wander on every player give the same results on any number of threads
+    /// (measured with the uptime fix, which reads the wall clock).
+    @Test func identicalForAnyThreadCount() throws {
+        var base = try ShardingTests.small("v115-idealised.json")
+        base.client.clock = BootTimeUptimeClock()
+        let (one, _) = ShardingTests.expectModelIsThreadIndependent(base) {
+            $0.devices.events.wallClockSync = .init(every: .exponential(mean: Double(10 * Int64.minute)),
+                                                    wander: .init(step: 5 * .minute, sigmaPPB: 50))
+        }
+        #expect(one.deviceEvents.wallClockSteps + one.deviceEvents.wallClockSlews > 0)
+    }
 }

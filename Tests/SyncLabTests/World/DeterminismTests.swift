@@ -76,12 +76,37 @@ enum ScenarioFiles {
 /// results: every player's draws depend only on its global index and every merge is a sum or a
 /// sorted union. The release (a population-wide barrier) is inside the run.
 @Suite struct ShardingTests {
-    @Test func resultsAreIdenticalForAnyThreadCount() throws {
-        var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
-        s.population.players = 8_000
+    /// A shipped scenario cut to `players` over 30 minutes with the release inside the run: what a
+    /// model's thread-count test runs.
+    static func small(_ file: String, players: Int = 2_000) throws -> Scenario {
+        var s = try ScenarioLoader().load(path: ScenarioFiles.path(file))
+        s.population.players = players
         s.duration = 30 * .minute
         s.warmup = 10 * .minute
         s.population.release?.at = SimTime(ns: 15 * .minute)
+        return s
+    }
+
+    /// A model switched on by `switchOn` changes `base`'s results, and gives the same results on
+    /// 2 and 3 threads as on one; returns the one-thread run.
+    @discardableResult
+    static func expectModelIsThreadIndependent(_ base: Scenario, switchOn: (inout Scenario) -> Void) -> (one: RunResult, many: [RunResult]) {
+        let off = Simulation.run(base, threads: 1)
+        var s = base
+        switchOn(&s)
+        let one = Simulation.run(s, threads: 1)
+        #expect(DeterminismTests.fingerprint(one).dropLast() != DeterminismTests.fingerprint(off).dropLast())
+        let many = [2, 3].map { Simulation.run(s, threads: $0) }
+        for (threads, run) in zip([2, 3], many) {
+            #expect(DeterminismTests.fingerprint(run).dropLast() == DeterminismTests.fingerprint(one).dropLast(), "\(threads) threads")
+            #expect(run.errorByClock.map(\.1) == one.errorByClock.map(\.1))
+            #expect(run.deviceEvents == one.deviceEvents)
+        }
+        return (one, many)
+    }
+
+    @Test func resultsAreIdenticalForAnyThreadCount() throws {
+        let s = try Self.small("v115-pausing.json", players: 8_000)
         let one = Simulation.run(s, threads: 1)
         #expect(one.releaseJoined > 0)
         for threads in [2, 3, 5] {
