@@ -14,6 +14,8 @@ import SyncLabKernel
         var resolution: Nanoseconds { inner.resolution }
         var neverReadsLessLater: Bool { inner.neverReadsLessLater }
         func reading(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> ClockReading { inner.reading(d, at: t, c) }
+        // Forwarded too: a 1 s clock's drift is worked out at full resolution (`driftOffset`).
+        func driftOffset(_ d: DeviceState, at t: SimTime, _ c: ClockContext) -> Nanoseconds { inner.driftOffset(d, at: t, c) }
         func earliest(_ d: DeviceState, reaching r: ClockReading, notBefore t: SimTime, _ c: ClockContext) -> SimTime {
             inner.earliest(d, reaching: r, notBefore: t, c)
         }
