@@ -62,16 +62,19 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// `null`, or mismatched kinds) the override replaces the base whole, because merging lists
     /// element-wise would be surprising. So does an object whose `"kind"` differs from the
     /// base's: a lognormal replacing a uniform must not inherit the uniform's `min` and `max`.
+    /// A member whose override is `null` is removed, so a scenario can drop an inherited key
+    /// and get its default back (the original plan drops v1.1.5's fleet).
     public static func merging(base: JSONValue, override: JSONValue) -> JSONValue {
         guard case .object(let baseMembers) = base, case .object(let overrideMembers) = override else {
             return override
         }
         if let kind = override["kind"], kind != base["kind"] { return override }
-        var merged: [JSONMember] = baseMembers.map { member in
+        var merged: [JSONMember] = baseMembers.compactMap { member in
             guard let replacement = override[member.key] else { return member }
+            if replacement == .null { return nil }
             return JSONMember(key: member.key, value: merging(base: member.value, override: replacement))
         }
-        for member in overrideMembers where base[member.key] == nil {
+        for member in overrideMembers where base[member.key] == nil && member.value != .null {
             merged.append(member)
         }
         return .object(merged)

@@ -5,7 +5,7 @@ import SyncLabKernel
 extension ScenarioLoader {
     func readServing(_ n: InputNode, into server: inout ServerConfig, duration: Nanoseconds, context: PluginContext) throws {
         server.timestampAt = try n.value("timestampAt", default: TimestampInstant.requestStart) { try $0.choice(TimestampInstant.self) }
-        server.fleet = try n.optional("fleet") { f in
+        server.fleet = try n.setChild("fleet").map { f in
             try f.expectObject()
             let fleet = Fleet(
                 servers: try f.value("servers", default: 1) { try $0.int(min: 1, max: 1000) },
@@ -16,8 +16,17 @@ extension ScenarioLoader {
             try f.rejectUnknownKeys()
             return fleet
         }
-        server.workers = try n.optional("workers") { try $0.int(min: 1, max: 1_000_000) }
-        server.queueLimit = try n.optional("queueLimit") { try $0.int(min: 0, max: 100_000_000) }
+        // Absent: PHP-FPM's stock pool (ServerConfig.stockWorkers, stockBacklog); "unlimited"
+        // keeps v1.1.5's idealised server that answers every request at once.
+        if let w = n.setChild("workers") { server.workers = try w.intOrUnlimited(min: 1, max: 1_000_000) }
+        if server.workers == nil {
+            if let k = n.setChild("queueLimit") {
+                throw k.error("applies to a finite pool; with \"workers\": \"unlimited\" no request waits")
+            }
+            server.queueLimit = nil
+        } else if let q = n.setChild("queueLimit") {
+            server.queueLimit = try q.intOrUnlimited(min: 0, max: 100_000_000)
+        }
         server.outages = try n.value("outages", default: [Outage]()) { list in
             try list.elements().map { o in
                 try o.expectObject()
@@ -39,11 +48,14 @@ extension ScenarioLoader {
             if server.design != nil {
                 // These describe the store-file API; the plan's database has its own parameters.
                 for key in ["timestampAt", "fleet", "workers", "queueLimit"] {
-                    if let k = n.child(key) {
+                    if let k = n.setChild(key) {
                         throw k.error("applies to the store-file design; the database-per-position design takes "
                                       + "'connections', 'queryTime', 'queueLimit' and 'timeout' under 'design'")
                     }
                 }
+                // The store-file API's pool does not exist in this design.
+                server.workers = nil
+                server.queueLimit = nil
             }
         }
     }
@@ -72,6 +84,24 @@ extension ScenarioLoader {
 }
 
 extension InputNode {
+    /// The member `key` unless it is absent or null: null drops a value inherited through
+    /// `extends` (JSONValue.merging), and means the same in a file that extends nothing.
+    func setChild(_ key: String) -> InputNode? {
+        guard let node = child(key), node.value != .null else { return nil }
+        return node
+    }
+
+    /// A whole number in min...max, or "unlimited" (nil).
+    func intOrUnlimited(min: Int, max: Int) throws(InputError) -> Int? {
+        if case .string(let text) = value {
+            guard text == "unlimited" else {
+                throw error("expected a whole number from \(min) to \(max) or \"unlimited\"; got \"\(text)\"")
+            }
+            return nil
+        }
+        return try int(min: min, max: max)
+    }
+
     /// One of an enumeration's names, e.g. "request-start".
     func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(InputError) -> E where E.RawValue == String {
         let text = try string()

@@ -68,17 +68,17 @@ extension ScenarioSchema {
         "clockOffset": { "$ref": "#/$defs/signedDuration", "description": "Server clock minus true time: -1d to 1d." },
         "timestampAt": { "enum": ["request-start", "response-send"], "description": "When the server reads its clock for the timestamp: when the request arrives (REQUEST_TIME, default) or when the response leaves (after queueing and service)." },
         "fleet": {
-          "type": "object",
+          "type": ["object", "null"],
           "additionalProperties": false,
-          "description": "API servers behind a load balancer, each with its own clock; the cron host keeps server.clockOffset.",
+          "description": "API servers behind a load balancer, each with its own clock; the cron host keeps server.clockOffset. null drops a fleet inherited through extends (one server).",
           "properties": {
             "servers": { "type": "integer", "minimum": 1, "maximum": 1000, "examples": [4], "description": "Default 1." },
             "clockOffset": { "$ref": "#/$defs/offsetDistribution", "description": "Each server's clock minus true time, drawn once per run per server." },
             "balancing": { "enum": ["round-robin", "random"], "description": "Default round-robin (one counter shared by all players)." }
           }
         },
-        "workers": { "type": "integer", "minimum": 1, "maximum": 1000000, "examples": [8], "description": "Requests each server serves at once; the rest wait in FIFO order (absent: unlimited)." },
-        "queueLimit": { "type": "integer", "minimum": 0, "maximum": 100000000, "examples": [1000], "description": "Requests that may wait for a worker; more get an error at once (absent: no limit)." },
+        "workers": { "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 1000000 }, { "const": "unlimited" }, { "type": "null" }], "examples": [5, "unlimited"], "description": "Requests each server serves at once; the rest wait in FIFO order. Default 5, PHP-FPM's stock pm.max_children; \"unlimited\" answers every request at once (the idealised server); null drops an inherited value." },
+        "queueLimit": { "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 100000000 }, { "const": "unlimited" }, { "type": "null" }], "examples": [128], "description": "Requests that may wait for a worker; one more gets an error at once. Default 128, PHP-FPM's Linux listen backlog; only with a finite pool; null drops an inherited value." },
         "outages": { "type": "array", "items": { "$ref": "#/$defs/outage" }, "description": "Windows in which no server answers." },
         "design": { "$ref": "#/$defs/serverDesign" }
       }

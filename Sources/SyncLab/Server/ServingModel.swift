@@ -1,12 +1,13 @@
 import SyncLabKernel
 
-/// The opt-in serving models of the store-file server: when the timestamp is taken, a fleet
-/// behind a load balancer, workers with a FIFO queue, and outages.
+/// The serving models of the store-file server: when the timestamp is taken, a fleet behind a
+/// load balancer, workers with a FIFO queue, and outages.
 ///
 /// From the seeds and the design: PHP's `REQUEST_TIME` is taken when the request starts; a real
 /// API runs on several servers whose clocks each have their own offset; a release "is basically a
 /// denial of service attack" when requests queue for a bounded number of workers; and a server
-/// can be down. Every default keeps the single exact, infinitely parallel server of v1.1.5.
+/// can be down. The defaults are one exact server, always up, with PHP-FPM's stock pool
+/// (`ServerConfig.stockWorkers`); `workers == nil` is the idealised, infinitely parallel server.
 
 /// The instant the server reads its clock for the timestamp.
 public enum TimestampInstant: String, Sendable, CaseIterable {

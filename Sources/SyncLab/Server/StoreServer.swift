@@ -23,13 +23,13 @@ public struct ServerConfig: Sendable {
     public var serviceTime: Distribution
     /// Server clock minus true time.
     public var clockOffset: Nanoseconds
-    // Opt-in serving models (ServingModel.swift); the defaults keep one exact server with
-    // unlimited workers, always up.
+    // Serving models (ServingModel.swift). The default is one exact server, always up, with
+    // PHP-FPM's stock pool: five workers and a listen backlog of 128 (docs/model.md).
     public var timestampAt: TimestampInstant = .requestStart
     public var fleet: Fleet? = nil
     /// Workers per server (nil: unlimited) and requests that may wait for one (nil: no limit).
-    public var workers: Int? = nil
-    public var queueLimit: Int? = nil
+    public var workers: Int? = ServerConfig.stockWorkers
+    public var queueLimit: Int? = ServerConfig.stockBacklog
     public var outages: [Outage] = []
     /// The original plan's database-per-position design instead of the store file (nil: the file).
     public var design: DatabasePlan? = nil
@@ -50,6 +50,15 @@ public struct ServerConfig: Sendable {
         self.serviceTime = serviceTime
         self.clockOffset = clockOffset
     }
+}
+
+extension ServerConfig {
+    /// `pm.max_children` in the pool file PHP-FPM ships: PHP requests one server runs at once.
+    public static let stockWorkers = 5
+    /// Connections that may wait for a PHP-FPM worker: its Linux listen backlog of the PHP 5.3
+    /// era, 128, which is also the kernel's `somaxconn` cap of the time. One more is refused and
+    /// the web server in front answers with an error at once.
+    public static let stockBacklog = 128
 }
 
 /// The server's state during a run: what has been generated and what is published.

@@ -29,7 +29,10 @@ extension World {
         // The radio's promotion and a new connection's set-up come first, lost segments make the
         // request late on the way (World+Connection).
         if network.modelsConnection { arrival = prepareRequest(c, t, link: link, arrival: arrival) }
-        if lost {
+        // A request still on its way when the client's time-out runs out never reaches the
+        // server: the client gives up and closes the connection. (Its failure must not be
+        // scheduled from the server's side, at an instant already past.)
+        if lost || arrival - clients[c].requestSentAt > network.links[link].timeout {
             schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: clients[c].requestSentAt + network.links[link].timeout)
         } else if server.answersWhenSent {
             // Nothing the server reads depends on other requests (its files are the timeline's;

@@ -226,7 +226,10 @@ private func expectSyntaxError(
         let base = try JSONParser.parse(#"{"list": [1, 2, 3], "obj": {"k": 1}, "num": 1, "gone": {"k": 1}}"#)
         let override = try JSONParser.parse(#"{"list": [9], "obj": 5, "num": {"k": 2}, "gone": null}"#)
         let merged = JSONValue.merging(base: base, override: override)
-        #expect(merged.serialized(indent: 0) == #"{"list":[9],"obj":5,"num":{"k":2},"gone":null}"#)
+        // null drops the inherited key (so its default applies), and adds nothing when absent.
+        #expect(merged.serialized(indent: 0) == #"{"list":[9],"obj":5,"num":{"k":2}}"#)
+        let added = JSONValue.merging(base: base, override: try JSONParser.parse(#"{"new": null, "obj": {"k": null}}"#))
+        #expect(added.serialized(indent: 0) == #"{"list":[1,2,3],"obj":{},"num":1,"gone":{"k":1}}"#)
         // Non-object roots: the override wins.
         #expect(JSONValue.merging(base: .array([.null]), override: .bool(false)) == .bool(false))
         #expect(JSONValue.merging(base: .object([]), override: .object([])) == .object([]))

@@ -5,11 +5,33 @@ import SyncLabKernel
 
 /// The opt-in server keys: each read into the config, each mistake named by its key path.
 @Suite struct ScenarioLoaderServerTests {
-    @Test func defaultsKeepThePlainServer() throws {
-        let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant("{}"))
-        #expect(!s.server.hasServingModel && !s.server.couplesPlayers)
-        #expect(s.server.timestampAt == .requestStart && s.server.fleet == nil && s.server.workers == nil)
+    /// Without `workers` a server is PHP-FPM's stock pool (5 workers, 128 waiting); null drops
+    /// v115-pausing's fleet and workers, so this is the default server.
+    @Test func defaultServerIsPHPFPMsStockPool() throws {
+        let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"server": {"fleet": null, "workers": null}}"#))
+        #expect(s.server.workers == 5 && s.server.queueLimit == 128)
+        #expect(s.server.hasServingModel && s.server.couplesPlayers)
+        #expect(s.server.timestampAt == .requestStart && s.server.fleet == nil)
         #expect(s.server.outages.isEmpty && s.server.design == nil)
+        let code = ServerConfig()
+        #expect(code.workers == ServerConfig.stockWorkers && code.queueLimit == ServerConfig.stockBacklog)
+    }
+
+    /// "unlimited" keeps v1.1.5's idealised server: no pool, no queue, players uncoupled.
+    @Test func unlimitedWorkersKeepThePlainServer() throws {
+        let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"server": {"fleet": null, "workers": "unlimited"}}"#))
+        #expect(s.server.workers == nil && s.server.queueLimit == nil)
+        #expect(!s.server.hasServingModel && !s.server.couplesPlayers)
+        let open = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"server": {"queueLimit": "unlimited"}}"#))
+        #expect(open.server.workers == 5 && open.server.queueLimit == nil)
+    }
+
+    /// v1.1.5 as shipped: five servers, each the stock pool, round-robin.
+    @Test func defaultScenarioRunsTheStockFleet() throws {
+        let s = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("v115-pausing.json"))
+        #expect(s.server.fleet == Fleet(servers: 5) && s.server.workers == 5 && s.server.queueLimit == 128)
+        let idealised = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("v115-idealised.json"))
+        #expect(idealised.server.workers == nil && !idealised.server.couplesPlayers)
     }
 
     @Test func servingKeysAreRead() throws {
@@ -27,7 +49,7 @@ import SyncLabKernel
 
     @Test func databaseDesignIsRead() throws {
         let s = try ScenarioLoader().load(text: try ScenarioFixtures.variant("""
-            {"server": {"design": {"kind": "database-per-position", "connections": 4, "queryTime": "30ms",
+            {"server": {"fleet": null, "workers": null, "design": {"kind": "database-per-position", "connections": 4, "queryTime": "30ms",
               "queueLimit": 50, "timeout": "5s", "endJitter": {"kind": "uniform", "min": "10s", "max": "45s"}, "overlap": "15s"}}}
             """))
         #expect(s.server.design == DatabasePlan(connections: 4, queryTime: .constant(30e6), queueLimit: 50, timeout: 5 * .second,
@@ -64,12 +86,16 @@ import SyncLabKernel
         (#"{"server": {"outages": [{"at": "5h", "duration": "2m", "mode": "refused"}]}}"#, "server.outages[0].at", "inside the run"),
         (#"{"server": {"outages": [{"at": "90m", "duration": "0s", "mode": "refused"}]}}"#, "server.outages[0].duration", "at least"),
         (#"{"server": {"design": "sql"}}"#, "server.design", "database-per-position"),
-        (#"{"server": {"design": {"kind": "database-per-position", "connections": 0}}}"#, "server.design.connections", "between 1 and"),
-        (#"{"server": {"design": {"kind": "database-per-position", "timeout": "-1s"}}}"#, "server.design.timeout", "at least 1ms"),
-        (#"{"server": {"design": "database-per-position", "workers": 4}}"#, "server.workers", "store-file design"),
-        (#"{"server": {"design": "database-per-position"}, "store": {"positions": 1000}, "population": {"players": 3000000}}"#,
+        (#"{"server": {"fleet": null, "workers": null, "design": {"kind": "database-per-position", "connections": 0}}}"#, "server.design.connections", "between 1 and"),
+        (#"{"server": {"fleet": null, "workers": null, "design": {"kind": "database-per-position", "timeout": "-1s"}}}"#, "server.design.timeout", "at least 1ms"),
+        (#"{"server": {"design": "database-per-position", "fleet": null, "workers": 4}}"#, "server.workers", "store-file design"),
+        (#"{"server": {"design": "database-per-position"}}"#, "server.fleet", "store-file design"),
+        (#"{"server": {"workers": "many"}}"#, "server.workers", "\"unlimited\""),
+        (#"{"server": {"workers": "unlimited", "queueLimit": 10}}"#, "server.queueLimit", "finite pool"),
+        (#"{"server": {"queueLimit": -1}}"#, "server.queueLimit", "between 0 and"),
+        (#"{"server": {"design": "database-per-position", "fleet": null, "workers": null}, "store": {"positions": 1000}, "population": {"players": 3000000}}"#,
          "population.players", "below 2147483647"),
-        (#"{"server": {"design": "database-per-position"}, "store": {"positions": 1000}, "population": {"players": 300000}}"#,
+        (#"{"server": {"design": "database-per-position", "fleet": null, "workers": null}, "store": {"positions": 1000}, "population": {"players": 300000}}"#,
          "population.players", "per-position state"),
     ])
     func mistakesNameTheirKeyPath(override: String, keyPath: String, mentions: String) throws {

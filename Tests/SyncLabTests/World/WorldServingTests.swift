@@ -124,7 +124,10 @@ import SyncLabKernel
 
     /// A fleet of one exact server with unlimited workers is the plain server: same results.
     @Test func neutralServingModelReproducesThePlainServer() throws {
-        let plain = try DeterminismTests.shipped("v115-pausing.json")
+        var plain = try DeterminismTests.shipped("v115-pausing.json")
+        plain.server.fleet = nil
+        plain.server.workers = nil
+        plain.server.queueLimit = nil
         var modelled = plain
         modelled.server.fleet = Fleet(servers: 1)
         #expect(modelled.server.hasServingModel && modelled.server.couplesPlayers)
@@ -143,6 +146,8 @@ import SyncLabKernel
         s.warmup = 5 * .minute
         s.population.release?.at = SimTime(ns: 10 * .minute)
         s.server.fleet = Fleet(servers: 3, clockOffset: .normal(mean: 0, sd: 50e6), balancing: .random)
+        s.server.workers = nil
+        s.server.queueLimit = nil
         #expect(!s.server.couplesPlayers)
         let one = Simulation.run(s, threads: 1)
         let three = Simulation.run(s, threads: 3)
@@ -154,6 +159,42 @@ import SyncLabKernel
         #expect(perServer.reduce(0, +) == one.requestsServed)
     }
 
+    /// The default server is PHP-FPM's stock pool: 5 workers and 128 waiting. 134 players arrive
+    /// together; by hand: 5 start at once, the k-th of the next 128 (k = 0…127) waits
+    /// (⌊k/5⌋ + 1) service times, and the 134th finds 128 waiting and is turned away. The waits
+    /// sum to 5 × (1 + … + 25) + 3 × 26 = 1,703 service times over 133 requests; the longest is
+    /// 26 service times. The turned-away player's retry comes after the run ends.
+    @Test func defaultPoolQueuesAndTurnsAwayPastItsBacklog() {
+        // The last response leaves 5.04 + 27 × 0.3 = 13.14 s in; the retry would come at 35.1 s.
+        var s = Self.scenario(players: 134, duration: 20 * .second)
+        s.client.retry = FixedIntervalRetry(interval: 30 * .second)
+        #expect(s.server.workers == 5 && s.server.queueLimit == 128)
+        var world = World(scenario: s)
+        let result = world.run()
+        let f = result.serving
+        #expect(f?.requests == 133 && f?.queueFull == 1 && f?.maxQueueLength == 128)
+        #expect(f?.waitMax == 26 * Self.service)
+        #expect(f?.waitMean == Double(1_703 * Self.service) / 133)
+        let left = world.clients.map(\.responseLeftAt).filter { $0 > .zero }.sorted()
+        let arrival = Self.arrival(world.clients[0])
+        #expect(left.count == 133 && left.first == arrival + Self.service && left.last == arrival + 27 * Self.service)
+        #expect(world.clients.filter { !$0.hasSync }.count == 1)
+    }
+
+    /// A request still on its way when the client's time-out runs out never reaches the server:
+    /// with a 30 ms time-out and a 40 ms uplink the client gives up at exactly send + 30 ms, and
+    /// the server admits nothing. (The failure used to be scheduled from the server's side, 10 ms
+    /// in the past, which sent the retry to a worker pool out of arrival order.)
+    @Test func requestSlowerThanItsTimeoutNeverReachesTheServer() {
+        var s = Self.scenario(duration: 6 * .second)
+        s.links[0].timeout = 30 * .millisecond
+        var world = World(scenario: s)
+        let result = world.run()
+        #expect(result.requestsFailed == 1)
+        #expect(result.serving?.requests == 0)
+        #expect(!world.clients[0].hasSync)
+    }
+
     /// A shared queue couples players: the run is one shard, byte-identical for any thread count.
     @Test func sharedQueueRunsAsOneShardForAnyThreadCount() throws {
         var s = try ScenarioLoader().load(path: ScenarioFiles.path("v115-pausing.json"))
@@ -161,6 +202,7 @@ import SyncLabKernel
         s.duration = 20 * .minute
         s.warmup = 5 * .minute
         s.population.release?.at = SimTime(ns: 10 * .minute)
+        s.server.fleet = nil
         s.server.workers = 2
         s.server.serviceTime = .constant(40e6)
         let one = Simulation.run(s, threads: 1)
