@@ -248,6 +248,10 @@ struct MiniSchema {
             out += errors(instance, root["$defs"]?[String(ref.dropFirst("#/$defs/".count))] ?? .null, path: path)
         }
         if case .string(let type)? = schema["type"], !MiniSchema.has(type, instance) { out.append("\(here): expected \(type)") }
+        if case .array(let types)? = schema["type"] {
+            let names = types.compactMap { t -> String? in if case .string(let name) = t { return name } else { return nil } }
+            if !names.contains(where: { MiniSchema.has($0, instance) }) { out.append("\(here): expected \(names.joined(separator: " or "))") }
+        }
         if let value = schema["const"], !MiniSchema.same(value, instance) { out.append("\(here): expected \(value.serialized(indent: 0))") }
         if case .array(let values)? = schema["enum"], !values.contains(where: { MiniSchema.same($0, instance) }) {
             out.append("\(here): not one of the allowed values")
