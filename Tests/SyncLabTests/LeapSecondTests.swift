@@ -134,7 +134,7 @@ import SyncLabKernel
     static let uplink: Int64 = 40 * .millisecond
 
     /// One player on a constant network (40 ms up, 60 ms down, 400 B in 1 ns), a perfect
-    /// continuous clock, microsecond-free stamps (1 ns resolution) and no service time, viewing
+    /// continuous clock, stamps to the nanosecond (no truncation) and no service time, viewing
     /// from 5 s on for `viewing`, refetching exactly `refetch` after each load.
     static func scenario(leap: any LeapSecondHandling, duration: Nanoseconds, refetch: Nanoseconds,
                          viewing: Nanoseconds) -> Scenario {
@@ -142,6 +142,8 @@ import SyncLabKernel
                                downlink: .constant(60e6), bandwidth: .constant(400e9), failure: 0, timeout: 30 * .second)
         var server = ServerConfig(timestampResolution: 1)
         server.serviceTime = .constant(0)
+        server.workers = nil                  // every request served at once, whatever the default pool
+        server.queueLimit = nil
         server.leapSecond = leap
         var population = PopulationConfig(players: 1)
         population.visitGap = .constant(5e9)
