@@ -72,6 +72,7 @@ public enum MarkdownReport {
             + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), "
             + (s.server.timestampAt == .requestStart ? "taken when the request starts; " : "taken when the response leaves; ")
             + "service time \(Describe.distribution(s.server.serviceTime, .duration)).\n"
+        if let leap = s.server.leapSecond { md += "- Server clock: \(leap.summary).\n" }
         md += "- Client design: measures with the \(Describe.summary(s.client.clock, s.client.clock.name)); "
             + "estimator `\(s.client.estimator.name)`; ticks: \(Describe.summary(s.client.tick, s.client.tick.name)); "
             + "refetch: \(Describe.summary(s.client.refetch, s.client.refetch.name)); "

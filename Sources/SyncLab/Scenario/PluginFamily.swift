@@ -82,8 +82,11 @@ extension PluginFamily {
     public static let radio = PluginFamily(
         name: "radio", noun: "radio model", role: "RadioState",
         about: "A cellular radio's idle state and its promotion delay (a link profile's radio).") { $0 is any RadioState.Type }
+    public static let leapSecond = PluginFamily(
+        name: "leapSecond", noun: "leap-second handling", role: "LeapSecondHandling",
+        about: "A positive leap second on the server's clock (server.leapSecond): stepped back 1 s, or smeared over a window.") { $0 is any LeapSecondHandling.Type }
 
     /// Every family, in the order the schema and `synclab list --kinds` show them.
     public static let all: [PluginFamily] = [.clock, .estimator, .tick, .refetch, .retry, .serverDesign, .costModel, .deviceEvent,
-                                             .delayProcess, .packetLoss, .connection, .radio]
+                                             .delayProcess, .packetLoss, .connection, .radio, .leapSecond]
 }

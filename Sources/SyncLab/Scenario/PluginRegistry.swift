@@ -45,6 +45,8 @@ public struct PluginRegistry: Sendable {
                 IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
                 // Lost segments, connections and radio state (Network/)
                 TCPRetransmitLoss.self, KeepAliveConnection.self, RRCRadio.self,
+                // A leap second on the server's clock (Server/LeapSecond.swift)
+                SteppedLeapSecond.self, SmearedLeapSecond.self,
             ])
         } catch {
             // A clash among our own kinds is a programming error; PluginRegistryTests catch it first.

@@ -69,6 +69,7 @@ extension ScenarioLoader {
         server.timestampResolution = try n.value("timestampResolution", default: Int64.second) { try $0.duration(in: 1...Limits.delay) }
         server.serviceTime = try n.value("serviceTime", default: server.serviceTime) { try $0.distribution(.duration, .durations(0, Limits.delay)) }
         server.clockOffset = try n.value("clockOffset", default: 0) { try $0.duration(in: -Limits.delay...Limits.delay) }
+        server.leapSecond = try n.optional("leapSecond") { try context.read(.leapSecond, from: $0) as any LeapSecondHandling }
         try readServing(n, into: &server, duration: s.duration, context: context)
         try n.rejectUnknownKeys()
         s.server = server

@@ -66,6 +66,7 @@ extension ScenarioSchema {
         "timestampResolution": { "$ref": "#/$defs/positiveDuration", "description": "1s (REQUEST_TIME) or e.g. 1us (REQUEST_TIME_FLOAT): 1ns to 1d." },
         "serviceTime": { "$ref": "#/$defs/durationDistribution", "description": "Request start to response leaving, at most 1d." },
         "clockOffset": { "$ref": "#/$defs/signedDuration", "description": "Server clock minus true time: -1d to 1d." },
+        "leapSecond": { "$ref": "#/$defs/leapSecond", "description": "A positive leap second on every server's clock (default: none)." },
         "timestampAt": { "enum": ["request-start", "response-send"], "description": "When the server reads its clock for the timestamp: when the request arrives (REQUEST_TIME, default) or when the response leaves (after queueing and service)." },
         "fleet": {
           "type": ["object", "null"],

@@ -99,6 +99,6 @@ extension StoreServer {
     /// The timestamp a server whose clock is `offset` ahead of true time gives at true time t.
     @inline(__always)
     public func timestamp(at t: SimTime, clockOffset offset: Nanoseconds) -> Int64 {
-        StoreServer.stamp(epochUnix &+ t.ns &+ offset, resolution: config.timestampResolution) &- epochUnix
+        StoreServer.stamp(epochUnix &+ clock(at: t, offset: offset), resolution: config.timestampResolution) &- epochUnix
     }
 }

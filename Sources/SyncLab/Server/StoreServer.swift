@@ -21,8 +21,10 @@ public struct ServerConfig: Sendable {
     public var timestampResolution: Nanoseconds
     /// Time from the request's start (when the timestamp is taken) until the response leaves.
     public var serviceTime: Distribution
-    /// Server clock minus true time.
+    /// Server clock minus true time (before any leap second).
     public var clockOffset: Nanoseconds
+    /// A positive leap second on every server's clock (LeapSecond.swift; nil: none).
+    public var leapSecond: (any LeapSecondHandling)? = nil
     // Serving models (ServingModel.swift). The default is one exact server, always up, with
     // PHP-FPM's stock pool: five workers and a listen backlog of 128 (docs/model.md).
     public var timestampAt: TimestampInstant = .requestStart
@@ -71,17 +73,43 @@ public struct StoreServer: Sendable {
     /// Published versions, oldest first; the last is what the API serves.
     public private(set) var files: [PublishedFile] = []
     var rng: RandomStream
+    /// The leap second's closed form, resolved once (nil: the clock is a constant offset).
+    public let leap: LeapSecondShift?
 
     public init(config: ServerConfig, schedule: StoreSchedule, epochUnix: Int64, seed: UInt64) {
         self.config = config
+        self.leap = config.leapSecond?.shift
         self.schedule = schedule
         self.epochUnix = epochUnix
         self.generatedUpTo = [Int](repeating: 0, count: schedule.positions)
         self.rng = RandomStream(seed: seed, purpose: StreamPurpose("server"))
     }
 
+    /// The clock of a server `offset` ahead of true time, at true time t (ns since the epoch):
+    /// every read of a server's clock goes through here, so a leap second applies to all of them.
+    /// Without one it is t + offset, one stored optional checked; with one, c + shift(c) for
+    /// c = t + offset, so each server takes the leap when its own clock reaches it.
+    @inlinable @inline(__always)
+    public func clock(at t: SimTime, offset: Nanoseconds) -> Int64 {
+        let c = t.ns &+ offset
+        guard let leap else { return c }
+        return c &+ leap.offset(at: c)
+    }
+
+    /// The first true instant at which the clock of a server `offset` ahead reads `s` (ns since
+    /// the epoch) or later: the true instant of a server-time instant. Inside a repeated second
+    /// (a stepped leap) that is its first occurrence.
+    @inlinable
+    public func trueInstant(reaching s: Int64, offset: Nanoseconds) -> SimTime {
+        guard let leap else { return SimTime(ns: s &- offset) }
+        return SimTime(ns: leap.firstInstant(reaching: s) &- offset)
+    }
+
     /// Server clock at true time t, ns since the epoch.
-    @inlinable public func serverTime(at t: SimTime) -> Int64 { t.ns &+ config.clockOffset }
+    @inlinable public func serverTime(at t: SimTime) -> Int64 { clock(at: t, offset: config.clockOffset) }
+
+    /// The true instant the cron host's clock first reads `s` (an item's start or end).
+    @inlinable public func trueInstant(reaching s: Int64) -> SimTime { trueInstant(reaching: s, offset: config.clockOffset) }
 
     /// The `REQUEST_TIME` a request started at true time t gets, ns since the epoch. Inlined, so
     /// the caller never copies the server.
@@ -101,7 +129,7 @@ public struct StoreServer: Sendable {
     /// The next generation run strictly after t: each period boundary of server time plus jitter.
     public mutating func nextCronRun(after t: SimTime) -> SimTime {
         let boundary = ceilDiv(epochUnix &+ serverTime(at: t) &+ 1, config.cronPeriod) &* config.cronPeriod
-        return SimTime(ns: boundary &- epochUnix &- config.clockOffset) + config.cronJitter.sampleDuration(&rng)
+        return trueInstant(reaching: boundary &- epochUnix) + config.cronJitter.sampleDuration(&rng)
     }
 
     /// A generation run at t: extend each position until it is filled `horizon` ahead.
@@ -140,6 +168,7 @@ public struct StoreServer: Sendable {
 
     /// The version the API serves now.
     public var currentFile: Int { files.count - 1 }
-    /// The cron host's clock minus true time (`config.clockOffset`, read per request).
+    /// The cron host's clock minus true time before any leap (`config.clockOffset`, read per
+    /// request; its clock is `clock(at:offset:)` with it).
     public var clockOffset: Nanoseconds { config.clockOffset }
 }

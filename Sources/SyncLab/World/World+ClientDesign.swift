@@ -87,7 +87,7 @@ extension World {
         // A stamp depends only on the server's exact clock: a response that leaves at the
         // instant the request was stamped carries the request's stamp (no division to redo).
         let left = clients[c].responseLeftAt, offset = clients[c].requestServerOffset
-        let transmit = left.ns &+ offset == clients[c].requestExactStamp
+        let transmit = server.store.clock(at: left, offset: offset) == clients[c].requestExactStamp
             ? clients[c].requestTimestamp : server.store.timestamp(at: left, clockOffset: offset)
         return ProbeExchange(sentAt: clients[c].requestSentAt, uploadCompleteAt: clients[c].uploadCompleteAt, doneAt: read,
                       timestamp: clients[c].requestTimestamp,

@@ -181,7 +181,7 @@ extension World {
             let previous = Int(server.database!.item[qslot])
             server.database!.item[qslot] = Int32(k)
             server.database!.showing[qslot] = true
-            let trueStart = chain[k] &- server.store.config.clockOffset
+            let trueStart = server.store.trueInstant(reaching: chain[k]).ns
             let index = k >= 1 ? Int(server.database!.transitionIndex[q][k]) : -1
             if measured {
                 measure.recorder.database?.shows += 1

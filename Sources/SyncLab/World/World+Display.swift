@@ -73,7 +73,8 @@ extension World {
             while i < transitions.count && transitions[i].time <= shown {
                 let tr = transitions[i]
                 if server.store.files[file].lists(tr.time, position: Int(tr.position)) {
-                    let trueTime = tr.time &- server.store.clockOffset
+                    // The first true instant the server's clock reaches it (LeapSecond.swift).
+                    let trueTime = server.store.trueInstant(reaching: tr.time).ns
                     measure.recorder.transitionShown(index: i, offset: t.ns &- trueTime, player: players.lowerBound &+ c,
                                              tampered: clients[c].tampered)
                 }

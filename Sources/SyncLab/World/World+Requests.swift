@@ -170,8 +170,8 @@ extension World {
         clients[c].split.parts = AnchorAttribution.split(
             estimator: estimator, sample: s, reading: now, truth: server.store.serverTime(at: t),
             actual: clients[c].anchor.serverTime(at: now),
-            exactStamp: side.exactStamp, exactTransmit: side.leftAt.ns &+ side.serverOffset,
-            midStamp: middle.ns &+ side.serverOffset, referenceMid: server.store.serverTime(at: middle))
+            exactStamp: side.exactStamp, exactTransmit: server.store.clock(at: side.leftAt, offset: side.serverOffset),
+            midStamp: server.store.clock(at: middle, offset: side.serverOffset), referenceMid: server.store.serverTime(at: middle))
         // A clock without drift reads the same as the device's own when the device has none.
         clients[c].anchorDriftOffset = device.driftPPB == 0 && device.wallRatePPB == 0 ? 0 : design.clocks.driftOffset(device, at: t)
         clients[c].anchorSlept = device.slept(at: t)

@@ -105,7 +105,7 @@ extension World {
                 + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
         }
         clients[c].requestArrivedAt = t
-        clients[c].requestExactStamp = stampAt.ns &+ server.serving!.offsets[k]
+        clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: server.serving!.offsets[k])
         clients[c].requestServerOffset = server.serving!.offsets[k]
         let done = left + downlink + transfer
         if network.modelsConnection {

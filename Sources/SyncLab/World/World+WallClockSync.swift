@@ -29,7 +29,10 @@ extension World {
         let interval = max(sync.every.sampleDuration(&rng), DeviceEventsConfig.minimumInterval)
         let inWindow = measure.recorder.inWindow(t)
         let context = self.context
-        switch sync.correction(offset: clients[c].device.wallOffset(at: t, context), error: error) {
+        // The time server's clock takes a leap second as the API server's does (LeapSecond.swift):
+        // after a stepped leap a phone that has not taken it is 1 s ahead of the time it is told.
+        let leap = server.store.leap?.offset(at: t.ns) ?? 0
+        switch sync.correction(offset: clients[c].device.wallOffset(at: t, context) &- leap, error: error) {
         case .step(let delta):
             updateDevice(c) {
                 $0.anchorWallClock(at: t, context)
