@@ -5,7 +5,7 @@ DEFAULT_SCENARIO := Scenarios/v115-pausing.json
 # Scenarios whose reports are committed under Reports/ and checked by CI, in the gallery's
 # story order; Reports/README.md indexes them (notes from docs/gallery.md).
 REPORTED := original-plan v115-idealised v115-pausing v115-uptime fix-subsecond-timestamp fix-rtt-half fix-aligned-ticks \
-            fix-continuous-clock recommended multistore-80 outage-fixed-retry outage-backoff
+            fix-continuous-clock recommended multistore-80 outage-fixed-retry outage-backoff leap-second-step leap-second-smear
 INDEX = $(SYNCLAB) index $(addprefix $(1)/,$(REPORTED)) --title "SyncLab gallery" --notes docs/gallery.md --out $(1)/README.md
 
 .PHONY: all build run test reports check-reports schema bench clean

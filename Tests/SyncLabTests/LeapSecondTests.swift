@@ -252,8 +252,8 @@ import SyncLabKernel
                                               file: "ok.json")
         #expect((smear.server.leapSecond as? SmearedLeapSecond) == SmearedLeapSecond(at: SimTime(ns: .hour), window: 24 * .hour))
         #expect(smear.server.leapSecond?.summary == "leap second at 1h smeared over 1d centred on it "
-                + "(the server clock runs 11.574 ppm slow inside it; phone wall clocks do not take it)")
-        #expect(step.server.leapSecond?.summary == "leap second stepped at 1h (the server clock repeats a second; phone wall clocks do not take it)")
+                + "(the server clock runs 11.574 ppm slow inside it; phones' monotonic clocks never see it, corrected wall clocks take it at their next correction)")
+        #expect(step.server.leapSecond?.summary == "leap second stepped at 1h (the server clock repeats a second; phones' monotonic clocks never see it, corrected wall clocks take it at their next correction)")
         let none = try ScenarioLoader().load(text: try ScenarioFixtures.variant("{}"), file: "ok.json")
         #expect(none.server.leapSecond == nil)
     }

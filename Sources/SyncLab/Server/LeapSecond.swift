@@ -99,7 +99,7 @@ public struct SteppedLeapSecond: LeapSecondHandling, Equatable {
     public var shift: LeapSecondShift { LeapSecondShift(start: at.ns, window: 0) }
 
     public var summary: String {
-        "leap second stepped at \(Units.formatDuration(at.ns)) (the server clock repeats a second; phone wall clocks do not take it)"
+        "leap second stepped at \(Units.formatDuration(at.ns)) (the server clock repeats a second; phones' monotonic clocks never see it, corrected wall clocks take it at their next correction)"
     }
 }
 
@@ -147,6 +147,6 @@ public struct SmearedLeapSecond: LeapSecondHandling, Equatable {
         let milli = String(ppb % 1000)
         let ppm = "\(ppb / 1000).\(String(repeating: "0", count: 3 - milli.count))\(milli)"
         return "leap second at \(Units.formatDuration(at.ns)) smeared over \(Units.formatDuration(window)) centred on it "
-            + "(the server clock runs \(ppm) ppm slow inside it; phone wall clocks do not take it)"
+            + "(the server clock runs \(ppm) ppm slow inside it; phones' monotonic clocks never see it, corrected wall clocks take it at their next correction)"
     }
 }
