@@ -24,7 +24,7 @@ import SyncLabKernel
         let s = try ScenarioLoader().load(path: SmallRun.shippedPausing)
         #expect(s.costModels == [
             CostModel(name: "parse-like", pricing: PerRequestPricing(baseMonthly: 199, includedRequests: 1_000_000, pricePerMillion: 100)),
-            CostModel(name: "vps", pricing: FlatRatePricing(monthly: 20, capacityRps: 200)),
+            CostModel(name: "vps", pricing: FlatRatePricing(monthly: 20, capacityRps: 577)),
         ])
     }
 
@@ -141,7 +141,7 @@ import SyncLabKernel
         #expect(md.contains("\n## Capacity and cost\n"))
         #expect(md.contains("| requests per month | \(Format.grouped(requests)) ("))
         #expect(md.contains("| parse-like | per request: \\$199.00 a month including 1,000,000 requests, \\$100.00 per further million | **\\$\(Format.fixed(parse, 2))** |"))
-        #expect(md.contains("| vps | flat: \\$20.00 a month per server, 200 requests/s each | **\\$20.00** | the peak of \(Int(peak)) requests/s fits one server |"))
+        #expect(md.contains("| vps | flat: \\$20.00 a month per server, 577 requests/s each | **\\$20.00** | the peak of \(Int(peak)) requests/s fits one server |"))
     }
 
     @Test func noModelsStillReportsTraffic() throws {
