@@ -35,6 +35,9 @@ public struct LeapSecondShift: Sendable, Equatable {
     /// the clock keeps moving forward, so every server-time instant has a first true instant).
     public let window: Nanoseconds
 
+    /// What the phones do with the leap, for both kinds' report lines (docs/clocks.md, "Phones").
+    static let phones = "phones' monotonic clocks never see it, corrected wall clocks take it at their next correction"
+
     public init(start: Int64, window: Nanoseconds) {
         precondition(window == 0 || window >= 2 * .second, "a smear takes at least 2 s")
         self.start = start
@@ -99,7 +102,7 @@ public struct SteppedLeapSecond: LeapSecondHandling, Equatable {
     public var shift: LeapSecondShift { LeapSecondShift(start: at.ns, window: 0) }
 
     public var summary: String {
-        "leap second stepped at \(Units.formatDuration(at.ns)) (the server clock repeats a second; phones' monotonic clocks never see it, corrected wall clocks take it at their next correction)"
+        "leap second stepped at \(Units.formatDuration(at.ns)) (the server clock repeats a second; \(LeapSecondShift.phones))"
     }
 }
 
@@ -147,6 +150,6 @@ public struct SmearedLeapSecond: LeapSecondHandling, Equatable {
         let milli = String(ppb % 1000)
         let ppm = "\(ppb / 1000).\(String(repeating: "0", count: 3 - milli.count))\(milli)"
         return "leap second at \(Units.formatDuration(at.ns)) smeared over \(Units.formatDuration(window)) centred on it "
-            + "(the server clock runs \(ppm) ppm slow inside it; phones' monotonic clocks never see it, corrected wall clocks take it at their next correction)"
+            + "(the server clock runs \(ppm) ppm slow inside it; \(LeapSecondShift.phones))"
     }
 }
