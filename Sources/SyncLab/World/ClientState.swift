@@ -81,6 +81,10 @@ struct ClientState {
     /// (`World+InlineResponse`).
     var displayDueAt: Int64 = .max
     var viewEndAt: Int64 = .max
+    /// In a standby with wakes (`devices.standbyWakes`): when the next wake begins, or while
+    /// awake in one, when it ends (`.max`: no standby with wakes). Applied lazily, before the
+    /// player's next event (StandbyWakes.swift).
+    var standbyDue: Int64 = .max
     /// The design clock's reading just before the run ends (`.min`: not worked out since the
     /// device last changed): a transition it does not reach is never shown (`World.scheduleDisplay`).
     var readingAtEnd: Int64 = .min
@@ -118,7 +122,14 @@ struct ClientState {
     var linkMemory = LinkMemory()
     /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
     /// clock made the device state 20 bytes larger. State added later takes these bytes first.
-    var padding: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+    var padding: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+
+    /// The power state changes (the screen comes on or goes off, the device restarts): a
+    /// pending deep sleep and the current standby's wakes no longer apply.
+    mutating func newPowerState() {
+        powerEpoch &+= 1
+        standbyDue = .max
+    }
 
     /// True ns of the last network activity, rounded down to the millisecond (`.min`: none).
     var lastNetworkAt: Int64 {
@@ -154,8 +165,6 @@ struct WorldEvent {
         case cron, publish, sample
         /// Device events (`devices.*`): the epoch carries the event's ordinal for the player.
         case reboot, appKill, wallClockChange, tamper
-        /// A wake inside deep sleep and its end (`devices.standbyWakes`); the epoch is `powerEpoch`.
-        case standbyWake, standbyWakeEnd
         /// A network correction of the wall clock and a step of its frequency wander
         /// (`devices.wallClockSync`); the epoch carries the event's ordinal for the player.
         case wallClockSync, wallClockWander
@@ -168,6 +177,14 @@ struct WorldEvent {
             case .cron, .publish, .sample,
                  .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: false
             default: true
+            }
+        }
+
+        /// The event is the original plan's (`client` is a slot of player `client / (positions + 1)`).
+        var isDatabaseEvent: Bool {
+            switch self {
+            case .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: true
+            default: false
             }
         }
     }

@@ -28,7 +28,7 @@ extension World {
         let c = Int(e.client)
         switch e.kind {
         case .visitStart, .viewStart, .viewEnd: return e.epoch != clients[c].behaviourEpoch
-        case .deepSleep, .standbyWake, .standbyWakeEnd: return e.epoch != clients[c].powerEpoch
+        case .deepSleep: return e.epoch != clients[c].powerEpoch
         case .sendRequest, .responseDone, .requestFailed: return e.epoch != clients[c].fetchEpoch
         case .display: return e.epoch != clients[c].displayEpoch
         default: return false

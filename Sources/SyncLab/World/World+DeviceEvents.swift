@@ -123,7 +123,7 @@ extension World {
         let context = self.context
         updateDevice(c) { $0.reboot(at: t, epochUnix: context.epochUnix, wallSlewPPB: context.wallSlewPPB) }
         clients[c].screenOn = false
-        clients[c].powerEpoch &+= 1
+        clients[c].newPowerState()
         schedule(.deepSleep, client: c, epoch: clients[c].powerEpoch, at: t + sleepDelay)
     }
 

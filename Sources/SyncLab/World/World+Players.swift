@@ -28,7 +28,7 @@ extension World {
     mutating func beginViewing<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         clients[c].phase = .viewing
         clients[c].screenOn = true
-        clients[c].powerEpoch &+= 1                  // a pending deep sleep no longer applies
+        clients[c].newPowerState()                   // a pending deep sleep no longer applies
         clients[c].displayEpoch &+= 1
         clients[c].tick = d.session(clients[c].device, start: t)
         clients[c].shownUpTo = .min                  // the first tick (now) refreshes the UI
@@ -73,7 +73,7 @@ extension World {
     /// The screen turns off; deep sleep follows after the device's sleep delay unless it wakes.
     mutating func screenOff(_ c: Int, _ t: SimTime) {
         clients[c].screenOn = false
-        clients[c].powerEpoch &+= 1
+        clients[c].newPowerState()
         let delay = scenario.population.sleepDelay.sampleDuration(&clients[c].behaviourRNG)
         schedule(.deepSleep, client: c, epoch: clients[c].powerEpoch, at: t + delay)
     }

@@ -185,15 +185,19 @@ public struct World {
 
     mutating func handle<C: DeviceClock, T: DeviceClock>(_ e: WorldEvent, at t: SimTime, _ d: DesignClocks<C, T>) {
         let c = Int(e.client)
-        // Before the player's state changes, it records the sample instants that saw it.
-        if e.kind.isPlayerEvent && !server.usesDatabase { catchUpSamples(c, d) }
+        // Before the player's state changes, it records the sample instants that saw it, and
+        // its device goes through the standby wakes due by now.
+        if e.kind.isPlayerEvent {
+            if !server.usesDatabase { catchUpSamples(c, d) }
+            catchUpStandby(c, through: t)
+        } else if e.kind.isDatabaseEvent {
+            catchUpStandby(c / (scenario.positions + 1), through: t)
+        }
         switch e.kind {
         case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t, d) }
         case .viewStart: if e.epoch == clients[c].behaviourEpoch { viewStart(c, t, d) }
         case .viewEnd: if e.epoch == clients[c].behaviourEpoch { viewEnd(c, t) }
         case .deepSleep: if e.epoch == clients[c].powerEpoch { beginDeepSleep(c, t) }
-        case .standbyWake: if e.epoch == clients[c].powerEpoch { standbyWake(c, t) }
-        case .standbyWakeEnd: if e.epoch == clients[c].powerEpoch { standbyWakeEnd(c, t) }
         case .sendRequest:
             if e.epoch == clients[c].fetchEpoch && clients[c].phase == .viewing { sendRequest(c, t) }
         case .serverArrival: serverArrival(c, t, epoch: e.epoch, file: server.liveFile)

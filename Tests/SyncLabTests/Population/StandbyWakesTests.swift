@@ -47,6 +47,22 @@ import SyncLabKernel
         #expect(Self.run(Wakes(chargingShare: 0, script: [])).lag == Self.standby)
     }
 
+    /// The player returns 10 s into a wake: the device is already awake, so the return ends no
+    /// deep sleep (the lag is the 1 h 59 min 50 s slept before the wake, and no wake from deep
+    /// sleep is recorded), and the wake's end, 20 s later, no longer applies. Wakes are applied
+    /// when the player's next event comes (StandbyWakes.swift), so this pins that order.
+    @Test func returnInsideAWakeFindsTheDeviceAwake() {
+        let wake = Wakes.Wake(gap: Self.standby - 10 * .second, length: 30 * .second)
+        let (lag, world) = Self.run(Wakes(chargingShare: 0, script: [wake]))
+        #expect(lag == Self.standby - 10 * .second)
+        let c = world.clients[0]
+        #expect(c.phase == .viewing && !c.device.asleep)
+        #expect(c.device.sleptTotal == 5 * .second + Self.standby - 10 * .second)
+        #expect(c.lastDeepWake == .min)
+        #expect(c.standbyWakeOrdinal == 1)
+        #expect(c.standbyDue == .max)
+    }
+
     /// A phone on charge does not deep-sleep: the pausing clock does not lag at all.
     @Test func chargingPhoneDoesNotDeepSleep() {
         let (lag, world) = Self.run(Wakes(chargingShare: 1))
