@@ -85,6 +85,9 @@ struct ClientState {
     /// awake in one, when it ends (`.max`: no standby with wakes). Applied lazily, before the
     /// player's next event (StandbyWakes.swift).
     var standbyDue: Int64 = .max
+    /// When the wall clock's next correction is due (`devices.wallClockSync`; `.max`: none): a
+    /// player may run ahead only to before it (`World+InlineResponse`).
+    var wallClockSyncDue: Int64 = .max
     /// The design clock's reading just before the run ends (`.min`: not worked out since the
     /// device last changed): a transition it does not reach is never shown (`World.scheduleDisplay`).
     var readingAtEnd: Int64 = .min
@@ -122,7 +125,7 @@ struct ClientState {
     var linkMemory = LinkMemory()
     /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
     /// clock made the device state 20 bytes larger. State added later takes these bytes first.
-    var padding: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+    var padding: (Int64, Int64, Int64) = (0, 0, 0)
 
     /// The power state changes (the screen comes on or goes off, the device restarts): a
     /// pending deep sleep and the current standby's wakes no longer apply.

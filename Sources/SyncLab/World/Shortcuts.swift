@@ -29,8 +29,13 @@ struct Shortcuts {
     /// reads less later, does not reach it before the run ends (`World+Display`).
     var skipsTicksAfterTheEnd = true
     init(_ scenario: Scenario, players: Int) {
-        // A probe round sends again from its responses, and device events are not followed.
-        completesResponsesInline = scenario.client.probes <= 1 && !scenario.devices.events.any
+        // A probe round sends again from its responses. Of the device events only the wall
+        // clock's corrections are followed (`ClientState.wallClockSyncDue`); the others, and a
+        // frequency wander, switch the shortcuts off.
+        let events = scenario.devices.events
+        let followed = events.reboots == nil && events.appKills == nil && events.wallClockChanges == nil
+            && events.tampering == nil && events.wallClockSync?.wander == nil
+        completesResponsesInline = scenario.client.probes <= 1 && followed
         // A few pending far events per player are the norm (a visit, a sleep, a session's end).
         farSweepAt = 4 * players + 65_536
     }

@@ -7,13 +7,17 @@ import SyncLabKernel
 /// in the event that sent the request, rather than popping it from the queue a fraction of a
 /// second later, gives the same run when nothing can come in between that reads or changes the
 /// player: no other event of the player is due before it (its next display tick, the end of its
-/// viewing session; device events and probe rounds are not followed, so scenarios with them
-/// always queue), no sample instant falls before it (a sample records the player's state as of
+/// viewing session, its wall clock's next correction; other device events and probe rounds are
+/// not followed, so scenarios with them always queue; standby wakes are no events and a player
+/// on screen has none), no sample instant falls before it (a sample records the player's state as of
 /// its instant), and the run does not stop before it. Other players' events do not matter: every
 /// player's draws and state are its own, the server answers from functions of time, and every
 /// figure the recorder keeps is a sum. The same holds for the player's next display tick once
-/// the response is in, so a player with nothing on screen to update runs ahead, fetch after
-/// fetch, until its session ends, a sample instant or the end of the run. Each event handled so
+/// the response is in, except that a tick may pass sample instants: it changes nothing a sample
+/// reads (it moves what the UI has shown and may send a request; only a response changes the
+/// sync, the file and the device), so the samples the player records later, with its state
+/// then, are those of the instants. A player with nothing on screen to update runs ahead, fetch
+/// after fetch, until its session ends or the run does. Each event handled so
 /// still takes a scheduling sequence number (a response queued after all keeps its own), so
 /// equal times come out in the same order and the event count is unchanged.
 ///
@@ -32,6 +36,7 @@ extension World {
     @inline(__always)
     func mayCompleteInline(_ c: Int, at done: SimTime) -> Bool {
         shortcuts.completesResponsesInline && done < loop.runLimit && done < measure.nextSampleAt && done.ns < clients[c].viewEndAt
+            && done.ns < clients[c].wallClockSyncDue
     }
 
     /// At the end of the sending event, when the player's next display tick is known: handles
@@ -57,15 +62,16 @@ struct PendingDisplay {
 
 extension World {
     /// Whether player c's next display tick, at `tick`, may be handled at once, ahead of the
-    /// world's clock: the same test as for a response — no other event of the player pending
-    /// (no request in flight or owed, the session lasting beyond the tick), no sample instant and
-    /// no stop of the run before it — on a design whose requests are answered when sent, from the
-    /// server's timeline (never the original plan's database).
+    /// world's clock: the same test as for a response but for sample instants — no other event
+    /// of the player pending (no request in flight or owed, the session lasting beyond the tick,
+    /// no wall-clock correction before it) and no stop of the run before it — on a design whose
+    /// requests are answered when sent, from the server's timeline (never the original plan's
+    /// database).
     @inline(__always)
     func mayRunAhead(_ c: Int, to tick: SimTime) -> Bool {
         shortcuts.runsPlayersAhead && shortcuts.completesResponsesInline && server.answersWhenSent
-            && tick < loop.runLimit && tick < measure.nextSampleAt && tick.ns < clients[c].viewEndAt
-            && !clients[c].fetchInFlight && !clients[c].needsFetch
+            && tick < loop.runLimit && tick.ns < clients[c].viewEndAt
+            && tick.ns < clients[c].wallClockSyncDue && !clients[c].fetchInFlight && !clients[c].needsFetch
     }
 
     /// Ends an event: handles the response and the display ticks it left pending, which may leave

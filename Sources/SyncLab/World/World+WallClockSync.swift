@@ -17,7 +17,7 @@ extension World {
         guard let sync = scenario.devices.events.wallClockSync else { return }
         var rng = RandomStream(seed: scenario.seed, purpose: World.wallSyncPhasePurpose, entity: UInt64(players.lowerBound + c))
         let interval = max(sync.every.sampleDuration(&rng), DeviceEventsConfig.minimumInterval)
-        schedule(.wallClockSync, client: c, epoch: 0, at: start + Int64(rng.below(UInt64(interval))))
+        scheduleWallClockSync(c, ordinal: 0, at: start + Int64(rng.below(UInt64(interval))))
         if let wander = sync.wander { schedule(.wallClockWander, client: c, epoch: 0, at: start + wander.step) }
     }
 
@@ -51,7 +51,14 @@ extension World {
         case .none:
             break
         }
-        schedule(.wallClockSync, client: c, epoch: ordinal &+ 1, at: t + interval)
+        scheduleWallClockSync(c, ordinal: ordinal &+ 1, at: t + interval)
+    }
+
+    /// Correction `ordinal` of player c is due at `t`; the player keeps the instant, so it runs
+    /// ahead of the world only to before it (`World+InlineResponse`).
+    mutating func scheduleWallClockSync(_ c: Int, ordinal: UInt32, at t: SimTime) {
+        clients[c].wallClockSyncDue = t.ns
+        schedule(.wallClockSync, client: c, epoch: ordinal, at: t)
     }
 
     /// One step of the frequency's random walk.

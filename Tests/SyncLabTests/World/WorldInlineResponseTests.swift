@@ -47,8 +47,8 @@ import SyncLabKernel
     /// retries, the original plan's database) and a lossy link whose slow responses time out.
     @Test func resultsDoNotDependOnTheShortcut() throws {
         var cases: [(String, Scenario)] = []
-        // v115-idealised keeps the shortcut busy: the shipped scenarios' device events (wall-clock
-        // corrections) switch inline responses off.
+        // The shipped scenarios' device events are wall-clock corrections, which the shortcuts
+        // follow; a player on screen has no standby wakes.
         for file in ["v115-idealised.json", "v115-pausing.json", "fix-aligned-ticks.json", "recommended.json", "outage-backoff.json",
                      "original-plan.json", "multistore-80.json"] {
             cases.append((file, try Self.load(file, players: 400, duration: 2 * .hour)))
@@ -59,14 +59,40 @@ import SyncLabKernel
             lossy.links[k].timeout = 300 * .millisecond
         }
         cases.append(("lossy", lossy))
+        // v1.1.5 on a server that answers at once (the bench's `v115-scaled.json`; a worker pool
+        // is not answered when sent, so its players never run ahead), with its hourly wall-clock
+        // corrections and with corrections about once a minute, so many fall inside a session:
+        // a player runs ahead only to before its next one.
+        var scaled = try Self.load("v115-pausing.json", players: 400, duration: 2 * .hour)
+        scaled.server.fleet = nil
+        scaled.server.workers = nil
+        scaled.server.queueLimit = nil
+        cases.append(("v115-scaled", scaled))
+        var corrected = scaled
+        corrected.devices.events.wallClockSync?.every = .exponential(mean: 60e9)
+        cases.append(("corrections every minute", corrected))
         var inlineSomewhere = false
         for (label, s) in cases {
-            let (inline, queued, handled, _) = Self.both(s)
+            let (inline, queued, handled, ahead) = Self.both(s)
             #expect(queued.responses > 100, "\(label)")
             Self.expectSame(inline, queued, label)
             inlineSomewhere = inlineSomewhere || handled > 0
+            if label == "v115-scaled" || label == "corrections every minute" {
+                #expect(s.devices.events.wallClockSync != nil && ahead > 0, "\(label)")
+            }
         }
         #expect(inlineSomewhere)
+    }
+
+    /// Device events other than the wall clock's corrections are not followed: with reboots on,
+    /// every event is queued.
+    @Test func otherDeviceEventsSwitchTheShortcutsOff() throws {
+        var s = try Self.load("v115-pausing.json", players: 200, duration: 1 * .hour)
+        s.devices.events.reboots = DeviceEventsConfig.Reboots(every: .exponential(mean: 12 * 3_600e9))
+        var world = World(scenario: s)
+        _ = world.run()
+        #expect(!world.shortcuts.completesResponsesInline)
+        #expect(world.shortcuts.responsesInline == 0 && world.shortcuts.displaysAhead == 0)
     }
 
     /// R1: nothing on screen to update, one sample instant a day. A player has at most one
