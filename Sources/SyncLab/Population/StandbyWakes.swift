@@ -91,8 +91,9 @@ extension DeviceEventsConfig.StandbyWakes: DeviceEvent {
 /// its state changes next (`ClientState.standbyDue`: the next wake, or the end of the wake in
 /// progress) and every event of the player first applies the wakes due by its instant
 /// (`catchUpStandby`), with the draws, in the order and at the instants a queued wake and its end
-/// would have had. A wake due at the same instant as another event of the player comes first. A
-/// day of standby is about 70 wakes a player: as events they were half of a v1.1.5 run's.
+/// would have had. A wake due at the same instant as another event of the player comes first.
+/// v1.1.5's phones wake about 58 times a player-day (20,000 players, 24 h): as events, with their
+/// ends, they were half of its events.
 ///
 /// Draws: whether a standby is on charge comes from `RandomStream(seed, "charging", player +
 /// powerEpoch·2³²)`, wake n of a player (counted over the whole run) from `RandomStream(seed,
