@@ -177,9 +177,8 @@ struct WorldEvent {
         /// The event is about one player (`client` is its index) and may change its state.
         var isPlayerEvent: Bool {
             switch self {
-            case .cron, .publish, .sample,
-                 .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: false
-            default: true
+            case .cron, .publish, .sample: false
+            default: !isDatabaseEvent
             }
         }
 
