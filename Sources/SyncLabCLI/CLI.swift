@@ -16,7 +16,7 @@ public struct CLI {
     public var showsProgress: Bool
 
     public init(out: @escaping (String) -> Void = { print($0, terminator: "") },
-                err: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
+                err: @escaping (String) -> Void = { StandardError.write($0) },
                 showsProgress: Bool = isatty(STDERR_FILENO) != 0) {
         self.out = out
         self.err = err
@@ -54,11 +54,17 @@ public struct CLI {
 
     """
 
+    static let commands: Set<String> = ["run", "check", "compare", "sweep", "merge", "validate", "list", "schema", "index"]
+    static let helpWords: Set<String> = ["help", "--help", "-h"]
+
     /// Runs one command line (without the program name); returns the exit status.
     public func main(_ arguments: [String]) -> Int32 {
         // Past the file size limit (ulimit -f) a write fails with EFBIG, which we report as
         // "file size limit", instead of the signal killing the process without a word.
         signal(SIGXFSZ, SIG_IGN)
+        StandardError.prepareStandardStreams()
+        // An interrupted command removes its temporary files and folders (LabTemporary).
+        Interruption.install()
         guard let command = arguments.first else {
             err(CLI.usage)
             return 2
@@ -75,11 +81,18 @@ public struct CLI {
         case "schema": return SchemaCommand(cli: self).main(rest)
         case "index": return IndexCommand(cli: self).main(rest)
         case "help", "--help", "-h":
-            if let sub = rest.first { return main([sub, "--help"]) }
-            out(CLI.usage)
-            return 0
+            // "help help", "--help help", "-h -h": the usage, not help about help forever.
+            guard let sub = rest.first, !CLI.helpWords.contains(sub) else {
+                out(CLI.usage)
+                return 0
+            }
+            guard CLI.commands.contains(sub) else {
+                err("synclab help: unknown command \(SafePaths.quoted(sub))\n\n" + CLI.usage)
+                return 2
+            }
+            return main([sub, "--help"])
         default:
-            err("synclab: unknown command '\(command)'\n\n" + CLI.usage)
+            err("synclab: unknown command \(SafePaths.quoted(command))\n\n" + CLI.usage)
             return 2
         }
     }

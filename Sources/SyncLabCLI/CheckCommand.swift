@@ -102,6 +102,9 @@ struct CheckCommand {
                 } else if s.seed > UInt64(Int64.max) - UInt64(seedCount - 1) {
                     cli.err("synclab check: \(path): seed: \(s.seed) + \(seedCount - 1) seeds passes 9223372036854775807\n")
                     bad = true
+                } else if let problem = ScenarioLoader.memoryProblem(s, limit: MemoryLimit.current()) {
+                    cli.err("synclab check: \(path): \(problem)\n")
+                    bad = true
                 } else {
                     scenarios.append((path, s))
                 }
@@ -112,12 +115,19 @@ struct CheckCommand {
         }
         if bad { return 2 }
         guard !scenarios.isEmpty else { return cli.usageError("check", "no scenario with budgets among \(parsed.positional.joined(separator: " "))") }
+        let summaryFile = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+        var junitDestination: OutputFile.Destination? = nil
         if let junit {
             // Checked before the runs, so a typo does not cost a whole run; every file a scenario
             // reads (its extends chain, its traces) is an input the XML must not overwrite.
             let inputs = parsed.positional + scenarios.flatMap { ScenarioLoader().inputFiles(path: $0.path) }
-            if let problem = ReportWriter.fileRefusal(for: junit, inputs: inputs) {
-                return cli.usageError("check", "--junit: \(problem)")
+            if let summaryFile, SafePaths.same(junit, summaryFile) {
+                return cli.usageError("check", "--junit '\(junit)' and GITHUB_STEP_SUMMARY name the same file; "
+                    + "the summary appended to it would break the XML — choose another --junit file")
+            }
+            switch OutputFile.prepare(junit, kind: .junit, inputs: inputs) {
+            case .success(let destination): junitDestination = destination
+            case .failure(let problem): return cli.usageError("check", "--junit: \(problem.message)")
             }
         }
 
@@ -170,17 +180,17 @@ struct CheckCommand {
         var status: Int32 = failed.isEmpty ? 0 : 1
         // The verdict is out before any file is written: a slow or failing file loses no line of it.
         fflush(nil)   // every output stream
-        if let junit {
+        if let junit, let junitDestination {
             let xml = acrossSeeds ? JUnitReport.render(outcomes, across: summaries) : JUnitReport.render(outcomes)
             do {
-                try OutputFile.write(Data(xml.utf8), to: junit)
+                try OutputFile.write(Data(xml.utf8), to: junitDestination)
                 cli.out("wrote \(junit)\n")
             } catch {
                 cli.err("synclab check: could not write --junit '\(junit)': \(ReportWriter.reason(error))\n")
                 status = 2
             }
         }
-        if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+        if let summary = summaryFile {
             let markdown = seedCount == 1 ? CheckReport.markdown(outcomes) + (acrossSeeds ? CheckReport.seedMarkdown(summaries) : "")
                 : CheckReport.seedMarkdown(summaries)
             let inputs = scenarios.flatMap { ScenarioLoader().inputFiles(path: $0.path) }

@@ -72,6 +72,14 @@ struct CompareCommand {
             }
         }
         if bad { return 2 }
+        let memoryLimit = MemoryLimit.current()
+        for (path, scenario) in zip(parsed.positional, scenarios) {
+            if let problem = ScenarioLoader.memoryProblem(scenario, limit: memoryLimit) {
+                cli.err("synclab compare: \(path): \(problem)\n")
+                bad = true
+            }
+        }
+        if bad { return 2 }
         let common = seed ?? scenarios[0].seed
         let out = parsed.options["--out"] ?? "Reports/compare-\(scenarios[0].name)"
         let inputs = parsed.positional.flatMap { ScenarioLoader().inputFiles(path: $0) }
@@ -90,7 +98,8 @@ struct CompareCommand {
             cli.err("simulated \(scenario.name) in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
         }
         do {
-            try ReportWriter.write(CompareReport.files(results, files: parsed.positional), to: out, inputs: inputs)
+            let warnings = try ReportWriter.write(CompareReport.files(results, files: parsed.positional), to: out, inputs: inputs)
+            for warning in warnings { cli.err("synclab compare: warning: \(warning)\n") }
         } catch {
             cli.err("synclab compare: \(error)\n")
             return 2

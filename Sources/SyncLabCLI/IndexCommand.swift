@@ -39,7 +39,7 @@ struct IndexCommand {
         guard !parsed.positional.isEmpty else { return cli.usageError("index", "missing report folders") }
         var rows: [(folder: String, figures: IndexRow)] = []
         for folder in parsed.positional {
-            let path = URL(fileURLWithPath: folder).appendingPathComponent("summary.json").path
+            let path = (folder as NSString).appendingPathComponent("summary.json")
             let text: String
             switch SafePaths.readInput(path, limit: IndexCommand.maximumSummaryBytes) {
             case .success(let t): text = t
@@ -65,22 +65,25 @@ struct IndexCommand {
             notes = IndexCommand.rebase(notes, notesFolder: URL(fileURLWithPath: notesPath).deletingLastPathComponent().path,
                                         reportFolders: parsed.positional.map { URL(fileURLWithPath: $0).lastPathComponent })
         }
+        var destination: OutputFile.Destination? = nil
         if let out = parsed.options["--out"] {
-            let inputs = parsed.positional.map { URL(fileURLWithPath: $0).appendingPathComponent("summary.json").path }
+            let inputs = parsed.positional.map { ($0 as NSString).appendingPathComponent("summary.json") }
                 + [parsed.options["--notes"]].compactMap { $0 }
-            if let problem = ReportWriter.fileRefusal(for: out, inputs: inputs) {
-                cli.err("synclab index: --out: \(problem)\n")
+            switch OutputFile.prepare(out, kind: .index, inputs: inputs) {
+            case .success(let d): destination = d
+            case .failure(let problem):
+                cli.err("synclab index: --out: \(problem.message)\n")
                 return 2
             }
         }
         let title = parsed.options["--title"] ?? "SyncLab reports"
         let markdown = IndexCommand.render(title: title, rows: rows, notes: notes)
-        guard let out = parsed.options["--out"] else {
+        guard let out = parsed.options["--out"], let destination else {
             cli.out(markdown)
             return 0
         }
         do {
-            try OutputFile.write(Data(markdown.utf8), to: out)
+            try OutputFile.write(Data(markdown.utf8), to: destination)
         } catch {
             cli.err("synclab index: cannot write \(out): \(ReportWriter.reason(error))\n")
             return 2

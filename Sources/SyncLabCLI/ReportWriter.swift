@@ -2,13 +2,15 @@ import Foundation
 
 /// Writes a report folder atomically and never replaces a folder it did not write.
 ///
-/// Files go into a temporary sibling folder first (`.NAME.tmp-PID-…`), which replaces the target
-/// only when every file is written, so an interrupted or failed run leaves the previous report
-/// untouched. On Linux the swap is one `renameat2(RENAME_EXCHANGE)`: at every instant the target
-/// path holds either the whole old report or the whole new one. Elsewhere the old folder is
-/// first renamed aside (`.NAME.old-PID-…`) and the next write restores it if a run died between
-/// the two renames. Leftovers of killed runs are removed at the start of the next write, when no
-/// other run holds the parent folder's lock (`FolderLock`).
+/// Files go into a folder inside a marked temporary sibling (`.NAME.tmp-PID-…`, see
+/// `LabTemporary`), which replaces the target only when every file is written, so an
+/// interrupted or failed run leaves the previous report untouched. On Linux the swap is one
+/// `renameat2(RENAME_EXCHANGE)`: at every instant the target path holds either the whole old
+/// report or the whole new one, and the old one ends up inside the temporary folder, which is
+/// then removed. Elsewhere the old folder is first renamed into the temporary folder and the
+/// next write puts it back if a run died between the two renames. Leftovers of killed runs are
+/// removed at the start of the next write there, when no other run holds the parent folder's
+/// lock (`FolderLock`); nothing without the lab's mark is ever removed.
 ///
 /// A marker file identifies folders SyncLab wrote; any other existing folder is refused, as are
 /// a folder holding an input or the current folder, the home folder, the file system root and
@@ -29,8 +31,10 @@ public enum ReportWriter {
     public static func refusal(for path: String, inputs: [String] = []) -> String? {
         let fm = FileManager.default
         guard !path.isEmpty else { return "the report folder path is empty" }
-        let given = URL(fileURLWithPath: expanded(path)).standardizedFileURL.path
+        if let problem = SafePaths.creationProblem(for: path) { return problem }
+        let given = SafePaths.absolute(path) ?? path
         let kind = PathKind(given)
+        if case .unreachable(let reason) = kind { return "'\(path)': \(reason)" }
         if case .danglingLink = kind {
             return "'\(path)' is \(kind.described); refusing to write a report through it (remove the link or create its target)"
         }
@@ -38,8 +42,7 @@ public enum ReportWriter {
         for input in inputs where SafePaths.locations(of: input).contains(where: { SafePaths.contains(target, $0) }) {
             return "refusing to replace '\(path)': it holds '\(input)', an input of this command; choose another folder"
         }
-        let cwd = SafePaths.resolved(fm.currentDirectoryPath)
-        if SafePaths.contains(target, cwd) {
+        if let cwd = SafePaths.currentFolder().map(SafePaths.resolved), SafePaths.contains(target, cwd) {
             return "refusing to write a report into '\(path)' (\(target)): it is or holds the current folder (\(cwd)), "
                 + "which replacing it would delete; choose a dedicated folder such as Reports/<name>"
         }
@@ -58,9 +61,34 @@ public enum ReportWriter {
             return "'\(path)' is a mount point; a report replaces its folder by renaming, which cannot replace a mount point "
                 + "(use a folder inside it, such as \(path)/report)"
         }
-        let contents = (try? fm.contentsOfDirectory(atPath: target)) ?? []
-        if contents.isEmpty || contents.contains(marker) { return nil }
-        return "'\(path)' exists and is not a SyncLab report folder (no \(marker) file); refusing to replace it"
+        guard let contents = try? fm.contentsOfDirectory(atPath: target) else {
+            return "'\(path)' is a folder that cannot be read (\(describe(errno: EACCES))); refusing to replace it"
+        }
+        guard contents.isEmpty || contents.contains(marker) else {
+            return "'\(path)' exists and is not a SyncLab report folder (no \(marker) file); refusing to replace it"
+        }
+        return replacementProblem(path, target)
+    }
+
+    /// Why this user cannot replace the report folder `target` (resolved) by renaming it away and
+    /// deleting its files, or nil: the folder is read-only (its files could not be deleted), or
+    /// it belongs to another user in a folder with the sticky bit (such as /tmp), where only its
+    /// owner may rename it.
+    static func replacementProblem(_ path: String, _ target: String) -> String? {
+        var st = stat(), up = stat()
+        let parent = (target as NSString).deletingLastPathComponent
+        guard stat(target, &st) == 0, stat(parent.isEmpty ? "/" : parent, &up) == 0 else { return nil }
+        let me = geteuid()
+        if me != 0, (up.st_mode & S_ISVTX) != 0, st.st_uid != me, up.st_uid != me {
+            return "'\(path)' belongs to another user (uid \(st.st_uid)) in '\(parent)', a folder with the sticky bit where only "
+                + "its owner may replace it; choose another folder"
+        }
+        if access(target, W_OK | X_OK) != 0 {
+            return "'\(path)' is a report folder this user cannot change (\(describe(errno: errno)), mode "
+                + "\(String(st.st_mode & 0o7777, radix: 8))); replacing it deletes its files, so it must be writable "
+                + "(chmod u+w '\(path)') — or choose another folder"
+        }
+        return nil
     }
 
     /// Everything knowable before a run about writing its report folder at `path`: `refusal`,
@@ -72,12 +100,6 @@ public enum ReportWriter {
 
     /// A report folder is a few hundred kilobytes; less free space than this fails for sure.
     static let minimumFreeBytes: UInt64 = 1 << 20
-
-    /// Why a single output file (`--junit`, `index --out`) must not be written at `path`, or nil
-    /// if it may (see `OutputFile.refusal`).
-    public static func fileRefusal(for path: String, inputs: [String]) -> String? {
-        OutputFile.refusal(for: path, inputs: inputs)
-    }
 
     /// Why a write failed, in words: Foundation's message for a write error is often only
     /// "The operation could not be completed" with a code.
@@ -92,7 +114,9 @@ public enum ReportWriter {
         case NSFileWriteOutOfSpaceError: return describe(errno: ENOSPC)
         case NSFileWriteNoPermissionError, NSFileReadNoPermissionError: return describe(errno: EACCES)
         case NSFileWriteVolumeReadOnlyError: return describe(errno: EROFS)
-        case NSFileWriteFileExistsError: return "something already exists at that path"
+        case NSFileWriteFileExistsError: return "a file (not a folder) is in the way on that path"
+        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return describe(errno: ENOENT)
+        case NSFileWriteInvalidFileNameError: return "a name in the path is invalid or too long (at most \(SafePaths.maximumNameBytes) bytes)"
         default: return ns.localizedDescription
         }
     }
@@ -107,70 +131,60 @@ public enum ReportWriter {
     }
 
     /// Writes `files` as the folder `path`, replacing a previous report there (through a
-    /// symbolic link: the folder it names is replaced, the link stays).
-    public static func write(_ files: [(name: String, contents: String)], to path: String, inputs: [String] = []) throws {
+    /// symbolic link: the folder it names is replaced, the link stays). Returns warnings: the
+    /// report is in place, but something was left behind (the next write there removes it).
+    @discardableResult
+    public static func write(_ files: [(name: String, contents: String)], to path: String, inputs: [String] = []) throws -> [String] {
         if let problem = refusal(for: path, inputs: inputs) { throw WriteError(message: problem) }
         let fm = FileManager.default
-        let target = URL(fileURLWithPath: SafePaths.resolved(path))
-        let parent = target.deletingLastPathComponent()
-        let name = target.lastPathComponent
+        let target = SafePaths.resolved(path)
+        let parent = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
         do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+            try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw WriteError(message: "could not create the folder '\(parent.path)': \(reason(error))")
+            throw WriteError(message: "could not create the folder '\(parent)': \(reason(error))")
         }
-        // Held until this function returns: no other run cleans up our temporary folder meanwhile.
-        let lock = FolderLock(parent.path)
-        if let lock, lock.tryExclusive() { cleanUpLeftovers(of: name, in: parent) }
-        lock?.shared()
-        let token = "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
-        let temporary = parent.appendingPathComponent(".\(name).tmp-\(token)")
-        do {
-            try fm.createDirectory(at: temporary, withIntermediateDirectories: false)
-            for file in files + [(name: marker, contents: "written by synclab\n")] {
-                try SafePaths.createFile(temporary.appendingPathComponent(file.name).path, Data(file.contents.utf8))
+        return try Interruption.whileWriting {
+            let temporary: LabTemporary
+            do {
+                temporary = try LabTemporary(for: name, in: parent)
+            } catch {
+                throw WriteError(message: "could not write the report to '\(path)': \(reason(error))")
             }
-            if fm.fileExists(atPath: target.path) {
-                if exchange(temporary.path, target.path) {
-                    try? fm.removeItem(at: temporary)          // now holds the previous report
-                } else {
-                    let old = parent.appendingPathComponent(".\(name).old-\(token)")
-                    try fm.moveItem(at: target, to: old)
-                    do {
-                        try fm.moveItem(at: temporary, to: target)
-                    } catch {
-                        try? fm.moveItem(at: old, to: target)    // put the previous report back
-                        throw error
-                    }
-                    try? fm.removeItem(at: old)
+            var warnings: [String] = []
+            do {
+                let staged = temporary.path + "/" + LabTemporary.stagedName
+                try fm.createDirectory(atPath: staged, withIntermediateDirectories: false)
+                for file in files + [(name: marker, contents: "written by synclab\n")] {
+                    try SafePaths.createFile(staged + "/" + file.name, Data(file.contents.utf8))
                 }
-            } else {
-                try fm.moveItem(at: temporary, to: target)
+                if PathKind.exists(target) {
+                    // Afterwards the previous report is inside the temporary folder, removed with it.
+                    if !exchange(staged, target) {
+                        let previous = temporary.path + "/" + LabTemporary.previousName
+                        guard rename(target, previous) == 0 else { throw WriteError(message: describe(errno: errno)) }
+                        guard rename(staged, target) == 0 else {
+                            let code = errno
+                            _ = rename(previous, target)    // put the previous report back
+                            throw WriteError(message: describe(errno: code))
+                        }
+                    }
+                } else {
+                    guard rename(staged, target) == 0 else { throw WriteError(message: describe(errno: errno)) }
+                }
+            } catch {
+                temporary.finish()
+                throw WriteError(message: "could not write the report to '\(path)': \(reason(error))")
             }
-        } catch {
-            try? fm.removeItem(at: temporary)
-            throw WriteError(message: "could not write the report to '\(path)': \(reason(error))")
+            if let problem = temporary.finish() { warnings.append(problem) }
+            return warnings
         }
     }
 
-    /// Removes `.NAME.tmp-…` and `.NAME.old-…` siblings left by runs that were killed; an `.old-`
-    /// folder is put back first when the report itself is missing (a run was killed between the
-    /// two renames of the non-atomic swap). Call it only holding the parent's exclusive
-    /// `FolderLock`: then no live run of any namespace has a temporary folder there.
-    static func cleanUpLeftovers(of name: String, in parent: URL) {
-        let fm = FileManager.default
-        let target = parent.appendingPathComponent(name)
-        let entries = ((try? fm.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
-        for entry in entries {
-            for kind in ["tmp", "old"] where entry.hasPrefix(".\(name).\(kind)-") {
-                let leftover = parent.appendingPathComponent(entry)
-                if kind == "old" && !fm.fileExists(atPath: target.path) {
-                    try? fm.moveItem(at: leftover, to: target)
-                } else {
-                    try? fm.removeItem(at: leftover)
-                }
-            }
-        }
+    /// Removes the lab's leftovers in `parent` (see `LabTemporary.cleanUp`).
+    static func cleanUpLeftovers(in parent: String) {
+        LabTemporary.cleanUp(in: parent)
     }
 
     /// Atomically swaps two paths (Linux `renameat2` with `RENAME_EXCHANGE`); false when the

@@ -122,7 +122,8 @@ struct RunCommand {
         cli.progressDone()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {
-            try ReportWriter.write(ReportBundle.files(result), to: out, inputs: inputs)
+            let warnings = try ReportWriter.write(ReportBundle.files(result), to: out, inputs: inputs)
+            for warning in warnings { cli.err("synclab run: warning: \(warning)\n") }
         } catch {
             cli.err("synclab run: \(error)\n")
             return 2

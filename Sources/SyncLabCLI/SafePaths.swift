@@ -24,12 +24,20 @@ enum PathKind: Equatable {
     case blockDevice
     case socket
 
+    /// A path that cannot be looked at: a symbolic link loop, a name too long, a component that
+    /// is a file, no permission to search a folder on the way. The reason is in words.
+    case unreachable(reason: String)
+
     init(_ path: String) {
         var st = stat()
-        guard lstat(path, &st) == 0 else { self = .absent; return }
+        guard lstat(path, &st) == 0 else {
+            self = errno == ENOENT ? .absent : .unreachable(reason: PathKind.reason(errno: errno, path: path))
+            return
+        }
         if (st.st_mode & S_IFMT) == S_IFLNK {
             guard stat(path, &st) == 0 else {
-                self = .danglingLink(target: PathKind.linkTarget(path) ?? "?")
+                self = errno == ENOENT ? .danglingLink(target: PathKind.linkTarget(path) ?? "?")
+                    : .unreachable(reason: PathKind.reason(errno: errno, path: path))
                 return
             }
         }
@@ -40,6 +48,35 @@ enum PathKind: Equatable {
         case S_IFCHR: self = .characterDevice
         case S_IFBLK: self = .blockDevice
         default: self = .socket
+        }
+    }
+
+    var isUnreachable: Bool {
+        if case .unreachable = self { return true }
+        return false
+    }
+
+    /// Whether anything, even a dangling link, is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
+    /// Why looking at `path` failed with `code`, in a user's terms.
+    static func reason(errno code: Int32, path: String) -> String {
+        switch code {
+        case ELOOP: return "it is a symbolic link loop (a link that leads back to itself)"
+        case ENAMETOOLONG:
+            if let long = path.split(separator: "/").first(where: { $0.utf8.count > SafePaths.maximumNameBytes }) {
+                return "a name in it is too long: \(SafePaths.quoted(String(long))) has \(long.utf8.count) bytes; "
+                    + "a name may have at most \(SafePaths.maximumNameBytes)"
+            }
+            return "the path is too long (\(path.utf8.count) bytes)"
+        case ENOTDIR:
+            if let file = SafePaths.fileComponent(of: path) { return "'\(file)' is a file, not a folder, so nothing can be inside it" }
+            return "a component of the path is not a folder"
+        case EACCES: return "permission denied (a folder on the way cannot be searched)"
+        default: return String(cString: strerror(code))
         }
     }
 
@@ -68,35 +105,110 @@ enum PathKind: Equatable {
         case .characterDevice: return "a character device"
         case .blockDevice: return "a block device"
         case .socket: return "a socket"
+        case .unreachable(let reason): return "unreachable: \(reason)"
         }
     }
 }
 
 enum SafePaths {
+    /// The longest file name most file systems allow, in bytes (NAME_MAX).
+    static let maximumNameBytes = 255
+
+    /// The current folder, or nil when it has been deleted (or cannot be read).
+    static func currentFolder() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return String(cString: buffer)
+    }
+
+    /// `path` made absolute (a leading `~` expanded) with `.`, `..` and repeated slashes removed
+    /// by its text alone; nil for a relative path when the current folder no longer exists.
+    static func absolute(_ path: String) -> String? {
+        let expanded = ReportWriter.expanded(path)
+        let full: String
+        if expanded.hasPrefix("/") {
+            full = expanded
+        } else {
+            guard let cwd = currentFolder() else { return nil }
+            full = cwd + "/" + expanded
+        }
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// The absolute path of `path` with every symbolic link, `.` and `..` resolved, including a
     /// link as the last component; for a path that does not exist (yet), its deepest existing
-    /// folder is resolved and the rest appended.
+    /// folder is resolved and the rest appended. A relative path is returned as given when the
+    /// current folder no longer exists (nothing can be found through it).
     static func resolved(_ path: String) -> String {
-        let absolute = URL(fileURLWithPath: ReportWriter.expanded(path)).standardizedFileURL.path
-        if let real = realpath(absolute, nil) {
+        guard let absolute = absolute(path) else { return path }
+        let parts = absolute.split(separator: "/").map(String.init)
+        // One realpath per component at most, from the whole path up: always ends, at "/".
+        for kept in stride(from: parts.count, through: 0, by: -1) {
+            let head = "/" + parts[..<kept].joined(separator: "/")
+            guard let real = realpath(head, nil) else { continue }
             defer { free(real) }
-            return String(cString: real)
+            let base = String(cString: real)
+            let tail = parts[kept...].joined(separator: "/")
+            return tail.isEmpty ? base : (base == "/" ? "" : base) + "/" + tail
         }
-        let url = URL(fileURLWithPath: absolute)
-        let parent = url.deletingLastPathComponent().path
-        guard parent != absolute, !parent.isEmpty else { return absolute }
-        let base = resolved(parent)
-        return (base == "/" ? "" : base) + "/" + url.lastPathComponent
+        return absolute
     }
 
     /// Where `path` lives: its resolved path, and the path of its own name (with its folder
     /// resolved) when that name is a symbolic link — replacing a folder that holds the link
     /// would delete the name the scenario wrote even though the file it names survives.
     static func locations(of path: String) -> [String] {
-        let absolute = URL(fileURLWithPath: ReportWriter.expanded(path)).standardizedFileURL
-        let named = resolved(absolute.deletingLastPathComponent().path) + "/" + absolute.lastPathComponent
+        guard let absolute = absolute(path) else { return [path] }
+        let folder = (absolute as NSString).deletingLastPathComponent
+        let named = (resolved(folder.isEmpty ? "/" : folder) as NSString).appendingPathComponent((absolute as NSString).lastPathComponent)
         let real = resolved(path)
         return real == named ? [real] : [real, named]
+    }
+
+    /// The first component of `path` that exists and is not a folder (a file where a folder
+    /// should be), as written in `path`; nil when there is none.
+    static func fileComponent(of path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return nil }
+        for n in 1..<parts.count {
+            let head = parts[..<n].joined(separator: "/")
+            if head.isEmpty || head == "~" { continue }
+            let kind = PathKind(ReportWriter.expanded(head))
+            if kind == .absent { return nil }
+            if kind != .folder, !(kind.isUnreachable) { return head }
+        }
+        return nil
+    }
+
+    /// Why `path` cannot be created, knowable from its text and the folders on its way: a name
+    /// over 255 bytes, a file (or FIFO, device…) where a folder must be, a link loop, the
+    /// current folder deleted. Nil when nothing on its way stands against it.
+    static func creationProblem(for path: String) -> String? {
+        if absolute(path) == nil {
+            return "the current folder no longer exists (it was deleted), so the relative path '\(path)' names nothing; "
+                + "use an absolute path, or change to an existing folder"
+        }
+        let expanded = ReportWriter.expanded(path)
+        if let long = expanded.split(separator: "/").first(where: { $0.utf8.count > maximumNameBytes }) {
+            return "the name \(quoted(String(long))) has \(long.utf8.count) bytes; a file or folder name may have at most \(maximumNameBytes)"
+        }
+        if expanded.utf8.count >= Int(PATH_MAX) { return "the path has \(expanded.utf8.count) bytes; at most \(Int(PATH_MAX) - 1)" }
+        let parts = expanded.split(separator: "/", omittingEmptySubsequences: false)
+        for n in stride(from: 1, to: parts.count, by: 1) {
+            let head = parts[..<n].joined(separator: "/")
+            if head.isEmpty { continue }
+            switch PathKind(head) {
+            case .folder: continue
+            case .absent, .danglingLink: return nil
+            case .unreachable(let reason): return "'\(head)': \(reason)"
+            case let other: return "'\(head)' is \(other.described), not a folder, so '\(path)' cannot be created inside it"
+            }
+        }
+        return nil
     }
 
     /// Whether `a` and `b` are the same file: the same resolved path, or the same inode on the
@@ -151,7 +263,7 @@ enum SafePaths {
     /// The deepest folder of `path` that exists (resolved), where a new file or folder would go.
     static func existingFolder(for path: String) -> String {
         var folder = (resolved(path) as NSString).deletingLastPathComponent
-        while !folder.isEmpty, folder != "/", PathKind(folder) != .folder {
+        while !folder.isEmpty, folder != "/", !PathKind.exists(folder) {
             folder = (folder as NSString).deletingLastPathComponent
         }
         return folder.isEmpty ? "/" : folder
@@ -188,11 +300,15 @@ enum SafePaths {
         switch kind {
         case .regularFile: break
         case .absent: return .failure(.init(message: "cannot read the file: it does not exist"))
+        case .unreachable(let reason): return .failure(.init(message: "cannot read the file: \(reason)"))
         default: return .failure(.init(message: "cannot read the file: it is \(kind.described); expected a regular file"))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= limit else {
             return .failure(.init(message: "the file has \(size) bytes; at most \(limit) are read"))
+        }
+        guard access(ReportWriter.expanded(path), R_OK) == 0 else {
+            return .failure(.init(message: "cannot read the file: \(ReportWriter.describe(errno: errno))"))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(.init(message: "cannot read the file: permission denied"))
@@ -218,21 +334,21 @@ enum SafePaths {
     }
 
     /// Replaces the regular file (or nothing) at the resolved path `path` with `data` atomically:
-    /// a temporary sibling, then `rename`. A failure leaves the previous file as it was.
+    /// the file is written inside a marked temporary folder beside it (`LabTemporary`), then
+    /// renamed into place. A failure or a signal leaves the previous file as it was.
     static func replaceFile(_ path: String, _ data: Data) throws {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))").path
-        do {
-            try createFile(temporary, data)
-        } catch {
-            unlink(temporary)
-            throw ReportWriter.WriteError(message: ReportWriter.reason(error).replacingOccurrences(of: temporary + ": ", with: ""))
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw ReportWriter.WriteError(message: ReportWriter.describe(errno: code))
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        try Interruption.whileWriting {
+            let temporary = try LabTemporary(for: name, in: folder.isEmpty ? "/" : folder)
+            defer { temporary.finish() }
+            let staged = temporary.path + "/" + LabTemporary.stagedName
+            do {
+                try createFile(staged, data)
+            } catch {
+                throw ReportWriter.WriteError(message: ReportWriter.reason(error).replacingOccurrences(of: staged + ": ", with: ""))
+            }
+            guard rename(staged, path) == 0 else { throw ReportWriter.WriteError(message: ReportWriter.describe(errno: errno)) }
         }
     }
 
@@ -244,36 +360,112 @@ enum SafePaths {
     }
 }
 
-/// A single output file (`check --junit`, `index --out`): written through a symbolic link,
-/// straight to a device or a FIFO that has a reader, and atomically (a temporary file renamed
-/// over it) when it is a regular file.
+/// A single output file (`check --junit`, `schema --out`, `index --out`): written through a
+/// symbolic link, straight to a device or a FIFO that has a reader, and atomically (a temporary
+/// file renamed over it) when it is a regular file — which must be empty or one the lab wrote,
+/// as an existing report folder must be (docs/safety.md).
 enum OutputFile {
-    /// Why `path` cannot be written, known before anything runs; nil if it may be.
-    static func refusal(for path: String, inputs: [String]) -> String? {
-        guard !path.isEmpty else { return "the file name is empty" }
-        let kind = PathKind(ReportWriter.expanded(path))
-        switch kind {
-        case .folder: return "'\(path)' is a folder; expected a file name"
-        case .danglingLink: return "'\(path)' is \(kind.described); refusing to write through it"
-        case .blockDevice, .socket: return "'\(path)' is \(kind.described); refusing to write to it"
-        case .fifo, .characterDevice: return nil   // written to directly, never replaced
-        case .absent, .regularFile: break
+    /// What the lab writes to an output file, and how it recognises a file it wrote before.
+    struct Kind: Sendable {
+        /// For messages: "a JUnit file written by 'synclab check'".
+        var described: String
+        /// Text the start of every such file holds.
+        var signature: String
+        /// How many bytes of the start are searched for `signature`.
+        var within: Int
+
+        static let junit = Kind(described: "a JUnit file written by 'synclab check'", signature: "<!-- synclab check: ", within: 200)
+        static let schema = Kind(described: "a scenario schema written by 'synclab schema'",
+                                 signature: "\"$id\": \"https://synclab.example/scenario.schema.json\"", within: 400)
+        static let index = Kind(described: "an index written by 'synclab index'", signature: "Generated by `synclab index`", within: 70_000)
+
+        /// Whether the regular file at `path` is empty or holds `signature` near its start.
+        func recognizes(_ path: String) -> Bool {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? handle.close() }
+            let head = (try? handle.read(upToCount: within)) ?? Data()
+            return head.isEmpty || String(decoding: head, as: UTF8.self).contains(signature)
         }
-        if let input = inputs.first(where: { SafePaths.same($0, ReportWriter.expanded(path)) }) {
-            return "'\(path)' is '\(input)', an input of this command; refusing to overwrite it"
+    }
+
+    /// A destination checked before anything runs. A FIFO or a device is opened then (without
+    /// blocking: a FIFO nobody reads is refused at once) and kept open until the write, so a
+    /// reader sees one stream.
+    final class Destination {
+        let path: String
+        let kind: Kind
+        fileprivate(set) var descriptor: Int32?
+
+        init(path: String, kind: Kind, descriptor: Int32? = nil) {
+            self.path = path
+            self.kind = kind
+            self.descriptor = descriptor
+        }
+
+        deinit { if let descriptor { close(descriptor) } }
+    }
+
+    /// The destination `path` for an output of `kind`, or why it cannot be written, known before
+    /// anything runs: an input, a folder, a dangling link, a socket, a FIFO without a reader, a
+    /// file the lab did not write, a folder that cannot be written.
+    static func prepare(_ path: String, kind: Kind, inputs: [String]) -> Result<Destination, ReportWriter.WriteError> {
+        func refuse(_ message: String) -> Result<Destination, ReportWriter.WriteError> { .failure(.init(message: message)) }
+        guard !path.isEmpty else { return refuse("the file name is empty") }
+        if let problem = SafePaths.creationProblem(for: path) { return refuse(problem) }
+        let given = ReportWriter.expanded(path)
+        let pathKind = PathKind(given)
+        if let input = inputs.first(where: { SafePaths.same($0, given) }) {
+            return refuse("'\(path)' is '\(input)', an input of this command; refusing to overwrite it")
+        }
+        switch pathKind {
+        case .folder: return refuse("'\(path)' is a folder; expected a file name")
+        case .danglingLink: return refuse("'\(path)' is \(pathKind.described); refusing to write through it")
+        case .blockDevice, .socket: return refuse("'\(path)' is \(pathKind.described); refusing to write to it")
+        case .unreachable(let reason): return refuse("'\(path)': \(reason)")
+        case .fifo, .characterDevice:
+            // Written to directly, never replaced. Opened now: a FIFO with no reader fails at once.
+            let fd = open(given, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else {
+                let code = errno
+                if code == ENXIO { return refuse("'\(path)' is a FIFO with no reader; start its reader first (nothing was run)") }
+                return refuse("'\(path)': \(ReportWriter.describe(errno: code))")
+            }
+            return .success(Destination(path: path, kind: kind, descriptor: fd))
+        case .regularFile:
+            let absolute = SafePaths.absolute(given) ?? given
+            let isSystem = absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/")
+            if !isSystem && !kind.recognizes(given) {
+                let through = PathKind.isLink(given) ? " (through a symbolic link to '\(SafePaths.resolved(given))')" : ""
+                return refuse("'\(path)'\(through) exists and is not \(kind.described); refusing to overwrite it "
+                    + "(remove it or choose another name)")
+            }
+        case .absent: break
         }
         let real = SafePaths.resolved(path)
         let folder = (real as NSString).deletingLastPathComponent
-        guard PathKind(folder.isEmpty ? "/" : folder) == .folder else { return "the folder '\(folder)' does not exist" }
-        return SafePaths.writeProblem(for: real, needBytes: 64 * 1024)
+        guard PathKind(folder.isEmpty ? "/" : folder) == .folder else { return refuse("the folder '\(folder)' does not exist") }
+        if let problem = SafePaths.writeProblem(for: real, needBytes: 64 * 1024) { return refuse(problem) }
+        return .success(Destination(path: path, kind: kind))
     }
 
-    /// Writes `data` to `path` as `refusal` promises.
-    static func write(_ data: Data, to path: String) throws {
-        let given = ReportWriter.expanded(path)
+    /// Why `path` cannot be written (see `prepare`); nil if it may be.
+    static func refusal(for path: String, kind: Kind, inputs: [String]) -> String? {
+        if case .failure(let e) = prepare(path, kind: kind, inputs: inputs) { return e.message }
+        return nil
+    }
+
+    /// Writes `data` to `destination` as `prepare` promises.
+    static func write(_ data: Data, to destination: Destination) throws {
+        if let fd = destination.descriptor {
+            destination.descriptor = nil
+            defer { close(fd) }
+            try writeToOpen(fd, data, requireRegular: false)
+            return
+        }
+        let given = ReportWriter.expanded(destination.path)
         // Nothing under /dev or /proc is ever replaced: /dev/stdout redirected to a file names
         // that file, which is appended to, after what the command has printed to it.
-        let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
+        let absolute = SafePaths.absolute(given) ?? given
         if absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/") {
             try writeDirectly(data, to: given, appending: PathKind(given) == .regularFile, creating: false)
             return
@@ -281,7 +473,13 @@ enum OutputFile {
         switch PathKind(given) {
         case .fifo, .characterDevice:
             try writeDirectly(data, to: given, appending: false)
-        case .absent, .regularFile:
+        case .absent:
+            try SafePaths.replaceFile(SafePaths.resolved(given), data)
+        case .regularFile:
+            // Checked again: the file may have changed since `prepare`.
+            guard destination.kind.recognizes(given) else {
+                throw ReportWriter.WriteError(message: "it is no longer empty or \(destination.kind.described); nothing was written")
+            }
             // The real file behind any link: the link stays, the file it names gets the bytes.
             try SafePaths.replaceFile(SafePaths.resolved(given), data)
         case let other:
@@ -307,6 +505,12 @@ enum OutputFile {
             throw ReportWriter.WriteError(message: ReportWriter.describe(errno: code))
         }
         defer { close(fd) }
+        try writeToOpen(fd, data, requireRegular: requireRegular)
+    }
+
+    /// Writes `data` to the open descriptor `fd` of an output: through our own standard output
+    /// when it is the same file, else blocking as any writer would.
+    static func writeToOpen(_ fd: Int32, _ data: Data, requireRegular: Bool) throws {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ReportWriter.WriteError(message: ReportWriter.describe(errno: errno)) }
         let type = st.st_mode & S_IFMT

@@ -32,12 +32,15 @@ struct SchemaCommand {
             cli.out(text)
             return 0
         }
-        if let problem = ReportWriter.fileRefusal(for: out, inputs: []) {
-            cli.err("synclab schema: --out: \(problem)\n")
+        let destination: OutputFile.Destination
+        switch OutputFile.prepare(out, kind: .schema, inputs: []) {
+        case .success(let d): destination = d
+        case .failure(let problem):
+            cli.err("synclab schema: --out: \(problem.message)\n")
             return 2
         }
         do {
-            try OutputFile.write(Data(text.utf8), to: out)
+            try OutputFile.write(Data(text.utf8), to: destination)
         } catch {
             cli.err("synclab schema: cannot write \(out): \(ReportWriter.reason(error))\n")
             return 2

@@ -152,11 +152,19 @@ struct SweepCommand {
         let seeds = (0..<UInt64(seedCount)).map { base.seed + $0 }
         let spec = SweepSpec(scenario: base.name, fingerprint: fingerprint, axes: axes, seeds: seeds, chart: chart, figures: figures)
         var points: [(index: Int, scenario: Scenario)] = []
+        let memoryLimit = MemoryLimit.current()
         for p in 0..<spec.points {
             let overrides = zip(axes, spec.values(ofPoint: p)).map { ScenarioLoader.Override(keyPath: $0.keyPath, value: SweepAxis.jsonValue($1)) }
             do {
                 let s = try loader.load(path: path, overrides: overrides)
-                if SweepSpec.shard(ofPoint: p, count: shards) == shard { points.append((p, s)) }
+                guard SweepSpec.shard(ofPoint: p, count: shards) == shard else { continue }
+                // The varied keys change a run's size: refuse before anything is allocated.
+                if let problem = ScenarioLoader.memoryProblem(s, limit: memoryLimit) {
+                    let which = overrides.map { "\($0.keyPath)=\($0.value.serialized(indent: 0))" }.joined(separator: " ")
+                    cli.err("synclab sweep: \(path) at point \(p) (\(which)): \(problem)\n")
+                    return 2
+                }
+                points.append((p, s))
             } catch {
                 let which = overrides.map { "\($0.keyPath)=\($0.value.serialized(indent: 0))" }.joined(separator: " ")
                 cli.err("synclab sweep: --vary at point \(p) (\(which)): \(error)\n")
@@ -201,7 +209,8 @@ struct SweepCommand {
             }
         }
         do {
-            try ReportWriter.write(files, to: out, inputs: inputs)
+            let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
+            for warning in warnings { cli.err("synclab sweep: warning: \(warning)\n") }
         } catch {
             cli.err("synclab sweep: \(error)\n")
             return 2
@@ -278,7 +287,8 @@ struct MergeCommand {
             return 2
         }
         do {
-            try ReportWriter.write(files, to: out, inputs: inputs)
+            let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
+            for warning in warnings { cli.err("synclab merge: warning: \(warning)\n") }
         } catch {
             cli.err("synclab merge: \(error)\n")
             return 2

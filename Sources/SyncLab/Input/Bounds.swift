@@ -90,7 +90,7 @@ public struct Bounds: Sendable {
     }
 
     /// A duration in the largest fitting unit with 3 significant digits: "160s", "2.67h",
-    /// "3.2e+12 years".
+    /// "3.2e12 years".
     static func approximateDuration(_ ns: Double) -> String {
         let units: [(Double, String)] = [(1, "ns"), (1e3, "us"), (1e6, "ms"), (1e9, "s"), (60e9, "m"),
                                           (3600e9, "h"), (86_400e9, "d")]
@@ -107,15 +107,29 @@ public struct Bounds: Sendable {
         return number(bytesPerSecond / size) + " " + symbol
     }
 
-    /// 3 significant digits, whole numbers from 1000 up: "2.06", "240000", "1.3e+12".
-    /// `rounding` lets a hint round toward the safe side ("at most" down, "at least" up).
+    /// 3 significant digits, whole numbers from 1000 up, as people write them: "2.06",
+    /// "240000", "0", "1.3e12", "1e-308". `rounding` lets a hint round toward the safe side
+    /// ("at most" down, "at least" up).
     static func number(_ x: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
         guard x.isFinite else { return x < 0 ? "minus infinity" : "infinity" }
-        if x.magnitude >= 1e15 { return String(format: "%.3g", x) }
+        if x.magnitude >= 1e15 || (x != 0 && x.magnitude < 1e-4) { return scientific(x) }
         if x.magnitude >= 1000 || x == x.rounded() { return String(Int64(x.rounded(rounding))) }
         let scale = pow(10, 2 - floor(log10(x.magnitude)))
         let rounded = (x * scale).rounded(rounding) / scale
         return String(format: "%.3g", rounded)
+    }
+
+    /// `x` in 3 significant digits with a power of ten, without the C library's "+" and
+    /// leading zeros: "1e308", "2.5e-7".
+    static func scientific(_ x: Double) -> String {
+        let text = String(format: "%.3g", x)
+        guard let e = text.firstIndex(of: "e") else { return text }
+        var exponent = text[text.index(after: e)...]
+        var sign = ""
+        if exponent.first == "-" { sign = "-" }
+        if exponent.first == "+" || exponent.first == "-" { exponent = exponent.dropFirst() }
+        let digits = exponent.drop { $0 == "0" }
+        return text[..<e] + "e" + sign + (digits.isEmpty ? "0" : digits)
     }
 }
 

@@ -27,9 +27,25 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         a.file == b.file && a.keyPath == b.keyPath && a.message == b.message
     }
 
-    /// "file: keyPath: message", or "file: message" when there is no key path.
+    /// "file: keyPath: message", or "file: message" when there is no key path. Control
+    /// characters (a path from `extends` or a trace may hold ESC or NUL) are shown escaped, so a
+    /// message cannot drive the terminal it is printed on.
     public var description: String {
-        keyPath.isEmpty ? "\(file): \(message)" : "\(file): \(keyPath): \(message)"
+        InputError.escapingControls(keyPath.isEmpty ? "\(file): \(message)" : "\(file): \(keyPath): \(message)")
+    }
+
+    /// `text` with every control character but the line break written as `\u{1B}`.
+    public static func escapingControls(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if (v < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(v) {
+                out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

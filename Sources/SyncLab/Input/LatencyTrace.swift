@@ -34,7 +34,8 @@ public enum LatencyTrace {
         var values: [Double] = []
         var lineNumber = 0
         var sawData = false
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, which a split on "\n" would not split.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }

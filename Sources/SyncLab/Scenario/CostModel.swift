@@ -178,7 +178,7 @@ extension FlatRatePricing: Plugin {
         let monthly = try CostModel.amount(node.required("monthly"))
         let capacity = try node.optional("capacityRps") { n -> Double in
             let v = try n.double()
-            guard v > 0 else { throw n.error("must be greater than zero; got \(v)") }
+            guard v > 0 else { throw n.error("must be greater than zero; got \(InputNode.describeScalar(n.value))") }
             return v
         }
         self.init(monthly: monthly, capacityRps: capacity)
@@ -248,7 +248,7 @@ extension CostModel {
     /// A price or a count: a number, not negative.
     static func amount(_ n: InputNode) throws -> Double {
         let v = try n.double()
-        guard v >= 0 else { throw n.error("must not be negative; got \(v)") }
+        guard v >= 0 else { throw n.error("must not be negative; got \(InputNode.describeScalar(n.value))") }
         return v
     }
 }

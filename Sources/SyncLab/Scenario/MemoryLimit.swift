@@ -14,10 +14,14 @@ public struct MemoryLimit: Sendable, Equatable {
     public var bytes: Double
     /// Where the limit comes from, for the refusal ("the address-space limit (ulimit -v)").
     public var source: String
+    /// Address space held back from the limit the system sets (`addressSpaceOverhead`), so a
+    /// refusal can say what limit would let the run start; 0 for other limits.
+    public var reserved: Double
 
-    public init(bytes: Double, source: String) {
+    public init(bytes: Double, source: String, reserved: Double = 0) {
         self.bytes = bytes
         self.source = source
+        self.reserved = reserved
     }
 
     /// The ceiling a scenario may plan for on any machine (`synclab validate` checks it, so a
@@ -41,7 +45,10 @@ public struct MemoryLimit: Sendable, Equatable {
         let unlimited = rlim_t(1) << 62
         if getrlimit(Int32(RLIMIT_AS.rawValue), &rl) == 0, rl.rlim_cur < unlimited {
             candidates.append(MemoryLimit(bytes: max(0, Double(rl.rlim_cur) - addressSpaceOverhead),
-                                          source: "the address-space limit (ulimit -v \(rl.rlim_cur / 1024)) less \(Int(addressSpaceOverhead / 1_048_576)) MiB for code, stacks and arenas"))
+                                          source: "the address-space limit (ulimit -v \(rl.rlim_cur / 1024), "
+                                            + "\(ScenarioLoader.gib(Double(rl.rlim_cur)))) less about "
+                                            + "\(ScenarioLoader.gib(addressSpaceOverhead)) for code, stacks and arenas",
+                                          reserved: addressSpaceOverhead))
         }
         if getrlimit(Int32(RLIMIT_DATA.rawValue), &rl) == 0, rl.rlim_cur < unlimited {
             candidates.append(MemoryLimit(bytes: Double(rl.rlim_cur), source: "the data-segment limit (ulimit -d \(rl.rlim_cur / 1024))"))

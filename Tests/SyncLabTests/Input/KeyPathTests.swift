@@ -89,7 +89,7 @@ import SyncLabKernel
         #expect(Bounds.number(240_200) == "240200")
         #expect(Bounds.number(8326.4) == "8326")
         #expect(Bounds.number(0.5) == "0.5")
-        #expect(Bounds.number(3e20) == "3e+20")
+        #expect(Bounds.number(3e20) == "3e20")
         #expect(Bounds.number(.infinity) == "infinity")
         #expect(Bounds.approximateDuration(8.64e17) == "10000d")
         #expect(Bounds.approximateDuration(1.6e11) == "2.67m")
