@@ -202,6 +202,11 @@ struct IndexRow {
             case nil: throw Invalid(description: "\(key): missing; expected a string")
             }
         }
+        // Every headline figure the summary holds is checked, not only those the table shows: a
+        // file with a share of 7 anywhere is not one 'synclab run' wrote.
+        for figure in Headline.figures.map(\.key) where value(figure.split(separator: ".").map(String.init)) != nil {
+            _ = try number(figure.split(separator: ".").map(String.init))
+        }
         guard let scenario = try text("scenario", nullable: false) else { throw Invalid(description: "scenario: expected a string; got null") }
         self.scenario = scenario
         guard case .number(let count, _)? = value(["clients"]), (0...1e12).contains(count), let whole = Int(exactly: count) else {

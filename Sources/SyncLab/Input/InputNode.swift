@@ -16,6 +16,9 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// reported at its object). Not part of the message: it finds which file of an `extends`
     /// chain wrote the key. Ignored by `==`.
     var subjectPath: String?
+    /// Another key the value was judged against ("duration" for a release time), whose file an
+    /// `extends` chain names when it differs. Ignored by `==`.
+    var relatedPath: String?
 
     public init(file: String, keyPath: String, message: String) {
         self.file = file

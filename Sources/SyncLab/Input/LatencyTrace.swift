@@ -166,7 +166,7 @@ extension InputNode {
             case .folder: throw node.error("trace file '\(path)' is a folder; expected a CSV file")
             case .tooLarge(let bytes):
                 throw node.error("trace file '\(path)' has \(bytes) bytes; at most \(LatencyTrace.maximumFileBytes) are allowed")
-            case .unreadable: throw node.error("trace file '\(path)' cannot be read")
+            case .unreadable(let reason): throw node.error("trace file '\(path)' cannot be read: \(reason)")
             }
         }
         guard let text = String(data: data, encoding: .utf8) else { throw node.error("trace file '\(path)' is not UTF-8 text") }

@@ -155,7 +155,9 @@ extension ScenarioLoader {
         let atNode = try n.required("at")
         let at = try atNode.duration(in: 0...Limits.runLength)
         guard at < duration else {
-            throw atNode.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(atNode.value))")
+            var problem = atNode.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(atNode.value))")
+            problem.relatedPath = "duration"
+            throw problem
         }
         let multiplierNode = try n.required("multiplier")
         let multiplier = try multiplierNode.double()

@@ -33,7 +33,9 @@ extension ScenarioLoader {
                 let atNode = try o.required("at")
                 let at = try atNode.duration(in: 0...Limits.runLength)
                 guard at < duration else {
-                    throw atNode.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(atNode.value))")
+                    var problem = atNode.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(atNode.value))")
+                    problem.relatedPath = "duration"
+                    throw problem
                 }
                 let outage = Outage(at: SimTime(ns: at),
                                     duration: try o.required("duration").duration(in: Int64.millisecond...Limits.delay),

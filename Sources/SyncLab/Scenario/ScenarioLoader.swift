@@ -125,7 +125,7 @@ public struct ScenarioLoader {
         case .missing: "cannot read the file: it does not exist"
         case .folder: "cannot read the file: it is a folder; expected a scenario .json file"
         case .tooLarge(let bytes): "the file has \(bytes) bytes; a scenario file may have at most \(maximumFileBytes)"
-        case .unreadable: "cannot read the file: permission denied or not a regular file"
+        case .unreadable(let reason): "cannot read the file: \(reason)"
         }
         return InputError(file: path, keyPath: "", message: message)
     }
@@ -172,6 +172,12 @@ public struct ScenarioLoader {
         for layer in layers.reversed() where InputKeyPath.lookup(subject, in: layer.value) != nil {
             var located = error
             located.file = layer.file
+            // A value judged against another key (a release time against the duration): name the
+            // file that set that key when it is not this one, which the user may have just changed.
+            if let related = error.relatedPath,
+               let setter = layers.last(where: { InputKeyPath.lookup(related, in: $0.value) != nil }), setter.file != layer.file {
+                located.message += " (\(related) is set in \(setter.file))"
+            }
             return located
         }
         return error

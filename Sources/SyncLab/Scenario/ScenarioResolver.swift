@@ -27,14 +27,27 @@ public enum ScenarioFileProblem: Error, Sendable, Equatable {
     case missing(lookedFor: String)
     case folder
     case tooLarge(bytes: Int)
-    /// It exists but cannot be read: permission denied, or not a regular file (a FIFO, a device).
-    case unreadable
+    /// It exists but cannot be read; `reason` says why in a user's terms: permission denied, a
+    /// FIFO, a device or a socket (not a regular file), a symbolic link loop, a name too long, a
+    /// component that is a file.
+    case unreadable(reason: String)
 }
 
 /// Paths on the file system, as the command line gives them: relative to the current folder, or
 /// to the folder of the file that names them.
 public struct FileSystemScenarioResolver: ScenarioResolver {
     public init() {}
+
+    /// Why a file could not be looked at, in a user's terms.
+    static func reason(errno code: Int32) -> String {
+        switch code {
+        case EACCES: return "permission denied"
+        case ELOOP: return "it is a symbolic link loop (a link that leads back to itself)"
+        case ENAMETOOLONG: return "a name in its path is too long (at most 255 bytes a name)"
+        case ENOTDIR: return "a component of its path is a file, not a folder"
+        default: return String(cString: strerror(code))
+        }
+    }
 
     public func name(of reference: String, from referrer: String?) -> String {
         guard let referrer, !reference.hasPrefix("/") else { return reference }
@@ -47,15 +60,26 @@ public struct FileSystemScenarioResolver: ScenarioResolver {
 
     public func contents(of name: String, maximumBytes: Int) throws(ScenarioFileProblem) -> Data {
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: name, isDirectory: &isDirectory) else {
-            throw .missing(lookedFor: URL(fileURLWithPath: name).standardizedFileURL.path)
+        // stat itself, not fileExists: a link loop or a name too long is not "no such file".
+        var st = stat()
+        guard stat(name, &st) == 0 else {
+            let code = errno
+            guard code != ENOENT else { throw .missing(lookedFor: URL(fileURLWithPath: name).standardizedFileURL.path) }
+            throw .unreadable(reason: Self.reason(errno: code))
         }
-        guard !isDirectory.boolValue else { throw .folder }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: throw .folder
+        case S_IFREG: break
+        case S_IFIFO: throw .unreadable(reason: "it is a FIFO (named pipe); expected a regular file")
+        case S_IFCHR, S_IFBLK: throw .unreadable(reason: "it is a device; expected a regular file")
+        case S_IFSOCK: throw .unreadable(reason: "it is a socket; expected a regular file")
+        default: throw .unreadable(reason: "it is not a regular file")
+        }
+        guard access(name, R_OK) == 0 else { throw .unreadable(reason: Self.reason(errno: errno)) }
         // Refused unread when the size is known: a FIFO or a device may never end.
         let attributes = try? fm.attributesOfItem(atPath: name)
         if let size = (attributes?[.size] as? NSNumber)?.intValue, size > maximumBytes { throw .tooLarge(bytes: size) }
-        guard let data = fm.contents(atPath: name) else { throw .unreadable }
+        guard let data = fm.contents(atPath: name) else { throw .unreadable(reason: "it could not be read") }
         guard data.count <= maximumBytes else { throw .tooLarge(bytes: data.count) }
         return data
     }
