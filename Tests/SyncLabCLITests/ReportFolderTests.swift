@@ -71,22 +71,34 @@ import SyncLab
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["base.json", "r", "small.json"])
     }
 
+    /// A temporary folder as a killed writer leaves it: named `.TARGET.tmp-…` and marked with
+    /// the lab's token (`LabTemporary`).
+    @discardableResult
+    static func markedLeftover(in dir: String, for target: String, tag: String) throws -> String {
+        let name = ".\(target).tmp-\(tag)"
+        try FileManager.default.createDirectory(atPath: dir + "/" + name, withIntermediateDirectories: false)
+        try LabTemporary.token(folder: name, target: target).write(toFile: dir + "/" + name + "/" + LabTemporary.tokenFile,
+                                                                  atomically: false, encoding: .utf8)
+        return dir + "/" + name
+    }
+
     @Test func leftoversOfKilledRunsAreRemovedAndADisplacedReportIsRestored() throws {
         let dir = CLITests.temporaryDirectory()
         let (path, before) = try Self.previousReport(in: dir)
         let fm = FileManager.default
         let dead = try Self.deadProcessID()
-        // A temporary folder of a killed run (no one holds the folder's lock): removed.
-        try fm.createDirectory(atPath: dir + "/.r.tmp-\(dead)-dead", withIntermediateDirectories: false)
-        ReportWriter.cleanUpLeftovers(of: "r", in: URL(fileURLWithPath: dir))
-        #expect(!fm.fileExists(atPath: dir + "/.r.tmp-\(dead)-dead"))
-        // A run killed between the two renames of the non-atomic swap: the report is aside.
-        try fm.moveItem(atPath: path, toPath: dir + "/.r.old-\(dead)-x")
-        ReportWriter.cleanUpLeftovers(of: "r", in: URL(fileURLWithPath: dir))
+        // A temporary folder of a killed run (marked; no one holds the folder's lock): removed.
+        let leftover = try Self.markedLeftover(in: dir, for: "r", tag: "\(dead)-dead")
+        ReportWriter.cleanUpLeftovers(in: dir)
+        #expect(!fm.fileExists(atPath: leftover))
+        // A run killed between the two renames of the non-atomic swap: the report is inside it.
+        let aside = try Self.markedLeftover(in: dir, for: "r", tag: "\(dead)-x")
+        try fm.moveItem(atPath: path, toPath: aside + "/" + LabTemporary.previousName)
+        ReportWriter.cleanUpLeftovers(in: dir)
         #expect(Self.snapshot(path) == before)
         #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == ["base.json", "r", "small.json"])
         // And a full write starts by cleaning up.
-        try fm.createDirectory(atPath: dir + "/.r.tmp-\(dead)-again", withIntermediateDirectories: false)
+        try Self.markedLeftover(in: dir, for: "r", tag: "\(dead)-again")
         try ReportWriter.write([("report.md", "# new\n")], to: path)
         #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == ["base.json", "r", "small.json"])
         #expect(fm.contents(atPath: path + "/report.md") == Data("# new\n".utf8))

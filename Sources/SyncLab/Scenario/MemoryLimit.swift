@@ -24,6 +24,16 @@ public struct MemoryLimit: Sendable, Equatable {
         self.reserved = reserved
     }
 
+    /// The limit in words for a refusal: "the limit is 16 GiB, the lab's ceiling for any run", or
+    /// for an address-space limit what code and stacks take of it and what is left ("the
+    /// address-space limit (ulimit -v 200000, 195 MiB) less about 272 MiB for code, stacks and
+    /// arenas leaves nothing for the run").
+    public var described: String {
+        guard reserved > 0 else { return "the limit is \(ScenarioLoader.gib(bytes)), \(source)" }
+        return "\(source) less about \(ScenarioLoader.gib(reserved)) for code, stacks and arenas leaves "
+            + (bytes > 0 ? ScenarioLoader.gib(bytes) : "nothing for the run")
+    }
+
     /// The ceiling a scenario may plan for on any machine (`synclab validate` checks it, so a
     /// scenario's validity does not depend on the machine).
     public static let plannable = MemoryLimit(bytes: Double(Scenario.memoryLimitBytes), source: "the lab's ceiling for any run")
@@ -45,9 +55,7 @@ public struct MemoryLimit: Sendable, Equatable {
         let unlimited = rlim_t(1) << 62
         if getrlimit(Int32(RLIMIT_AS.rawValue), &rl) == 0, rl.rlim_cur < unlimited {
             candidates.append(MemoryLimit(bytes: max(0, Double(rl.rlim_cur) - addressSpaceOverhead),
-                                          source: "the address-space limit (ulimit -v \(rl.rlim_cur / 1024), "
-                                            + "\(ScenarioLoader.gib(Double(rl.rlim_cur)))) less about "
-                                            + "\(ScenarioLoader.gib(addressSpaceOverhead)) for code, stacks and arenas",
+                                          source: "the address-space limit (ulimit -v \(rl.rlim_cur / 1024), \(ScenarioLoader.gib(Double(rl.rlim_cur))))",
                                           reserved: addressSpaceOverhead))
         }
         if getrlimit(Int32(RLIMIT_DATA.rawValue), &rl) == 0, rl.rlim_cur < unlimited {

@@ -301,7 +301,7 @@ extension ScenarioLoader {
         return "this scenario would need about \(gib(total)) (\(s.population.players) players × \(Scenario.bytesPerPlayer) B = \(gib(players)); "
             + "\(Bounds.number(s.expectedTransitions.rounded())) item changes over \(Units.formatDuration(s.duration + s.warmup)) "
             + "on \(s.positions) positions with their show summaries and the rest \(gib(rest)); published files \(gib(files))); "
-            + "the limit is \(gib(limit.bytes)), \(limit.source); use fewer players, a shorter duration or fewer positions"
+            + "\(limit.described); use fewer players, a shorter duration or fewer positions"
             + (limit.reserved > 0 ? ", or raise the limit to at least ulimit -v \(Int64(((total + limit.reserved) / 1024).rounded(.up)))" : "")
     }
 

@@ -99,6 +99,32 @@ import SyncLabKernel
         #expect(Bounds(numberUnit: "ppm").describe(20, .number) == "20 ppm")
     }
 
+    /// Issue 40, row 11: below about 1e-306 the scale 10^(2 − ⌊log10 x⌋) is infinite and x·∞/∞
+    /// printed "-nan"; large and small powers of ten are written as people write them.
+    @Test func tinyAndHugeNumbersAreWrittenAsPeopleWriteThem() {
+        #expect(Bounds.number(1e-308) == "1e-308")
+        #expect(Bounds.number(-2.5e-310) == "-2.5e-310")
+        #expect(Bounds.number(1e308) == "1e308")
+        #expect(Bounds.number(1.25e-7) == "1.25e-7")
+        #expect(Bounds.number(0) == "0")
+        #expect(Bounds.number(1_000_000_000) == "1000000000")
+        #expect(Bounds.number(0.00123) == "0.00123")
+        #expect(Bounds.scientific(1e15) == "1e15")
+        #expect(Bounds.scientific(1e100) == "1e100")
+    }
+
+    /// The same through a scenario: "got -nan" and "got 1e+308" became the values as written.
+    @Test func aTinyShapeIsRefusedWithItsValue() throws {
+        func message(_ shape: String) -> String {
+            let text = #"{ "extends": "v115-idealised.json", "devices": { "lifecycle": { "shape": \#(shape) } } }"#
+            do { _ = try ScenarioLoader().load(text: text, file: "t.json", resolver: ShippedScenarios.resolver); return "" } catch { return "\(error)" }
+        }
+        for (shape, shown) in [("1e-308", "got 1e-308"), ("1e308", "got 1e308"), ("0", "got 0"), ("0.0", "got 0"), ("1000000000", "got 1000000000")] {
+            let m = message(shape)
+            #expect(m.contains("devices.lifecycle.shape: must be between 0.2 and 10; \(shown)") && !m.contains("nan"), "\(m)")
+        }
+    }
+
     /// The extremes of each distribution are the generator's: |Z| ≤ 14.12 for the ziggurat,
     /// −ln U ≤ 53 ln 2 for U with 53 random bits. Checked against many real draws too.
     @Test func drawRangesBoundEveryDraw() {

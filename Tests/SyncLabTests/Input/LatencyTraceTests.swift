@@ -16,6 +16,20 @@ import SyncLabKernel
         #expect(try LatencyTrace.samples(in: "rtt\n5\n", column: nil) == [5])
     }
 
+    /// Issue 40, row 10: "\r\n" is one Character, so a split on "\n" left the whole file one
+    /// line ("has no column 'ms' in its header (ms⏎50⏎30)").
+    @Test func crlfLineEndsReadLikeLF() throws {
+        #expect(try LatencyTrace.samples(in: "ms\r\n50\r\n30\r\n", column: "ms") == [50, 30])
+        #expect(try LatencyTrace.samples(in: "ms\r\n50\r\n30\r\n", column: nil) == [50, 30])
+        #expect(try LatencyTrace.samples(in: "# note\r\na,b\r\n1,2\r\n\r\n3,4", column: "b") == [2, 4])
+        do {
+            _ = try LatencyTrace.samples(in: "a\r\n1\r\nx\r\n", column: nil)
+            Issue.record("a bad cell was accepted")
+        } catch {
+            #expect(error == .init(line: 3, message: "column 'a' is \"x\", not a number"))
+        }
+    }
+
     @Test func problemsNameTheLine() {
         func problem(_ text: String, _ column: String?) -> LatencyTrace.Problem? {
             do { _ = try LatencyTrace.samples(in: text, column: column); return nil } catch { return error }
