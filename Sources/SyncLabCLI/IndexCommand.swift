@@ -37,6 +37,18 @@ struct IndexCommand {
         case .parsed(let p): parsed = p
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("index", "missing report folders") }
+        // The output first: a problem with it is reported before any summary is read.
+        var destination: OutputFile.Destination? = nil
+        if let out = parsed.options["--out"] {
+            let inputs = parsed.positional.map { ($0 as NSString).appendingPathComponent("summary.json") }
+                + [parsed.options["--notes"]].compactMap { $0 }
+            switch OutputFile.prepare(out, kind: .index, inputs: inputs) {
+            case .success(let d): destination = d
+            case .failure(let problem):
+                cli.err("synclab index: --out: \(problem.message)\n")
+                return 2
+            }
+        }
         var rows: [(folder: String, figures: IndexRow)] = []
         for folder in parsed.positional {
             let path = (folder as NSString).appendingPathComponent("summary.json")
@@ -64,17 +76,6 @@ struct IndexCommand {
             }
             notes = IndexCommand.rebase(notes, notesFolder: URL(fileURLWithPath: notesPath).deletingLastPathComponent().path,
                                         reportFolders: parsed.positional.map { URL(fileURLWithPath: $0).lastPathComponent })
-        }
-        var destination: OutputFile.Destination? = nil
-        if let out = parsed.options["--out"] {
-            let inputs = parsed.positional.map { ($0 as NSString).appendingPathComponent("summary.json") }
-                + [parsed.options["--notes"]].compactMap { $0 }
-            switch OutputFile.prepare(out, kind: .index, inputs: inputs) {
-            case .success(let d): destination = d
-            case .failure(let problem):
-                cli.err("synclab index: --out: \(problem.message)\n")
-                return 2
-            }
         }
         let title = parsed.options["--title"] ?? "SyncLab reports"
         let markdown = IndexCommand.render(title: title, rows: rows, notes: notes)

@@ -124,9 +124,11 @@ final class LabTemporary {
     }
 }
 
-/// What an interrupted command leaves: nothing of the lab's. SIGINT, SIGTERM and SIGHUP are
-/// handled on a Dispatch queue, which removes every registered temporary folder and then ends
-/// the process with the same signal (so a shell sees the usual status).
+/// What an interrupted command leaves: nothing of the lab's. SIGINT, SIGTERM and SIGHUP get a
+/// handler that only writes the signal's number to a pipe (all a signal handler may safely do);
+/// a thread reading the pipe removes every registered temporary folder and then ends the process
+/// with the same signal, so a shell sees the usual status. A handler, unlike ignoring
+/// the signal, is reset by `exec`: a process this one starts gets the default actions.
 ///
 /// A write phase runs inside `whileWriting`, holding the same lock: a signal that arrives during
 /// it waits until the write has finished or failed (milliseconds: the files are ready in memory),
@@ -135,10 +137,12 @@ enum Interruption {
     private final class Registry: @unchecked Sendable {
         let lock = NSRecursiveLock()
         var paths: Set<String> = []
-        var sources: [DispatchSourceSignal] = []
         var installed = false
     }
     private static let registry = Registry()
+
+    /// The pipe's write end, for the signal handler; set once before any handler is installed.
+    nonisolated(unsafe) fileprivate static var pipeWrite: Int32 = -1
 
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
@@ -149,14 +153,35 @@ enum Interruption {
         defer { registry.lock.unlock() }
         guard !registry.installed else { return }
         registry.installed = true
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        pipeWrite = ends[1]
+        let readEnd = ends[0]
+        // A thread of its own: a simulation keeps every thread of Dispatch's pool busy for minutes.
+        let reader = Thread {
+            var number: UInt8 = 0
+            while true {
+                let n = read(readEnd, &number, 1)
+                if n == 1 { terminate(by: Int32(number)) }
+                if n == 0 || (n < 0 && errno != EINTR) { return }
+            }
+        }
+        reader.name = "synclab signals"
+        reader.start()
         for sig in signals {
             var current = sigaction()
             guard sigaction(sig, nil, &current) == 0, !isIgnored(current) else { continue }
-            signal(sig, SIG_IGN)    // Dispatch delivers it; the default action would kill first
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { terminate(by: sig) }
-            source.resume()
-            registry.sources.append(source)
+            var action = sigaction()
+            #if os(Linux)
+            action.__sigaction_handler.sa_handler = interruptionSignalHandler
+            #else
+            action.__sigaction_u.__sa_handler = interruptionSignalHandler
+            #endif
+            action.sa_flags = Int32(SA_RESTART)
+            sigemptyset(&action.sa_mask)
+            sigaction(sig, &action, nil)
         }
     }
 
@@ -203,4 +228,11 @@ enum Interruption {
         sleep(1)
         _exit(128 + sig)
     }
+}
+
+/// The signal handler: writes the signal's number to the pipe and returns (`write` is safe in
+/// a handler; anything more is done by the thread reading it).
+private func interruptionSignalHandler(_ sig: Int32) {
+    var number = UInt8(truncatingIfNeeded: sig)
+    _ = write(Interruption.pipeWrite, &number, 1)
 }

@@ -214,10 +214,22 @@ enum SafePaths {
     /// Whether `a` and `b` are the same file: the same resolved path, or the same inode on the
     /// same device (a hard link).
     static func same(_ a: String, _ b: String) -> Bool {
-        if resolved(a) == resolved(b) { return true }
+        if resolved(a) == resolved(b) || followingDanglingLinks(a) == followingDanglingLinks(b) { return true }
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
+    /// `resolved(path)`, where a symbolic link to nothing (yet) is followed to where its target
+    /// would be created: two outputs through such links may still name one file.
+    static func followingDanglingLinks(_ path: String) -> String {
+        var current = resolved(path)
+        for _ in 0..<40 where PathKind.isLink(current) {
+            guard let target = PathKind.linkTarget(current) else { break }
+            let folder = (current as NSString).deletingLastPathComponent
+            current = resolved(target.hasPrefix("/") ? target : (folder.isEmpty ? "/" : folder) + "/" + target)
+        }
+        return current
     }
 
     /// Whether `inner` is `outer` or lies inside it (both resolved).

@@ -37,6 +37,9 @@ import SyncLab
          "transitionGapMs.p50: expected milliseconds ≥ 0 or null; got 1e17 (a number)"),
         (#""transitionsWithin500msShare": "#, #""transitionsWithin500msShare": 7, "was": "#,
          "transitionsWithin500msShare: expected a share from 0 to 1 or null; got 7 (a number)"),
+        // A figure the table does not show is checked all the same (issue 40).
+        (#""viewersInBest500msShare": "#, #""viewersInBest500msShare": 7, "was": "#,
+         "viewersInBest500msShare: expected a share from 0 to 1 or null; got 7 (a number)"),
     ])
     func aSummaryWithImpossibleFiguresIsAnInputError(original: String, replacement: String, message: String) throws {
         let dir = CLITests.temporaryDirectory()
