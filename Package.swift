@@ -3,6 +3,9 @@
 // Swift 6.2 is the first compiler with `MutableSpan`, which lends estimators their memory.
 import PackageDescription
 
+/// Settings of the test targets' own code: unoptimised in release too (see `make test`).
+let testCode: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
     name: "SyncLab",
     // So an iOS app's test target can depend on the library. The oldest systems with everything
@@ -31,9 +34,13 @@ let package = Package(
         .target(name: "SyncLabCLI", dependencies: ["SyncLab", "SyncLabReports", "SyncLabKernel"]),
         .executableTarget(name: "SyncLabTool", dependencies: ["SyncLabCLI"]),
 
-        .testTarget(name: "SyncLabKernelTests", dependencies: ["SyncLabKernel"]),
-        .testTarget(name: "SyncLabTests", dependencies: ["SyncLab", "SyncLabKernel"]),
-        .testTarget(name: "SyncLabReportsTests", dependencies: ["SyncLabReports", "SyncLab"]),
-        .testTarget(name: "SyncLabCLITests", dependencies: ["SyncLabCLI", "SyncLab"]),
+        // `make test` builds in release, so the lab's code under test runs optimised; the tests'
+        // own code is not worth optimising (a quarter of the build) and is compiled -Onone.
+        // Test targets are never built by a package that depends on this one, so the flag does
+        // not reach an app team's build (SwiftPM refuses unsafe flags in dependencies' products).
+        .testTarget(name: "SyncLabKernelTests", dependencies: ["SyncLabKernel"], swiftSettings: testCode),
+        .testTarget(name: "SyncLabTests", dependencies: ["SyncLab", "SyncLabKernel"], swiftSettings: testCode),
+        .testTarget(name: "SyncLabReportsTests", dependencies: ["SyncLabReports", "SyncLab"], swiftSettings: testCode),
+        .testTarget(name: "SyncLabCLITests", dependencies: ["SyncLabCLI", "SyncLab"], swiftSettings: testCode),
     ]
 )

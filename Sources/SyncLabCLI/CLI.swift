@@ -11,16 +11,21 @@ import SyncLabKernel
 public struct CLI {
     public var out: (String) -> Void
     public var err: (String) -> Void
-    /// Whether long runs report progress on `err`: by default only when stderr is a terminal,
-    /// so logs and CI output stay free of it.
+    /// Whether long runs report progress on `err` (`--quiet` turns it off for one command):
+    /// a line updated in place on a terminal, a plain line now and then elsewhere (Progress.swift).
     public var showsProgress: Bool
+    /// Whether `err` is a terminal, which decides how progress is shown.
+    public var stderrIsTerminal: Bool
+    /// Wall seconds, read for progress only.
+    var progressClock: () -> Double = ProgressMeter.hostClock
 
     public init(out: @escaping (String) -> Void = { print($0, terminator: "") },
                 err: @escaping (String) -> Void = { StandardError.write($0) },
-                showsProgress: Bool = isatty(STDERR_FILENO) != 0) {
+                showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0) {
         self.out = out
         self.err = err
         self.showsProgress = showsProgress
+        self.stderrIsTerminal = stderrIsTerminal
     }
 
     public static let usage = """

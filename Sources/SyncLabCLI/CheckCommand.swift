@@ -32,6 +32,7 @@ struct CheckCommand {
                          line per seed, then the failing seeds, each replayable with
                          'synclab run SCENARIO.json --seed K'
       --max-failures M   how many seeds of a scenario may fail (default 0)
+      --quiet            no progress on stderr
 
     Budgets across seeds: {"metric": "seedFailureRate", "max": 0.05} limits the share of failing
     seeds; "seedFailureRate.upper95" limits the upper end of its 95% Wilson score interval (a
@@ -39,7 +40,7 @@ struct CheckCommand {
     with the interval.
 
     When the environment variable GITHUB_STEP_SUMMARY names a file (as in GitHub Actions), a
-    Markdown verdict table is appended to it. Progress goes to stderr when it is a terminal.
+    Markdown verdict table is appended to it. Progress, with the run of how many, goes to stderr.
 
     Exit status: 0 every budget holds (with --seeds: at most M seeds fail and every
     seedFailureRate budget holds), 1 otherwise (a figure that could not be measured fails too),
@@ -60,7 +61,7 @@ struct CheckCommand {
             return cli.usageError("check", problem)
         }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "check", valued: ["--junit", "--seeds", "--max-failures"], help: CheckCommand.help) {
+        switch cli.parse(arguments, command: "check", valued: ["--junit", "--seeds", "--max-failures"], flags: [CLI.quietFlag], help: CheckCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -148,8 +149,9 @@ struct CheckCommand {
                 var variant = scenario
                 variant.seed = seed
                 let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-                let result = Simulation.run(variant, progress: cli.progress("\(scenario.name) seed \(seed)"))
-                cli.progressDone()
+                let result = Simulation.run(variant, progress: cli.progress("\(scenario.name) seed \(seed)", simulating: variant, run: outcomes.count + 1,
+                                                                            of: scenarios.count * seedCount, flags: parsed.flags))
+                cli.progressDone(flags: parsed.flags)
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
                 cli.err("simulated \(scenario.name)\(seedCount == 1 ? "" : " seed \(seed)") in \(Format.fixed(elapsed, 2)) s wall\n")
                 let outcome = CheckOutcome(scenario: scenario.name, file: path, seed: seed, verdicts: result.budgetVerdicts,

@@ -28,6 +28,7 @@ struct CompareCommand {
                        only if SyncLab wrote it
       --seed S         the seed every scenario runs with (default: the first scenario's seed)
       --threads N      threads per run (the files are byte-identical for any number)
+      --quiet          no progress (which run of how many, and how far) on stderr
 
     Exit status 0 on success, 2 on bad input or usage.
 
@@ -41,7 +42,7 @@ struct CompareCommand {
         let valued: Set<String> = ["--out", "--seed", "--threads"]
         if let problem = RunCommand.shapeProblem(arguments, valued: valued) { return cli.usageError("compare", problem) }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "compare", valued: valued, help: CompareCommand.help) {
+        switch cli.parse(arguments, command: "compare", valued: valued, flags: [CLI.quietFlag], help: CompareCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -93,8 +94,9 @@ struct CompareCommand {
             scenario.seed = common
             cli.out("running \(scenario.name) (\(path)): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
             let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-            results.append(Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name)))
-            cli.progressDone()
+            results.append(Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name, simulating: scenario, run: results.count + 1,
+                                                                                              of: scenarios.count, flags: parsed.flags)))
+            cli.progressDone(flags: parsed.flags)
             cli.err("simulated \(scenario.name) in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
         }
         do {

@@ -11,7 +11,7 @@ struct RunCommand {
     synclab run — simulate one scenario and write its report
 
     USAGE
-      synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D] [--threads N]
+      synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D] [--threads N] [--quiet]
 
     OPTIONS
       --out DIR        report folder (default: Reports/<scenario name>); an existing folder is
@@ -24,12 +24,14 @@ struct RunCommand {
       --threads N      threads to simulate with (default: the machine's cores); the files
                        are byte-identical for any number
       --duration D     override the measured duration, with a unit ("30m", "24h"; at most 30d)
+      --quiet          no progress on stderr
 
     Writes report.md, summary.json and CSV files into a temporary folder that replaces DIR only
     when complete: a failed or interrupted run leaves the previous report as it was. The same
     scenario and seed give byte-identical files on any machine. A run that would need more
-    memory than the limit is refused with the estimate. Progress goes to stderr when it is a
-    terminal. Exit status 0 on success, 2 on bad input or usage.
+    memory than the limit is refused with the estimate. Progress goes to stderr: a line updated in
+    place on a terminal, else a line every 10% and 30 s. Exit status 0 on success, 2 on bad input
+    or usage.
 
     EXAMPLES
       synclab run Scenarios/v115-pausing.json
@@ -44,7 +46,7 @@ struct RunCommand {
             return cli.usageError("run", problem)
         }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "run", valued: RunCommand.valued, help: RunCommand.help) {
+        switch cli.parse(arguments, command: "run", valued: RunCommand.valued, flags: [CLI.quietFlag], help: RunCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -118,8 +120,8 @@ struct RunCommand {
         cli.out("running \(scenario.name): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
         fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name))
-        cli.progressDone()
+        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name, simulating: scenario, flags: parsed.flags))
+        cli.progressDone(flags: parsed.flags)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {
             let warnings = try ReportWriter.write(ReportBundle.files(result), to: out, inputs: inputs)

@@ -36,6 +36,7 @@ struct SweepCommand {
       --out DIR             default: Reports/sweep-<name>, or Reports/sweep-<name>-part-i-of-n
       --chart FIGURE        the figure to chart (default transitionBest500msShare.p1)
       --threads N           threads per run (files are byte-identical for any number)
+      --quiet               no progress (which run of how many, and how far) on stderr
 
     'synclab merge' of the parts 0/n … n−1/n writes exactly the bytes the unsharded sweep
     writes. Exit status 0 on success, 2 on bad input or usage.
@@ -73,7 +74,7 @@ struct SweepCommand {
         let valued: Set<String> = ["--seeds", "--shard", "--out", "--chart", "--threads"]
         if let problem = RunCommand.shapeProblem(rest, valued: valued) { return cli.usageError("sweep", problem) }
         let parsed: ParsedArguments
-        switch cli.parse(rest, command: "sweep", valued: valued, help: SweepCommand.help) {
+        switch cli.parse(rest, command: "sweep", valued: valued, flags: [CLI.quietFlag], help: SweepCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -184,13 +185,14 @@ struct SweepCommand {
             + (sharded ? "; shard \(shard)/\(shards) runs \(points.count) points" : "") + "\n")
         var rows: [SweepPart.Row] = []
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-        for (n, point) in points.enumerated() {
+        for point in points {
             for seed in seeds {
                 var scenario = point.scenario
                 scenario.seed = seed
-                let label = "point \(point.index) (\(n + 1)/\(points.count)) seed \(seed)"
-                let result = Simulation.run(scenario, threads: threads, progress: cli.progress(label))
-                cli.progressDone()
+                let label = "point \(point.index) seed \(seed)"
+                let result = Simulation.run(scenario, threads: threads, progress: cli.progress(label, simulating: scenario, run: rows.count + 1,
+                                                                                             of: points.count * seeds.count, flags: parsed.flags))
+                cli.progressDone(flags: parsed.flags)
                 rows.append(SweepPart.row(point: point.index, seed: seed, result: result, figures: figures))
             }
             cli.out("point \(point.index): " + zip(axes, spec.values(ofPoint: point.index)).map { "\($0.keyPath)=\($1)" }.joined(separator: " ") + "\n")

@@ -253,10 +253,12 @@ import Glibc
         // named with the process id there (1 or 2 — meaningless here).
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        holder.arguments = ["--user", "--map-root-user", "--pid", "--fork", "/usr/bin/flock", "-s", dir, "/bin/sh", "-c",
+        holder.arguments = ["--user", "--map-root-user", "--pid", "--kill-child", "/usr/bin/flock", "-s", dir, "/bin/sh", "-c",
                             "d=.r.tmp-$$-ns && mkdir \"$0/$d\" && printf 'synclab temporary folder\\n%s\\nr\\n' \"$d\" > \"$0/$d/.synclab-temporary\" "
                                 + "&& sleep 60", dir]
         holder.standardError = FileHandle.nullDevice
+        // --kill-child: killing unshare ends the namespace too; otherwise its `sleep 60` keeps
+        // the pipe Process waits on open, and the test waits out the minute.
         try holder.run()
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }; holder.waitUntilExit() }
         let deadline = Date().addingTimeInterval(10)
