@@ -25,10 +25,11 @@ build:
 run: build
 	$(SYNCLAB) run $(DEFAULT_SCENARIO)
 
-# Every test: unit, model, end-to-end and command-line (docs/ci.md: what it costs).
+# Every test: unit, model, end-to-end and command-line (docs/ci.md: what it costs). Some of
+# them: make test TEST_ARGS="--filter ProgressAndHelpTests".
 test:
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
-	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+	$(SWIFT) test $(BUILD_FLAGS) --skip-build $(TEST_ARGS)
 
 # Regenerate every committed report.
 reports: build
