@@ -138,6 +138,9 @@ enum Interruption {
         let lock = NSRecursiveLock()
         var paths: Set<String> = []
         var installed = false
+        /// Set by the signal thread before it waits for a write phase (under `flagLock`).
+        let flagLock = NSLock()
+        var terminating = false
     }
     private static let registry = Registry()
 
@@ -170,6 +173,12 @@ enum Interruption {
         }
         reader.name = "synclab signals"
         reader.start()
+        // A signal mask inherited from whatever started the process (a test harness, a daemon)
+        // would keep the handler from ever running.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for sig in signals { sigaddset(&unblocked, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for sig in signals {
             var current = sigaction()
             guard sigaction(sig, nil, &current) == 0, !isIgnored(current) else { continue }
@@ -196,7 +205,14 @@ enum Interruption {
     /// Runs `body` (a write phase) so that a signal waits for it to end.
     static func whileWriting<T>(_ body: () throws -> T) rethrows -> T {
         registry.lock.lock()
-        defer { registry.lock.unlock() }
+        defer {
+            registry.lock.unlock()
+            // A signal came during the write: let it end the process now, not carry on to exit 0.
+            registry.flagLock.lock()
+            let terminating = registry.terminating
+            registry.flagLock.unlock()
+            while terminating { pause() }
+        }
         return try body()
     }
 
@@ -220,6 +236,9 @@ enum Interruption {
     }
 
     private static func terminate(by sig: Int32) {
+        registry.flagLock.lock()
+        registry.terminating = true
+        registry.flagLock.unlock()
         registry.lock.lock()    // waits for a write phase to end; never released
         for path in registry.paths { try? FileManager.default.removeItem(atPath: path) }
         signal(sig, SIG_DFL)
