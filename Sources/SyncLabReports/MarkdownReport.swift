@@ -157,6 +157,7 @@ public enum MarkdownReport {
         if r.scenario.reportsFetchSyncError { md += fetchSyncErrorSection(r) }
         md += capacityAndCost(r)
         md += DeviceEventsReport.markdown(r)
+        md += ModelAuditReport.markdown(r)
 
         md += "\n## Transitions\n\n"
         let single = r.transitions.count - r.gapTransitions.count

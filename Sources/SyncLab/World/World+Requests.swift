@@ -22,6 +22,7 @@ extension World {
         let upload = scenario.requestBytes == 0 ? 0
             : LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: linkDraw(.bandwidth, c, link: link))
         let uplink = linkDelay(.uplink, c, link: link)
+        measure.recorder.audit.uplink(c, uplink, link: link, measured: measure.recorder.inWindow(t))
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)
@@ -59,6 +60,7 @@ extension World {
         let service = serviceDelay(c)
         let link = Int(clients[c].link)
         let downlink = linkDelay(.downlink, c, link: link)
+        measure.recorder.audit.downlink(c, downlink, link: link, measured: measure.recorder.inWindow(t))
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = timestamp
@@ -211,6 +213,7 @@ extension World {
         // The client gives up on the connection; the radio was busy until now.
         clients[c].connectionOpen = false
         clients[c].lastNetworkAt = t.ns
+        measure.recorder.audit.active(c, at: t.ns)
         clients[c].needsFetch = true
         clients[c].consecutiveFailures += 1
         measure.recorder.requestFailed(at: t)

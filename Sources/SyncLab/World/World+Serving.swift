@@ -78,7 +78,11 @@ extension World {
             : server.serving!.pools[k].admit(at: t, service: service)
         guard case let .served(start, left, queued) = admission else {
             // Queue full: the server answers at once with an error (HTTP 503).
-            if measured { measure.recorder.serving?.queueFull += 1 }
+            if measured {
+                measure.recorder.serving?.queueFull += 1
+                let window = scenario.duration
+                measure.recorder.serving?.batch(at: t, wait: nil, duration: window)
+            }
             guard wanted else { return }
             let back = linkDelay(.downlink, c, link: link)
             schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
@@ -88,6 +92,8 @@ extension World {
         if measured {
             measure.recorder.serving?.admitted += 1
             measure.recorder.serving?.waits.record(start - t)
+            let window = scenario.duration
+            measure.recorder.serving?.batch(at: t, wait: start - t, duration: window)
             let longest = max(measure.recorder.serving?.maxQueue ?? 0, queued)
             measure.recorder.serving?.maxQueue = longest
             measure.recorder.serving?.perServer[k] += 1
@@ -95,6 +101,7 @@ extension World {
         guard wanted else { return }
         let stampAt = scenario.server.timestampAt == .requestStart ? t : left
         let downlink = linkDelay(.downlink, c, link: link)
+        measure.recorder.audit.downlink(c, downlink, link: link, measured: measured)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: server.serving!.offsets[k])
