@@ -12,6 +12,7 @@ struct RunCommand {
 
     USAGE
       synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D] [--threads N]
+                  [--trace-requests N]
 
     OPTIONS
       --out DIR        report folder (default: Reports/<scenario name>); an existing folder is
@@ -24,6 +25,9 @@ struct RunCommand {
       --threads N      threads to simulate with (default: the machine's cores); the files
                        are byte-identical for any number
       --duration D     override the measured duration, with a unit ("30m", "24h"; at most 30d)
+      --trace-requests N  also write requests.csv: every request in the window of N players
+                       (1 … 10000, chosen by the viewer subsets' hash), each step in ms of
+                       true time and the device's reading (docs/cli.md)
 
     Writes report.md, summary.json and CSV files into a temporary folder that replaces DIR only
     when complete: a failed or interrupted run leaves the previous report as it was. The same
@@ -37,7 +41,9 @@ struct RunCommand {
 
     """
 
-    static let valued: Set<String> = ["--out", "--seed", "--clients", "--duration", "--threads"]
+    static let valued: Set<String> = ["--out", "--seed", "--clients", "--duration", "--threads", "--trace-requests"]
+    /// The most players `--trace-requests` traces.
+    static let maxTraced = 10_000
 
     func main(_ arguments: [String]) -> Int32 {
         if let problem = RunCommand.shapeProblem(arguments, valued: RunCommand.valued) {
@@ -75,6 +81,13 @@ struct RunCommand {
                 return cli.usageError("run", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
             }
             threads = n
+        }
+        var traced = 0
+        if let text = parsed.options["--trace-requests"] {
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= RunCommand.maxTraced else {
+                return cli.usageError("run", "--trace-requests expects a whole number of players from 1 to \(RunCommand.maxTraced); got \(SafePaths.quoted(text))")
+            }
+            traced = n
         }
         if let text = parsed.options["--duration"] {
             switch Units.parseDuration(text) {
@@ -118,7 +131,7 @@ struct RunCommand {
         cli.out("running \(scenario.name): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
         fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name))
+        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name), traceRequests: traced)
         cli.progressDone()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {

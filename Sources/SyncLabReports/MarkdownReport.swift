@@ -299,6 +299,7 @@ public enum ReportBundle {
          ("error_by_wake.csv", CSVTables.errorByWake(r)),
          ("error_attribution.csv", CSVTables.errorAttribution(r))]
             + ReportCharts.all(r).flatMap { [($0.svgFile, $0.svg), ($0.csvFile, $0.csv)] }
+            + (RequestTraceCSV.render(r).map { [("requests.csv", $0)] } ?? [])
     }
 }
 

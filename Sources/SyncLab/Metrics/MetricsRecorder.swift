@@ -68,6 +68,8 @@ struct MetricsRecorder {
     private(set) var bounds: BoundBank
     /// What the models did, for the model audit (`ModelAudit`).
     var audit: AuditCounters
+    /// Every request of the traced players (`run --trace-requests`), nil when none are traced.
+    var trace: RequestTrace? = nil
 
     /// Where each breakdown lives in the error bank. Every sample has one link, so the overall
     /// displayed and estimate errors are the merge of the per-link rows (`finish`): two
@@ -160,6 +162,7 @@ struct MetricsRecorder {
         if let other = o.database { database?.merge(other) }
         bounds.merge(o.bounds)
         audit.merge(o.audit)
+        if let other = o.trace { trace?.rows += other.rows }
     }
 
     /// What each position of a viewing player shows, without a clock error (the original plan).
@@ -315,6 +318,8 @@ struct MetricsRecorder {
         result.showSummaryBytes = shown.bytes
         result.wrongSecondSamples = wrongSecondSamples
         result.modelAudit = ModelAudit.rows(scenario, audit, serving: serving)
+        // Each player's requests in one shard, in the order sent: sorted, the same for any shards.
+        result.requestTrace = trace.map { $0.rows.sorted { ($0.player, $0.sent) < ($1.player, $1.sent) } }
         return result
     }
 }

@@ -62,6 +62,8 @@ public struct RunResult: Sendable {
     /// Per figure of each active model, what its parameters say against what the run counted
     /// (`ModelAudit`).
     public internal(set) var modelAudit: [AuditRow] = []
+    /// Every request of the traced players (`Simulation.run`'s `traceRequests`), nil untraced.
+    public internal(set) var requestTrace: [TraceRow]? = nil
     /// Samples whose screen showed another whole second than the server's true one.
     public internal(set) var wrongSecondSamples: UInt64 = 0
     /// Completed fetches whose |estimate − truth| exceeded 250 ms (exact, not bucketed).
@@ -296,14 +298,21 @@ public enum Simulation {
         scenario.server.couplesPlayers ? 1 : shardCount(players: scenario.population.players, threads: threads)
     }
 
-    public static func run(_ scenario: Scenario, threads: Int = defaultThreads, progress: ProgressHandler? = nil) -> RunResult {
+    /// `traceRequests` players (chosen by their viewer-subset key) have every request of the
+    /// window in `RunResult.requestTrace`.
+    public static func run(_ scenario: Scenario, threads: Int = defaultThreads, progress: ProgressHandler? = nil,
+                           traceRequests: Int = 0) -> RunResult {
         let n = scenario.population.players
         let count = shardCount(scenario, threads: threads)
         let schedule = World.schedule(for: scenario)
+        let traced = RequestTrace.players(traceRequests, of: n)
         // Each shard builds its world (its players' state, queue and recorder) on its own thread.
         let shards = ShardBox.build(count) { k in
             World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count),
                   schedule: k == 0 ? schedule : schedule.ownCopy())
+        }
+        if traceRequests > 0 {
+            for shard in shards { shard.world.measure.recorder.trace = RequestTrace(players: traced, in: shard.world.players) }
         }
         func each(_ body: @escaping @Sendable (ShardBox) -> Void) {
             if shards.count == 1 { body(shards[0]); return }

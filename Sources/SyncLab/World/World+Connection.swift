@@ -27,7 +27,14 @@ extension World {
         let setup = ready - t
         clients[c].requestSentAt = sendReadAt
         clients[c].uploadCompleteAt = clients[c].uploadCompleteAt + setup
-        return arrival + setup + segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false).all
+        let late = segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false).all
+        if measure.recorder.trace != nil {
+            traceUpdate(c) {
+                $0.setup = setup - $0.promotion
+                $0.requestRetransmit = late
+            }
+        }
+        return arrival + setup + late
     }
 
     /// Player c's response of `bytes`, due at `due` without losses: late by its lost segments
@@ -40,6 +47,7 @@ extension World {
         let late = segmentRecovery(c, link: link, bytes: bytes, response: true)
         if design.readsResponseHeaders { clients[c].responseHeadersAt = clients[c].responseHeadersAt + late.first }
         let done = due + late.all
+        if measure.recorder.trace != nil { traceUpdate(c) { $0.responseRetransmit = late.all } }
         clients[c].lastNetworkAt = done.ns
         measure.recorder.audit.active(c, at: done.ns)
         let timeout = network.links[link].timeout
@@ -61,6 +69,7 @@ extension World {
         if let radio = profile.radio {
             let promotion = radio.promotionDelay(lastActive: last, at: t.ns, &rng)
             now += promotion
+            if measure.recorder.trace != nil { traceUpdate(c) { $0.promotion = promotion } }
             if measured, let rrc = radio as? RRCRadio {
                 measure.recorder.audit.radio(c, at: t.ns, link: link, tail: rrc.tail, promoted: promotion > 0)
             }

@@ -18,6 +18,7 @@ extension World {
         clients[c].needsFetch = false
         clients[c].requestSentAt = t
         let link = Int(clients[c].link)
+        if measure.recorder.trace != nil { traceSent(c, t, link: link) }
         // A request without a body leaves whole at once: it draws no bandwidth.
         let upload = scenario.requestBytes == 0 ? 0
             : LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: linkDraw(.bandwidth, c, link: link))
@@ -69,6 +70,7 @@ extension World {
         clients[c].requestExactStamp = server.store.serverTime(at: t)
         clients[c].requestServerOffset = server.store.clockOffset
         clients[c].responseLeftAt = t + service
+        if measure.recorder.trace != nil { traceServed(c, arrived: t, start: t) }
         if design.readsResponseHeaders {
             clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
                 + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
@@ -90,6 +92,7 @@ extension World {
         let device = clients[c].device
         var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
+        if measure.recorder.trace != nil { traceClose(c, .answered, at: t) }
         if scenario.client.probes > 1 {
             // Best of n: every probe is a real request; the next leaves as soon as one answers.
             guard let best = probeRound(c, exchange) else {
@@ -210,6 +213,7 @@ extension World {
 
     mutating func requestFailed(_ c: Int, _ t: SimTime) {
         clients[c].fetchInFlight = false
+        if measure.recorder.trace != nil { traceClose(c, .failed, at: t) }
         // The client gives up on the connection; the radio was busy until now.
         clients[c].connectionOpen = false
         clients[c].lastNetworkAt = t.ns

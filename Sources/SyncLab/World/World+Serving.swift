@@ -114,6 +114,7 @@ extension World {
         clients[c].requestArrivedAt = t
         clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: server.serving!.offsets[k])
         clients[c].requestServerOffset = server.serving!.offsets[k]
+        if measure.recorder.trace != nil { traceServed(c, arrived: t, start: start) }
         let done = left + downlink + transfer
         if network.modelsConnection {
             lateResponse(c, link: link, bytes: bytes, due: done, epoch: epoch)
