@@ -59,3 +59,45 @@ extension Headline {
         return nil
     }
 }
+
+/// docs/summary-json.md's table of every figure, written from the declarations (`Figure.all`,
+/// `Figure.audit`); a test checks the page holds it as written here.
+public enum FigureTable {
+    static func range(_ f: Figure) -> String {
+        func n(_ x: Double) -> String {
+            if abs(x) == Double.greatestFiniteMagnitude { return x < 0 ? "−∞" : "∞" }
+            if abs(x) >= 1e6 {
+                // Large bounds as mantissa and power of ten: "3.2e13".
+                var m = abs(x), e = 0
+                while m >= 10 { m /= 10; e += 1 }
+                return (x < 0 ? "−" : "") + Format.compact(m, 2) + "e\(e)"
+            }
+            return (x < 0 ? "−" : "") + Format.compact(abs(x), 3)
+        }
+        return f.unit == .flag ? "true or false" : "\(n(f.range.lowerBound)) to \(n(f.range.upperBound))"
+    }
+
+    static func scope(_ f: Figure) -> String {
+        switch f.scope {
+        case .run: return f.json.map { "`\($0)`" } ?? "budgets only"
+        case .deviceEvents: return (f.json.map { "`\($0)`" } ?? "budgets only") + " (device events on)"
+        case .acrossSeeds: return "`synclab check --seeds`"
+        }
+    }
+
+    /// The budget figures: key, unit, range, where summary.json holds it, meaning.
+    public static func figures() -> String {
+        var md = "| figure | unit | range | in summary.json | meaning |\n|---|---|---|---|---|\n"
+        for f in Figure.all {
+            md += "| `\(f.key)` | \(f.unit.rawValue) | \(range(f)) | \(scope(f)) | \(f.meaning.replacingOccurrences(of: "|", with: "\\|")) |\n"
+        }
+        return md
+    }
+
+    /// The model audit's figures.
+    public static func audit() -> String {
+        var md = "| audit figure | unit | meaning |\n|---|---|---|\n"
+        for f in Figure.audit { md += "| `\(f.key)` | \(f.unit.rawValue) | \(f.meaning) |\n" }
+        return md
+    }
+}

@@ -208,8 +208,8 @@ struct Moments {
     /// Standard deviation, ns (nil below two values).
     var standardDeviation: Double? {
         guard count >= 2 else { return nil }
-        let n = Double(count), mean = Double(sum) / n
-        return (max(0, Double(squares) / n - mean * mean) * n / (n - 1)).squareRoot() * 1000
+        let n = Double(count), mean = wide(sum) / n
+        return (max(0, wide(squares) / n - mean * mean) * n / (n - 1)).squareRoot() * 1000
     }
 }
 
@@ -234,8 +234,16 @@ struct PairMoments {
     var correlation: Double? {
         guard count >= 3 else { return nil }
         let n = Int128(count)
-        let sxy = Double(n * xy - x * y), sxx = Double(n * xx - x * x), syy = Double(n * yy - y * y)
+        let sxy = wide(n * xy - x * y), sxx = wide(n * xx - x * x), syy = wide(n * yy - y * y)
         guard sxx > 0, syy > 0 else { return nil }
         return sxy / (sxx.squareRoot() * syy.squareRoot())
     }
+}
+
+/// An Int128 as a Double, by its two halves (the standard library's conversion traps on this
+/// toolchain for some values).
+func wide(_ v: Int128) -> Double {
+    let magnitude = v < 0 ? 0 - v : v
+    let value = Double(UInt64(truncatingIfNeeded: magnitude >> 64)) * 0x1p64 + Double(UInt64(truncatingIfNeeded: magnitude))
+    return v < 0 ? -value : value
 }
