@@ -61,7 +61,7 @@ public struct Figure: Sendable {
         self.meaning = meaning
         self.range = range ?? unit.range
         self.scope = scope
-        self.decimals = decimals ?? (unit == .share ? 6 : 3)
+        self.decimals = decimals ?? (unit == .share ? 6 : unit == .count ? 0 : 3)
     }
 
     /// "a share from 0 to 1", "milliseconds ≥ 0", …: what the figure is, for messages.
