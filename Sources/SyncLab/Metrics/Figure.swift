@@ -233,6 +233,8 @@ extension Figure {
         Figure("dnsLookupShare", .share, "requests that looked the host name up"),
         Figure("queueWaitMs.mean", .milliseconds, "mean wait in the server's queue"),
         Figure("refusedShare", .share, "arrivals refused by a full queue"),
+        Figure("wakesPerAsleepHour", .ratio, "standby wakes per hour of deep sleep"),
+        Figure("awakeSecondsPerWake", .ratio, "seconds a standby wake keeps the CPU up"),
     ]
 
     /// The declaration of audit figure `key`, or nil.

@@ -19,6 +19,7 @@ public enum ModelAudit {
             rows += linkRows(link, audit.links[i], seed: scenario.seed, index: i)
         }
         if let serving { rows += queueRows(scenario, serving) }
+        if let wakes = scenario.devices.events.standbyWakes, wakes.script == nil { rows += standbyRows(wakes, audit, seed: scenario.seed) }
         return rows
     }
 
@@ -324,5 +325,35 @@ public enum ModelAudit {
         case .lognormal(let median, let sigma): return median * median * DeterministicMath.exp(2 * sigma * sigma)
         default: return nil
         }
+    }
+
+    // MARK: Standby wakes
+
+    /// Wakes per hour asleep: with exponential gaps (mean m) the wakes of a standby are a Poisson
+    /// process in its asleep time, so wakes ÷ time asleep estimates 1/m without bias, however
+    /// standbys end; the tolerance is z·√N over the exposure. Awake seconds per wake: the mean of
+    /// the lengths drawn against the law's (a Monte Carlo of it, the lengths clipped at 0 as the
+    /// world clips them), z standard errors. Only standbys that ended in the window count.
+    static func standbyRows(_ wakes: DeviceEventsConfig.StandbyWakes, _ a: AuditCounters, seed: UInt64) -> [AuditRow] {
+        var rows: [AuditRow] = []
+        let hours = Double(a.asleep) / 3.6e12
+        if case .exponential(let mean) = wakes.every, hours > 0, mean >= Double(DeviceEventsConfig.minimumInterval) * 20 {
+            // The world lifts a gap below `minimumInterval` to it: negligible when m is 20 times that.
+            let expected = 3.6e12 / mean
+            rows.append(AuditRow(model: "standby wakes", figure: "wakesPerAsleepHour", expected: expected,
+                                 realised: Double(a.wakes) / hours, tolerance: z * max(Double(a.wakes), 1).squareRoot() / hours,
+                                 samples: Int(a.wakes)))
+        }
+        if a.wakeLengths.count >= 30 {
+            var rng = RandomStream(seed: seed, purpose: purpose, entity: 1 << 40)
+            var law = Moments()
+            for _ in 0..<monteCarloDraws { law.add(max(wakes.length.sampleDuration(&rng), 0)) }
+            let mean = wide(law.sum) / Double(law.count) / 1e6, sd = (law.standardDeviation ?? 0) / 1e9
+            let n = Double(a.wakeLengths.count)
+            rows.append(AuditRow(model: "standby wakes", figure: "awakeSecondsPerWake", expected: mean,
+                                 realised: wide(a.wakeLengths.sum) / n / 1e6,
+                                 tolerance: z * sd * (1 / n + 1 / Double(monteCarloDraws)).squareRoot() + 1e-6, samples: a.wakeLengths.count))
+        }
+        return rows
     }
 }

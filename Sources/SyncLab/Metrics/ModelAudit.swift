@@ -45,6 +45,16 @@ struct AuditCounters {
     /// network activity (true ns, `.min`: none yet).
     var lastLogUplink: [Int64]
     var lastActive: [Int64]
+    /// Per audited player, the standby in progress: wakes begun and time asleep in the window,
+    /// counted only when the standby ends (one still going at the end would be cut off).
+    var standbyWakes: [UInt32]
+    var standbyAsleep: [Int64]
+    let window: Int64
+    /// Completed standbys of the audited players: wakes, time asleep (ns), and every wake's drawn
+    /// length (sum ns, sum of squares in ms², count).
+    var wakes: UInt64 = 0
+    var asleep: Int64 = 0
+    var wakeLengths = Moments()
 
     init(scenario: Scenario, players: Range<Int>) {
         stride = max(1, scenario.population.players / Self.auditedPlayers)
@@ -54,6 +64,38 @@ struct AuditCounters {
         let slots = max(0, hi - lo)
         lastLogUplink = [Int64](repeating: .min, count: slots)
         lastActive = [Int64](repeating: .min, count: slots)
+        standbyWakes = [UInt32](repeating: 0, count: slots)
+        standbyAsleep = [Int64](repeating: 0, count: slots)
+        window = scenario.duration
+    }
+
+    /// The part of [from, to) inside the window.
+    func inWindow(from: Int64, to: Int64) -> Int64 { max(0, min(to, window) - max(from, 0)) }
+
+    /// Player c's deep sleep with wakes begins: a standby starts.
+    mutating func standbyBegins(_ c: Int) {
+        guard let s = slot(c) else { return }
+        standbyWakes[s] = 0
+        standbyAsleep[s] = 0
+    }
+
+    /// Player c's standby wakes at t after sleeping `slept`; the wake lasts `length`.
+    mutating func standbyWake(_ c: Int, at t: Int64, slept: Int64, length: Int64) {
+        guard let s = slot(c) else { return }
+        standbyAsleep[s] += inWindow(from: t - slept, to: t)
+        if t >= 0 && t < window {
+            standbyWakes[s] += 1
+            wakeLengths.add(length)
+        }
+    }
+
+    /// Player c's standby ends at t (the player is back) after its last `slept`.
+    mutating func standbyEnds(_ c: Int, at t: Int64, slept: Int64) {
+        guard let s = slot(c) else { return }
+        asleep += standbyAsleep[s] + inWindow(from: t - slept, to: t)
+        wakes += UInt64(standbyWakes[s])
+        standbyWakes[s] = 0
+        standbyAsleep[s] = 0
     }
 
     /// The slot of player c (local index), or nil when the player is not audited.
@@ -134,6 +176,9 @@ struct AuditCounters {
 
     mutating func merge(_ o: AuditCounters) {
         for i in links.indices { links[i].merge(o.links[i]) }
+        wakes += o.wakes
+        asleep += o.asleep
+        wakeLengths.merge(o.wakeLengths)
     }
 }
 
