@@ -67,11 +67,6 @@ struct ClientState {
     var powerEpoch: UInt32 = 0
     var displayEpoch: UInt32 = 0
     var fetchEpoch: UInt32 = 0
-    /// True time of the player's last network activity (a response in, a request given up) in
-    /// whole milliseconds plus one (0: none yet): what the keep-alive, the DNS cache and the
-    /// radio's tail read (`lastNetworkAt`). In the padding after the epochs; 2^32 ms are 49
-    /// days, beyond any run.
-    var lastNetworkMs: UInt32 = 0
 
     var refetchDue = ClockReading(ns: .max)
     /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
@@ -123,6 +118,11 @@ struct ClientState {
     /// lines (512 bytes with the padding below, checked by `WorldMemoryTests`): with the table's base on a line, every
     /// player's state starts on one, and a sample or an event loads no line it does not use.
     var linkMemory = LinkMemory()
+    /// True ns of the player's last network activity (a response in, a request given up;
+    /// `.min`: none yet): what the keep-alive, the DNS cache and the radio's tail read. Kept
+    /// whole, in true time, because the warm-up's instants are negative: activity then must
+    /// keep its own time, not read back as the measured window's start.
+    var lastNetworkAt: Int64 = .min
     /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
     /// clock made the device state 20 bytes larger. State added later takes these bytes first.
     var padding: (Int64, Int64, Int64) = (0, 0, 0)
@@ -132,12 +132,6 @@ struct ClientState {
     mutating func newPowerState() {
         powerEpoch &+= 1
         standbyDue = .max
-    }
-
-    /// True ns of the last network activity, rounded down to the millisecond (`.min`: none).
-    var lastNetworkAt: Int64 {
-        get { lastNetworkMs == 0 ? .min : Int64(lastNetworkMs - 1) * .millisecond }
-        set { lastNetworkMs = newValue == .min ? 0 : UInt32(clamping: max(0, newValue / .millisecond) + 1) }
     }
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
