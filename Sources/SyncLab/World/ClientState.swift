@@ -45,7 +45,7 @@ struct ClientState {
     /// error are worked out when the sync settles.
     var anchorError: Int64 = 0
     var anchorSamples: UInt32 = 0
-    /// Standby wakes of this player so far: keys their draws (in the gap before the next word).
+    /// Standby wake gaps drawn for this player so far: keys their draws (in the gap before the next word).
     var standbyWakeOrdinal: UInt32 = 0
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
