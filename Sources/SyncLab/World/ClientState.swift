@@ -19,8 +19,8 @@ struct ClientState {
     /// The last sync is kept as its exchange (`shadows.exchange`, `split.serverSide`): what only
     /// a sample reads of it is not worked out yet (`World.settleSync`).
     var syncPending = false
-    /// Wakes in the current standby (`devices.standbyWakes`, StandbyWakes.swift); in the gap
-    /// after the flags, so the state keeps its size.
+    /// Wakes in the current standby (`devices.standbyWakes`, StandbyWakes.swift; 0 once the
+    /// power state changes); in the gap after the flags, so the state keeps its size.
     var standbyWakeIndex: UInt16 = 0
     var file: Int32 = -1
     var previousFile: Int32 = -1
@@ -32,7 +32,8 @@ struct ClientState {
     var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
     var previousAnchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
     var anchorSetAt = SimTime.zero
-    /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
+    /// When the app last came back on screen after the device had deep-slept (`.min`: not since
+    /// launch). A return inside a standby wake counts: the device slept before that wake.
     var lastDeepWake: Int64 = .min
     /// The ± bound of `anchor` at its reading (for a stateless estimator, worked out when the
     /// sync settles), and how fast it grows with age (ppb).
@@ -132,6 +133,7 @@ struct ClientState {
     mutating func newPowerState() {
         powerEpoch &+= 1
         standbyDue = .max
+        standbyWakeIndex = 0
     }
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).

@@ -20,7 +20,9 @@ extension World {
     /// `devices.lifecycle` finds that iOS terminated it meanwhile: then the Store cold-starts).
     mutating func viewStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let slept = updateDevice(c) { $0.wake(at: t) }
-        if slept > 0 { clients[c].lastDeepWake = t.ns }
+        // Back from deep sleep, or inside a standby wake (the device slept before it): either
+        // way not a player who has not slept since launch.
+        if slept > 0 || clients[c].standbyWakeIndex > 0 { clients[c].lastDeepWake = t.ns }
         if let lifecycle = scenario.devices.events.lifecycle { endBreak(c, t, lifecycle) }
         beginViewing(c, t, d)
     }

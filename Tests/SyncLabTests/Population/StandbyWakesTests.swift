@@ -51,8 +51,8 @@ import SyncLabKernel
     }
 
     /// The player returns 10 s into a wake: the device is already awake, so the return ends no
-    /// deep sleep (the lag is the 1 h 59 min 50 s slept before the wake, and no wake from deep
-    /// sleep is recorded), and the wake's end, 20 s later, no longer applies. Wakes are applied
+    /// deep sleep (the lag is the 1 h 59 min 50 s slept before the wake), but it is a return
+    /// after deep sleep for the wake-recovery figures; the wake's end, 20 s later, no longer applies. Wakes are applied
     /// when the player's next event comes (StandbyWakes.swift), so this pins that order.
     @Test func returnInsideAWakeFindsTheDeviceAwake() {
         let wake = Wakes.Wake(gap: Self.standby - 10 * .second, length: 30 * .second)
@@ -61,7 +61,7 @@ import SyncLabKernel
         let c = world.clients[0]
         #expect(c.phase == .viewing && !c.device.asleep)
         #expect(c.device.sleptTotal == 5 * .second + Self.standby - 10 * .second)
-        #expect(c.lastDeepWake == .min)
+        #expect(c.lastDeepWake == 5 * .second + Self.viewing + Self.pause)
         // One gap at each standby's start; the return ends the wake before the next is asked for.
         #expect(c.standbyWakeOrdinal == 2)
         #expect(c.standbyDue == .max)
@@ -152,6 +152,31 @@ import SyncLabKernel
             #expect(abs(mean - expected.mean) <= tolerance,
                     "standby \(k + 1): \(mean) s awake, Monte Carlo \(expected.mean) s ± \(tolerance)")
         }
+    }
+
+    /// The wake-recovery baseline holds only players whose device has not deep-slept since
+    /// launch. 400 players view 1 min, lock the phone for 62 min (a 60-min standby), four times,
+    /// with long wakes (every 20 min on average, 5–10 min each, so about a quarter of returns
+    /// fall inside one), the pausing clock, the seeds' estimator, µs stamps on the constant link
+    /// and no refetch in the run (so a sleep's lag stays in the samples after it). A player who has not slept since launch errs by exactly x − the stamp's truncation
+    /// (WorldExactTests), 40 ms at most; a player back from about an hour's sleep errs by about
+    /// that hour less its wakes until it refetches. So every sample of the baseline bucket is
+    /// within 40 ms (the histogram's 0.2% above it), and the buckets after a wake hold the sleepers.
+    @Test func noSleepBaselineHoldsNoSleeper() throws {
+        let view = Nanoseconds.minute, pause = 62 * Nanoseconds.minute
+        var s = WorldExactTests.scenario(clock: SuspendingDeviceClock(), duration: 5 * .second + 4 * (view + pause) + view,
+                                         sessions: 5, viewing: view, pause: pause, players: 400)
+        s.server.timestampResolution = .microsecond
+        s.sampleEvery = 10 * .second
+        s.devices.events.standbyWakes = Wakes(length: .uniform(min: 300e9, max: 600e9), chargingShare: 0)
+        s.client.refetch = UniformWindowRefetch(minimum: 5 * .hour, maximum: 6 * .hour)   // none in the run
+        let r = Simulation.run(s, threads: 1)
+        let baseline = try #require(r.estimateByWake.first)
+        #expect(baseline.count > 1_000, "samples before the first break")
+        #expect(try #require(baseline.quantile(1)) <= WorldExactTests.uplink + WorldExactTests.uplink / 400)
+        let afterWake = r.estimateByWake.dropFirst().reduce(into: ErrorStats()) { $0.merge($1) }
+        #expect(afterWake.count > 1_000)
+        #expect(try #require(afterWake.quantile(0.5)) > 30 * .minute, "samples after about an hour's sleep")
     }
 
     /// Mean and variance (s, s²) of the awake time in a standby of `standby` under the default
