@@ -70,7 +70,7 @@ public enum MarkdownReport {
             + "\(Describe.distribution(s.server.publishDuration, .duration)) later; \(r.filesPublished) files published in the window, "
             + "\(Format.fixed(r.meanFileBytes, 0)) bytes per file on average as served (JSON → AES-CBC with PKCS#7 padding → Base64, plus headers); "
             + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), "
-            + (s.server.timestampAt == .requestStart ? "taken when the request starts; " : "taken when the response leaves; ")
+            + "taken \(s.server.timestampAt.phrase); "
             + "service time \(Describe.distribution(s.server.serviceTime, .duration)).\n"
         if let leap = s.server.leapSecond { md += "- Server clock: \(leap.summary).\n" }
         md += "- Client design: measures with the \(Describe.summary(s.client.clock, s.client.clock.name)); "

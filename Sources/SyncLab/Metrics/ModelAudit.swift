@@ -152,9 +152,10 @@ struct AuditCounters {
         if promoted { links[link].promoted += 1 }
     }
 
-    /// The world keeps the last activity to the millisecond: a request whose rule gives another
-    /// answer a millisecond either side of the true instant may go either way.
-    static let storedResolution: Int64 = 1_000_000
+    /// The resolution the world keeps the last activity at (whole ns since issue 38: exact): a
+    /// request whose rule gives another answer that far either side of the true instant may go
+    /// either way, and counts in the tolerance.
+    static let storedResolution: Int64 = 0
     static func before(_ t: Int64) -> Int64 { t == .min ? t : t - storedResolution }
     static func after(_ t: Int64) -> Int64 { t == .min ? t : t + storedResolution }
 

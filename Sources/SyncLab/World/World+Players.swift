@@ -22,7 +22,9 @@ extension World {
     mutating func viewStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let slept = updateDevice(c) { $0.wake(at: t) }
         measure.recorder.audit.standbyEnds(c, at: t.ns, slept: slept)
-        if slept > 0 { clients[c].lastDeepWake = t.ns }
+        // Back from deep sleep, or inside a standby wake (the device slept before it): either
+        // way not a player who has not slept since launch.
+        if slept > 0 || clients[c].standbyWakeIndex > 0 { clients[c].lastDeepWake = t.ns }
         if let lifecycle = scenario.devices.events.lifecycle { endBreak(c, t, lifecycle) }
         beginViewing(c, t, d)
     }

@@ -2,10 +2,12 @@ import SyncLabKernel
 
 /// The store-file server with the opt-in serving models (ServingModel.swift): a fleet behind a
 /// load balancer, each server's own clock, workers with a FIFO queue, outages, and the timestamp
-/// taken at the request's start or when the response leaves.
+/// taken when the request arrives, when a worker starts it, or when the response leaves.
 ///
-/// The queueing delay lands after a `request-start` timestamp and before the response leaves,
-/// so it adds to the seeds' estimate error exactly as a slow server would in the field.
+/// The queueing delay lands before a `request-start` stamp (PHP-FPM's: the worker stamps once it
+/// has taken the request from the backlog), so the seeds' estimator, which adds upload complete to
+/// download complete to the stamp, runs ahead by the wait as by the uplink; after an `arrival`
+/// stamp the wait is part of the interval it adds, and it cancels out.
 struct ServingState {
     var pools: [WorkerPool]
     /// Each server's clock minus true time (the cron host's `clockOffset` without a fleet).
@@ -99,7 +101,11 @@ extension World {
             measure.recorder.serving?.perServer[k] += 1
         }
         guard wanted else { return }
-        let stampAt = scenario.server.timestampAt == .requestStart ? t : left
+        let stampAt = switch scenario.server.timestampAt {
+        case .arrival: t
+        case .requestStart: start
+        case .responseSend: left
+        }
         let downlink = linkDelay(.downlink, c, link: link)
         measure.recorder.audit.downlink(c, downlink, link: link, measured: measured)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
