@@ -318,7 +318,9 @@ struct MetricsRecorder {
         result.showSummaryBytes = shown.bytes
         result.wrongSecondSamples = wrongSecondSamples
         result.modelAudit = ModelAudit.rows(scenario, audit, serving: serving)
-        result.auditLinks = audit.links
+        var counts = audit
+        counts.forgetPlayers()
+        result.auditCounts = counts
         // Each player's requests in one shard, in the order sent: sorted, the same for any shards.
         result.requestTrace = trace.map { $0.rows.sorted { ($0.player, $0.sent) < ($1.player, $1.sent) } }
         return result

@@ -69,6 +69,14 @@ struct AuditCounters {
         window = scenario.duration
     }
 
+    /// Drops the per-player memory (the totals stay).
+    mutating func forgetPlayers() {
+        lastLogUplink = []
+        lastActive = []
+        standbyWakes = []
+        standbyAsleep = []
+    }
+
     /// The part of [from, to) inside the window.
     func inWindow(from: Int64, to: Int64) -> Int64 { max(0, min(to, window) - max(from, 0)) }
 

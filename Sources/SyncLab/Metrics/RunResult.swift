@@ -62,8 +62,9 @@ public struct RunResult: Sendable {
     /// Per figure of each active model, what its parameters say against what the run counted
     /// (`ModelAudit`).
     public internal(set) var modelAudit: [AuditRow] = []
-    /// The audit's counts per link, kept for tests that judge them against another model.
-    internal var auditLinks: [LinkAudit] = []
+    /// The audit's counts (without its per-player memory), kept for tests that judge them
+    /// against another model.
+    internal var auditCounts: AuditCounters? = nil
     /// Every request of the traced players (`Simulation.run`'s `traceRequests`), nil untraced.
     public internal(set) var requestTrace: [TraceRow]? = nil
     /// Samples whose screen showed another whole second than the server's true one.

@@ -118,29 +118,57 @@ import SyncLabKernel
         return s
     }
 
-    /// The shipped links run as declared: every link and segment-loss row holds.
+    /// The shipped models run as declared: every row holds (links, lost segments, the radio and
+    /// connection set-ups, whose rows failed while warm-up activity read back as "at t = 0").
     @Test func aCorrectModelHolds() {
         let r = Simulation.run(Self.scenario(), threads: 2)
-        let rows = r.modelAudit.filter { $0.model.hasPrefix("link ") || $0.model.hasPrefix("segment loss ") }
-        #expect(rows.count >= 20)
-        for row in rows { #expect(row.holds, "\(row)") }
-        #expect(r.figures["modelAudit.allHold"] != nil)
+        #expect(r.modelAudit.filter { $0.model.hasPrefix("link ") }.count >= 28)
+        #expect(r.modelAudit.contains { $0.model.hasPrefix("radio ") } && r.modelAudit.contains { $0.model.hasPrefix("connection ") })
+        for row in r.modelAudit { #expect(row.holds, "\(row)") }
+        #expect(r.figures["modelAudit.allHold"] == 1)
     }
 
-    /// The same counts judged against a link whose delays are 30% longer than the ones drawn, and
+    /// Standby wakes, run end to end on v115-pausing's players: the rate holds against the
+    /// scenario's own `every`, and fails against a mean gap 25% longer; hand-made counts check
+    /// the Poisson tolerance.
+    @Test func standbyWakesHoldAndAWrongGapFails() throws {
+        var s = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("v115-pausing.json"))
+        s.population.players = 3_000
+        s.duration = 3 * .hour
+        s.population.release = nil
+        let wakes = try #require(s.devices.events.standbyWakes)
+        let r = Simulation.run(s, threads: 2)
+        let counts = try #require(r.auditCounts)
+        let rows = ModelAudit.standbyRows(wakes, counts, seed: s.seed)
+        #expect(rows.count == 2 && rows.allSatisfy(\.holds), "\(rows)")
+        #expect(rows[0].samples > 1_000)
+        var longer = wakes
+        longer.every = .exponential(mean: 25 * Double(Int64.minute))
+        #expect(ModelAudit.standbyRows(longer, counts, seed: s.seed)[0].holds == false)
+        // 400 wakes in 100 h asleep at mean gap 15 min (4 an hour): 4 ± 5·√400/100 = 4 ± 1.
+        var hand = AuditCounters(scenario: s, players: 0..<0)
+        hand.wakes = 400
+        hand.asleep = 100 * 3_600_000_000_000
+        var quarter = wakes
+        quarter.every = .exponential(mean: 15 * Double(Int64.minute))
+        let row = try #require(ModelAudit.standbyRows(quarter, hand, seed: 1).first)
+        #expect(row.expected == 4 && row.realised == 4 && abs(row.tolerance - 1) < 1e-12)
+    }
+
+    /// The same counts judged against a link whose delays are 60% longer than the ones drawn, and
     /// whose segments are lost five times as often: the delay and loss rows fail.
     @Test func aWrongModelFails() {
-        let s = Self.scenario()
+        let s = Self.scenario(players: 6_000)
         let r = Simulation.run(s, threads: 2)
         var wrong = s.links[0]
-        wrong.uplink = scaled(wrong.uplink, by: 1.3)
-        let rows = ModelAudit.linkRows(wrong, r.auditLinks[0], seed: s.seed, index: 0)
-        #expect(rows.first { $0.figure == "uplinkMs.p50" }?.holds == false)
+        wrong.uplink = scaled(wrong.uplink, by: 1.6)
+        let rows = ModelAudit.linkRows(wrong, r.auditCounts!.links[0], seed: s.seed, index: 0)
+        #expect(rows.first { $0.figure == "uplinkMs.p50" }?.holds == false, "\(rows)")
         #expect(rows.first { $0.figure == "downlinkMs.p50" }?.holds == true)
         if let loss = s.links[0].loss as? TCPRetransmitLoss {
             var doubled = s.links[0]
             doubled.loss = TCPRetransmitLoss(rate: min(0.5, loss.rate * 5))
-            let lossRows = ModelAudit.linkRows(doubled, r.auditLinks[0], seed: s.seed, index: 0)
+            let lossRows = ModelAudit.linkRows(doubled, r.auditCounts!.links[0], seed: s.seed, index: 0)
             #expect(lossRows.first { $0.figure == "lateMessageShare" }?.holds == false)
         }
     }
