@@ -174,6 +174,8 @@ struct IndexRow {
         guard case .object = summary else {
             throw Invalid(description: "expected an object (a summary written by 'synclab run'); got \(summary.typeName)")
         }
+        // Every figure the summary holds, shown here or not, is one a run can write.
+        if let problem = Headline.impossibleFigure(in: summary) { throw Invalid(description: problem) }
         func value(_ path: [String]) -> JSONValue? {
             var node: JSONValue? = summary
             for key in path { node = node?[key] }

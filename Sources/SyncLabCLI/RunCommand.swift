@@ -11,7 +11,8 @@ struct RunCommand {
     synclab run — simulate one scenario and write its report
 
     USAGE
-      synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D] [--threads N] [--quiet]
+      synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D] [--threads N]
+                  [--trace-requests N] [--quiet]
 
     OPTIONS
       --out DIR        report folder (default: Reports/<scenario name>); an existing folder is
@@ -24,6 +25,9 @@ struct RunCommand {
       --threads N      threads to simulate with (default: the machine's cores); the files
                        are byte-identical for any number
       --duration D     override the measured duration, with a unit ("30m", "24h"; at most 30d)
+      --trace-requests N  also write requests.csv: every request in the window of N players
+                       (1 … 10000, chosen by the viewer subsets' hash), each step in ms of
+                       true time and the device's reading (docs/cli.md)
       --quiet          no progress on stderr
 
     Writes report.md, summary.json and CSV files into a temporary folder that replaces DIR only
@@ -39,7 +43,9 @@ struct RunCommand {
 
     """
 
-    static let valued: Set<String> = ["--out", "--seed", "--clients", "--duration", "--threads"]
+    static let valued: Set<String> = ["--out", "--seed", "--clients", "--duration", "--threads", "--trace-requests"]
+    /// The most players `--trace-requests` traces.
+    static let maxTraced = 10_000
 
     func main(_ arguments: [String]) -> Int32 {
         if let problem = RunCommand.shapeProblem(arguments, valued: RunCommand.valued) {
@@ -77,6 +83,13 @@ struct RunCommand {
                 return cli.usageError("run", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
             }
             threads = n
+        }
+        var traced = 0
+        if let text = parsed.options["--trace-requests"] {
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= RunCommand.maxTraced else {
+                return cli.usageError("run", "--trace-requests expects a whole number of players from 1 to \(RunCommand.maxTraced); got \(SafePaths.quoted(text))")
+            }
+            traced = n
         }
         if let text = parsed.options["--duration"] {
             switch Units.parseDuration(text) {
@@ -120,7 +133,8 @@ struct RunCommand {
         cli.out("running \(scenario.name): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
         fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name, simulating: scenario, flags: parsed.flags))
+        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name, simulating: scenario, flags: parsed.flags),
+                                    traceRequests: traced)
         cli.progressDone(flags: parsed.flags)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {

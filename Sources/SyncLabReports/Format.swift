@@ -34,23 +34,27 @@ public enum Format {
         return sign + "\(minutes / 60) h \(two(minutes % 60)) min"
     }
 
-    /// A figure of `RunResult.figures` for people, in the unit its key names: `…Ms` as a
-    /// duration ("13 min 53 s"), `…Share` and seed failure rates as a percentage ("99.9%"),
-    /// `…Minutes` in minutes, `costPerMonth.…` in dollars, `bytes…` in bytes (decimal
-    /// prefixes), `…PerSecond` in requests per second, anything else as a plain number with
-    /// thousands grouped. "not measured" for nil. Data files keep the key's own unit.
+    /// A figure of `RunResult.figures` for people, in the unit its declaration (`Figure`) gives.
+    /// "not measured" for nil. Data files keep the figure's own unit.
     public static func figure(_ value: Double?, metric: String) -> String {
         guard let value, value.isFinite else { return "not measured" }
-        let parts = metric.split(separator: ".")
-        if parts.contains(where: { $0.hasSuffix("Ms") }) { return duration(ms: value) }
-        if parts.contains(where: { $0.hasSuffix("Share") }) || metric.hasPrefix("seedFailureRate") {
-            return groupedCompact(value * 100, 3) + "%"
+        return figure(value, unit: Figure.declared(metric)?.unit ?? .count)
+    }
+
+    /// `value` in `unit` for people: milliseconds as a duration ("13 min 53 s"), a share as a
+    /// percentage ("99.9%"), minutes ("2 min"), dollars ("$1,234.57"), bytes with a decimal
+    /// prefix, requests per second ("98 req/s"), anything else a plain number with thousands
+    /// grouped.
+    public static func figure(_ value: Double, unit: FigureUnit) -> String {
+        switch unit {
+        case .milliseconds: return duration(ms: value)
+        case .share: return groupedCompact(value * 100, 3) + "%"
+        case .minutes: return compact(value, 1) + " min"
+        case .dollars: return (value < 0 ? "-$" : "$") + groupedCompact(abs(value), 2)
+        case .bytes: return bytes(value)
+        case .requestsPerSecond: return groupedCompact(value, 2) + " req/s"
+        case .count, .ratio, .flag: return groupedCompact(value, 3)
         }
-        if parts.contains(where: { $0.hasSuffix("Minutes") }) { return compact(value, 1) + " min" }
-        if metric.hasPrefix("costPerMonth") { return (value < 0 ? "-$" : "$") + groupedCompact(abs(value), 2) }
-        if metric.hasPrefix("bytes") { return bytes(value) }
-        if metric.hasSuffix("PerSecond") { return groupedCompact(value, 2) + " req/s" }
-        return groupedCompact(value, 3)
     }
 
     /// Bytes with a decimal prefix and one decimal: "950 B", "12.7 kB", "143.0 MB", "2.1 GB".

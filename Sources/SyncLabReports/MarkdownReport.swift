@@ -70,7 +70,7 @@ public enum MarkdownReport {
             + "\(Describe.distribution(s.server.publishDuration, .duration)) later; \(r.filesPublished) files published in the window, "
             + "\(Format.fixed(r.meanFileBytes, 0)) bytes per file on average as served (JSON → AES-CBC with PKCS#7 padding → Base64, plus headers); "
             + "timestamp resolution \(Units.formatDuration(s.server.timestampResolution)), "
-            + (s.server.timestampAt == .requestStart ? "taken when the request starts; " : "taken when the response leaves; ")
+            + "taken \(s.server.timestampAt.phrase); "
             + "service time \(Describe.distribution(s.server.serviceTime, .duration)).\n"
         if let leap = s.server.leapSecond { md += "- Server clock: \(leap.summary).\n" }
         md += "- Client design: measures with the \(Describe.summary(s.client.clock, s.client.clock.name)); "
@@ -157,6 +157,7 @@ public enum MarkdownReport {
         if r.scenario.reportsFetchSyncError { md += fetchSyncErrorSection(r) }
         md += capacityAndCost(r)
         md += DeviceEventsReport.markdown(r)
+        md += ModelAuditReport.markdown(r)
 
         md += "\n## Transitions\n\n"
         let single = r.transitions.count - r.gapTransitions.count
@@ -298,6 +299,7 @@ public enum ReportBundle {
          ("error_by_wake.csv", CSVTables.errorByWake(r)),
          ("error_attribution.csv", CSVTables.errorAttribution(r))]
             + ReportCharts.all(r).flatMap { [($0.svgFile, $0.svg), ($0.csvFile, $0.csv)] }
+            + (RequestTraceCSV.render(r).map { [("requests.csv", $0)] } ?? [])
     }
 }
 

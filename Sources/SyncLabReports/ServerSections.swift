@@ -15,7 +15,7 @@ public enum ServerSections {
     static func serving(_ r: RunResult, _ f: ServingFigures) -> String {
         let c = r.scenario.server
         var md = "\n## Server queue and faults\n\n"
-        md += "- Timestamp taken \(c.timestampAt == .requestStart ? "when the request arrives (REQUEST_TIME): queueing and service come after it" : "when the response leaves, after queueing and service")"
+        md += "- Timestamp taken \(c.timestampAt.detail)"
             + ", resolution \(Units.formatDuration(c.timestampResolution)).\n"
         if let fleet = c.fleet {
             md += "- Fleet of \(fleet.servers) servers, \(fleet.balancing.rawValue) balancing; clock offsets "

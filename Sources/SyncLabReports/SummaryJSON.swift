@@ -13,9 +13,10 @@ import SyncLabKernel
 public enum SummaryJSON {
     public static func render(_ r: RunResult) -> String {
         let f = r.figures
-        func num(_ key: String, _ decimals: Int = 3) -> String {
+        // Each figure with the decimals its declaration gives (`Figure.decimals`).
+        func num(_ key: String) -> String {
             guard let v = f[key] ?? nil, v.isFinite else { return "null" }
-            return Format.fixed(v, decimals)
+            return Format.fixed(v, Figure.declared(key)?.decimals ?? 3)
         }
         func value(_ v: Double?, _ decimals: Int) -> String { v.map { $0.isFinite ? Format.fixed($0, decimals) : "null" } ?? "null" }
         func triple(_ prefix: String) -> String {
@@ -30,16 +31,16 @@ public enum SummaryJSON {
         lines.append("  \"clientErrorMs\": \(triple("clientErrorMs"))")
         lines.append("  \"estimateErrorMs\": \(triple("estimateErrorMs"))")
         lines.append("  \"transitionSpreadMs\": { \"p50\": \(num("transitionSpreadMs.p50")), \"p99\": \(num("transitionSpreadMs.p99")) }")
-        lines.append("  \"transitionsWithin500msShare\": \(num("transitionsWithin500msShare", 6))")
-        lines.append("  \"viewersInBest500msShare\": \(num("viewersInBest500msShare", 6))")
+        lines.append("  \"transitionsWithin500msShare\": \(num("transitionsWithin500msShare"))")
+        lines.append("  \"viewersInBest500msShare\": \(num("viewersInBest500msShare"))")
         // The figures that converge as viewers grow (docs/metrics.md): pooled, and per change.
-        lines.append("  \"viewersInCentred500msShare\": \(num("viewersInCentred500msShare", 6))")
-        lines.append("  \"viewerPairsWithin500msShare\": \(num("viewerPairsWithin500msShare", 6))")
+        lines.append("  \"viewersInCentred500msShare\": \(num("viewersInCentred500msShare"))")
+        lines.append("  \"viewerPairsWithin500msShare\": \(num("viewerPairsWithin500msShare"))")
         for key in ["transitionBest500msShare", "transitionCentred500msShare"] {
-            lines.append("  \"\(key)\": { \"p50\": \(num(key + ".p50", 6)), \"p1\": \(num(key + ".p1", 6)), \"min\": \(num(key + ".min", 6)) }")
+            lines.append("  \"\(key)\": { \"p50\": \(num(key + ".p50")), \"p1\": \(num(key + ".p1")), \"min\": \(num(key + ".min")) }")
         }
-        lines.append("  \"transitionPairsWithin500msShare\": { \"p50\": \(num("transitionPairsWithin500msShare.p50", 6)), "
-            + "\"p1\": \(num("transitionPairsWithin500msShare.p1", 6)) }")
+        lines.append("  \"transitionPairsWithin500msShare\": { \"p50\": \(num("transitionPairsWithin500msShare.p50")), "
+            + "\"p1\": \(num("transitionPairsWithin500msShare.p1")) }")
         lines.append("  \"transitionSpread999Ms\": { \"p50\": \(num("transitionSpread999Ms.p50")), \"p99\": \(num("transitionSpread999Ms.p99")) }")
         let scaling = r.viewerScaling.map { row in
             "    { \"subset\": \(Format.jsonString(row.label)), \"meanViewers\": \(Format.fixed(row.meanViewers, 3)), "
@@ -50,26 +51,26 @@ public enum SummaryJSON {
         lines.append("  \"gapVsViewers\": [" + (scaling.isEmpty ? "]" : "\n" + scaling.joined(separator: ",\n") + "\n  ]"))
         lines.append("  \"transitionsMeasured\": \(r.gapTransitions.count)")
         lines.append("  \"requests\": \(r.requestsServed)")
-        lines.append("  \"peakRequestsPerSecond\": \(num("peakRequestsPerSecond", 0))")
-        lines.append("  \"p99RequestsPerSecond\": \(num("p99RequestsPerSecond", 0))")
-        lines.append("  \"p999RequestsPerSecond\": \(num("p999RequestsPerSecond", 0))")
-        lines.append("  \"meanRequestsPerSecond\": \(num("meanRequestsPerSecond", 3))")
+        lines.append("  \"peakRequestsPerSecond\": \(num("peakRequestsPerSecond"))")
+        lines.append("  \"p99RequestsPerSecond\": \(num("p99RequestsPerSecond"))")
+        lines.append("  \"p999RequestsPerSecond\": \(num("p999RequestsPerSecond"))")
+        lines.append("  \"meanRequestsPerSecond\": \(num("meanRequestsPerSecond"))")
         lines.append("  \"bytesServed\": \(r.bytesServed)")
-        lines.append("  \"failedRequestShare\": \(num("failedRequestShare", 6))")
-        lines.append("  \"bareShare\": \(num("bareShare", 6))")
-        lines.append("  \"staleShare\": \(num("staleShare", 6))")
-        lines.append("  \"displayedSecondWrongShare\": \(num("displayedSecondWrongShare", 6))")
+        lines.append("  \"failedRequestShare\": \(num("failedRequestShare"))")
+        lines.append("  \"bareShare\": \(num("bareShare"))")
+        lines.append("  \"staleShare\": \(num("staleShare"))")
+        lines.append("  \"displayedSecondWrongShare\": \(num("displayedSecondWrongShare"))")
         let attribution = ErrorSource.allCases.map {
             "    \(Format.jsonString($0.key)): { \"mean\": \(num("errorSourceMs.\($0.key).mean")), \"sd\": \(num("errorSourceMs.\($0.key).sd")) }"
         }
         lines.append("  \"errorSourceMs\": {\n" + attribution.joined(separator: ",\n") + "\n  }")
-        lines.append("  \"wakeRecoveryMinutes\": { \"displayed\": \(num("wakeRecoveryMinutes.displayed", 0)), "
-            + "\"estimate\": \(num("wakeRecoveryMinutes.estimate", 0)), "
-            + "\"displayedVsNoSleep\": \(num("wakeRecoveryMinutes.displayed.vsNoSleep", 0)), "
-            + "\"estimateVsNoSleep\": \(num("wakeRecoveryMinutes.estimate.vsNoSleep", 0)) }")
+        lines.append("  \"wakeRecoveryMinutes\": { \"displayed\": \(num("wakeRecoveryMinutes.displayed")), "
+            + "\"estimate\": \(num("wakeRecoveryMinutes.estimate")), "
+            + "\"displayedVsNoSleep\": \(num("wakeRecoveryMinutes.displayed.vsNoSleep")), "
+            + "\"estimateVsNoSleep\": \(num("wakeRecoveryMinutes.estimate.vsNoSleep")) }")
         lines.append("  \"dominantErrorSource\": \(r.errorAttribution.dominant.map { Format.jsonString($0.key) } ?? "null")")
-        lines.append("  \"requestsPerMonth\": \(num("requestsPerMonth", 0))")
-        lines.append("  \"bytesPerMonth\": \(num("bytesPerMonth", 0))")
+        lines.append("  \"requestsPerMonth\": \(num("requestsPerMonth"))")
+        lines.append("  \"bytesPerMonth\": \(num("bytesPerMonth"))")
         let costs = r.costEstimates.map { c in
             "    { \"name\": \(Format.jsonString(c.name)), \"monthly\": \(c.monthly.isFinite ? Format.fixed(c.monthly, 2) : "null"), "
                 + "\"servers\": \(c.servers.map(String.init) ?? "null"), \"peakFits\": \(c.peakFits.map { "\($0)" } ?? "null") }"
@@ -91,6 +92,7 @@ public enum SummaryJSON {
             let s = r.scenario
             lines.append("  \"errorSampledPlayers\": { \"every\": \(s.sampleStride), \"players\": \((s.population.players + s.sampleStride - 1) / s.sampleStride) }")
         }
+        lines.append(ModelAuditReport.json(r))
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 }

@@ -31,7 +31,7 @@ import SyncLab
         }
         let json = SummaryJSON.render(r)
         // The shipped scenario corrects wall clocks and runs a fleet of finite worker pools.
-        #expect(Self.topLevelKeys(json) == Self.contract + ["deviceEvents", "boundCoverage", "budgets", "serverQueue"])
+        #expect(Self.topLevelKeys(json) == Self.contract + ["deviceEvents", "boundCoverage", "budgets", "serverQueue", "modelAudit"])
         #expect(json.hasPrefix("{\n  \"scenario\": \"v115-pausing\",\n  \"seed\": 7,\n  \"clients\": 1,\n  \"simulatedSeconds\": 600.000,\n"
             + "  \"transitionGapMs\": { \"p50\": null, \"p99\": null, \"max\": null },\n"))
         #expect(json.contains("\n  \"gapVsViewers\": [],\n  \"transitionsMeasured\": 0,\n  \"requests\": 0,\n"))
@@ -55,8 +55,8 @@ import SyncLab
             $0.reportBounds = false
         }
         let json = SummaryJSON.render(r)
-        #expect(Self.topLevelKeys(json) == Self.contract + ["deviceEvents", "budgets", "serverQueue", "errorSampledPlayers"])
+        #expect(Self.topLevelKeys(json) == Self.contract + ["deviceEvents", "budgets", "serverQueue", "errorSampledPlayers", "modelAudit"])
         // ⌈10 / 3⌉ = every 4th player: players 0, 4 and 8.
-        #expect(json.hasSuffix("  \"errorSampledPlayers\": { \"every\": 4, \"players\": 3 }\n}\n"))
+        #expect(json.contains("  \"errorSampledPlayers\": { \"every\": 4, \"players\": 3 },\n  \"modelAudit\": "))
     }
 }

@@ -133,12 +133,6 @@ extension MetricsRecorder {
 }
 
 extension RunResult {
-    /// Figure keys of the bound coverage (budgets may name them).
-    static func boundFigureKeys(for scenario: Scenario) -> [String] {
-        ["boundCoverageShare", "boundMs.p50", "boundMs.p99"]
-            + scenario.links.map { "boundCoverageShare.byLink.\($0.name)" }
-    }
-
     /// Why a budget on bound figure `metric` cannot pass, or nil: the estimator claimed no bound
     /// at some samples, so coverage is not the share of all samples it would claim to be.
     func unboundedReason(_ metric: String) -> String? {

@@ -99,12 +99,7 @@ public struct DeviceEventStats: Sendable, Equatable {
     }
 
     /// The figure keys of device events (present when the scenario switches any on).
-    public static let figureKeys = [
-        "deviceEvents.reboots", "deviceEvents.rebootsWhileViewing", "deviceEvents.appKills",
-        "deviceEvents.wallClockChanges", "deviceEvents.tamperings",
-        "deviceEvents.wallClockSteps", "deviceEvents.wallClockSlews",
-        "earlyShowShare", "tamperEarlyShowShare", "tamperHeadStartMs.mean", "tamperHeadStartMs.max",
-    ]
+    public static let figureKeys = Figure.all.filter { $0.scope == .deviceEvents }.map(\.key)
 
     /// Figures by key; nil where nothing was measured.
     public var figures: [String: Double?] {

@@ -66,6 +66,10 @@ struct MetricsRecorder {
     var database: DatabaseRecord? = nil
     /// Whether the estimate error lies inside the client's ± bound (`BoundCoverage`).
     private(set) var bounds: BoundBank
+    /// What the models did, for the model audit (`ModelAudit`).
+    var audit: AuditCounters
+    /// Every request of the traced players (`run --trace-requests`), nil when none are traced.
+    var trace: RequestTrace? = nil
 
     /// Where each breakdown lives in the error bank. Every sample has one link, so the overall
     /// displayed and estimate errors are the merge of the per-link rows (`finish`): two
@@ -100,6 +104,7 @@ struct MetricsRecorder {
         timelineInstants = [UInt64](repeating: 0, count: timelineBuckets)
         timelineViewing = timelineInstants
         bounds = BoundBank(links: scenario.links.count)
+        audit = AuditCounters(scenario: scenario, players: players)
     }
 
     func inWindow(_ t: SimTime) -> Bool { t.ns >= 0 && t.ns < scenario.duration }
@@ -156,6 +161,8 @@ struct MetricsRecorder {
         if let other = o.serving { serving?.merge(other) }
         if let other = o.database { database?.merge(other) }
         bounds.merge(o.bounds)
+        audit.merge(o.audit)
+        if let other = o.trace { trace?.rows += other.rows }
     }
 
     /// What each position of a viewing player shows, without a clock error (the original plan).
@@ -310,6 +317,12 @@ struct MetricsRecorder {
         result.fetchSyncErrorOver250ms = fetchSyncErrorOver250ms
         result.showSummaryBytes = shown.bytes
         result.wrongSecondSamples = wrongSecondSamples
+        result.modelAudit = ModelAudit.rows(scenario, audit, serving: serving)
+        var counts = audit
+        counts.forgetPlayers()
+        result.auditCounts = counts
+        // Each player's requests in one shard, in the order sent: sorted, the same for any shards.
+        result.requestTrace = trace.map { $0.rows.sorted { ($0.player, $0.sent) < ($1.player, $1.sent) } }
         return result
     }
 }

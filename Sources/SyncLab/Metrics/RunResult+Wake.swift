@@ -12,8 +12,7 @@ extension RunResult {
     /// against the 500 ms threshold, and (`.vsNoSleep`) against the p99 of players who have not
     /// slept since launch plus 500 ms — "as good as a player who never slept", which separates a
     /// clock that stops in standby from one that does not even when neither is within 500 ms.
-    public static let wakeRecoveryKeys = ["wakeRecoveryMinutes.displayed", "wakeRecoveryMinutes.estimate",
-                                          "wakeRecoveryMinutes.displayed.vsNoSleep", "wakeRecoveryMinutes.estimate.vsNoSleep"]
+    public static let wakeRecoveryKeys = Figure.all.map(\.key).filter { $0.hasPrefix("wakeRecoveryMinutes.") }
 
     /// Whole minutes after waking from deep sleep from which the p99 |error| stays within
     /// `threshold` in every later minute-since-wake bucket.
@@ -56,7 +55,7 @@ extension RunResult {
 extension RunResult {
     /// Budget keys judged across seeds: the share of failing seeds, and the upper end of its 95%
     /// Wilson score interval (a conservative gate: "with 95% confidence at most this share fails").
-    public static let seedFigureKeys = ["seedFailureRate", "seedFailureRate.upper95"]
+    public static let seedFigureKeys = Figure.all.filter { $0.scope == .acrossSeeds }.map(\.key)
 }
 
 extension Budget {

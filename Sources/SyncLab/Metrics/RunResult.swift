@@ -59,6 +59,14 @@ public struct RunResult: Sendable {
     /// Bytes the merged show summaries held (for stderr and the memory estimate's tests; no report
     /// carries it).
     public internal(set) var showSummaryBytes = 0
+    /// Per figure of each active model, what its parameters say against what the run counted
+    /// (`ModelAudit`).
+    public internal(set) var modelAudit: [AuditRow] = []
+    /// The audit's counts (without its per-player memory), kept for tests that judge them
+    /// against another model.
+    internal var auditCounts: AuditCounters? = nil
+    /// Every request of the traced players (`Simulation.run`'s `traceRequests`), nil untraced.
+    public internal(set) var requestTrace: [TraceRow]? = nil
     /// Samples whose screen showed another whole second than the server's true one.
     public internal(set) var wrongSecondSamples: UInt64 = 0
     /// Completed fetches whose |estimate − truth| exceeded 250 ms (exact, not bucketed).
@@ -77,59 +85,18 @@ public struct RunResult: Sendable {
     public var simulatedSeconds: Double { Double(scenario.duration) / 1e9 }
 }
 
-/// The headline figures, by the key paths `summary.json` and budgets use. Values in ms where the
-/// key says so; shares in [0, 1]; nil where the run had nothing to measure.
+/// The headline figures, by the key paths `summary.json` and budgets use, each declared once in
+/// `Figure.all` (its unit, meaning and range); nil where the run had nothing to measure.
 extension RunResult {
-    public static let figureKeys: [String] = [
-        "transitionGapMs.p50", "transitionGapMs.p99", "transitionGapMs.max",
-        "transitionSpreadMs.p50", "transitionSpreadMs.p99", "transitionSpread999Ms.p50", "transitionSpread999Ms.p99",
-        "transitionsWithin500msShare", "viewersInBest500msShare", "viewersInCentred500msShare",
-        "viewerPairsWithin500msShare",
-        "transitionBest500msShare.p50", "transitionBest500msShare.p1", "transitionBest500msShare.min",
-        "transitionCentred500msShare.p50", "transitionCentred500msShare.p1", "transitionCentred500msShare.min",
-        "transitionPairsWithin500msShare.p50", "transitionPairsWithin500msShare.p1",
-        "clientErrorMs.p50", "clientErrorMs.p99", "clientErrorMs.max",
-        "estimateErrorMs.p50", "estimateErrorMs.p99", "estimateErrorMs.max",
-        "requests", "peakRequestsPerSecond", "p99RequestsPerSecond", "p999RequestsPerSecond",
-        "meanRequestsPerSecond", "peakToMeanRatio", "bareShare", "staleShare", "failedRequestShare",
-        "displayedSecondWrongShare",
-    ]
-
-    /// Every figure key a budget on this scenario may name: the fixed ones, and per clock kind
-    /// and per link profile the error quantiles.
-    public static func figureKeys(for scenario: Scenario) -> [String] {
-        var keys = figureKeys
-        for clock in ReferenceClocks.labels {
-            for q in ["p50", "p99", "max"] { keys.append("estimateErrorMs.byClock.\(clock).\(q)") }
-        }
-        for link in scenario.links {
-            for q in ["p50", "p99", "max"] { keys.append("clientErrorMs.byLink.\(link.name).\(q)") }
-        }
-        // Traffic extrapolated to a 30-day month, and its price under each cost model.
-        keys += ["requestsPerMonth", "bytesPerMonth"]
-        for model in scenario.costModels { keys.append("costPerMonth.\(model.name)") }
-        // Each source of error: its mean (bias) and standard deviation (spread between players).
-        for source in ErrorSource.allCases {
-            keys += ["errorSourceMs.\(source.key).mean", "errorSourceMs.\(source.key).sd"]
-        }
-        keys += wakeRecoveryKeys
-        if scenario.devices.events.any { keys += DeviceEventStats.figureKeys }
-        keys += serverFigureKeys
-        keys += boundFigureKeys(for: scenario)
-        return keys
-    }
+    /// Every figure key a budget on this scenario may name (`Figure.keys(for:)`).
+    public static func figureKeys(for scenario: Scenario) -> [String] { Figure.keys(for: scenario) }
 
     /// The label of the clock table's row measured with `clock` ("uptime-1s" for `uptime`).
     public static func clockRowLabel(_ clock: any DeviceClock) -> String { ReferenceClocks.label(clock) }
 
-    /// The values figure `key` can take: a share (a key part ending in "Share", or a seed
-    /// failure rate) from 0 to 1, an error source's mean part either sign, and every other
-    /// figure (a size, count, rate, time or cost) from 0. A budget's limit outside them is a typo.
-    public static func possibleValues(of key: String) -> ClosedRange<Double> {
-        if key.split(separator: ".").contains(where: { $0.hasSuffix("Share") }) || seedFigureKeys.contains(key) { return 0...1 }
-        if key.hasPrefix("errorSourceMs.") && key.hasSuffix(".mean") { return -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude }
-        return 0...Double.greatestFiniteMagnitude
-    }
+    /// The values figure `key` can take, from its declaration (`Figure.range`); a key no run
+    /// writes can take none. A budget's limit outside them is a typo.
+    public static func possibleValues(of key: String) -> ClosedRange<Double>? { Figure.declared(key)?.range }
 
     public var figures: [String: Double?] {
         var f: [String: Double?] = [:]
@@ -173,6 +140,7 @@ extension RunResult {
         if scenario.devices.events.any { f.merge(deviceEvents.figures) { _, new in new } }
         for (key, value) in serverFigures { f[key] = value }
         addBoundFigures(&f)
+        f["modelAudit.allHold"] = modelAudit.isEmpty ? nil : (modelAudit.allSatisfy(\.holds) ? 1 : 0)
         return f
     }
 
@@ -333,14 +301,21 @@ public enum Simulation {
         scenario.server.couplesPlayers ? 1 : shardCount(players: scenario.population.players, threads: threads)
     }
 
-    public static func run(_ scenario: Scenario, threads: Int = defaultThreads, progress: ProgressHandler? = nil) -> RunResult {
+    /// `traceRequests` players (chosen by their viewer-subset key) have every request of the
+    /// window in `RunResult.requestTrace`.
+    public static func run(_ scenario: Scenario, threads: Int = defaultThreads, progress: ProgressHandler? = nil,
+                           traceRequests: Int = 0) -> RunResult {
         let n = scenario.population.players
         let count = shardCount(scenario, threads: threads)
         let schedule = World.schedule(for: scenario)
+        let traced = RequestTrace.players(traceRequests, of: n)
         // Each shard builds its world (its players' state, queue and recorder) on its own thread.
         let shards = ShardBox.build(count) { k in
             World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count),
                   schedule: k == 0 ? schedule : schedule.ownCopy())
+        }
+        if traceRequests > 0 {
+            for shard in shards { shard.world.measure.recorder.trace = RequestTrace(players: traced, in: shard.world.players) }
         }
         func each(_ body: @escaping @Sendable (ShardBox) -> Void) {
             if shards.count == 1 { body(shards[0]); return }

@@ -12,6 +12,23 @@ struct ServingRecord {
     /// Requests each fleet server served, and each server's clock offset (the same in every shard).
     var perServer: [UInt64] = []
     var offsets: [Nanoseconds] = []
+    /// Per time slice of the window (`batches` of them), for the audit's batch means: the waits'
+    /// sum (ns), the requests served and those refused with a full queue.
+    static let batches = 20
+    var batchWaitSums = [Int64](repeating: 0, count: batches)
+    var batchServed = [UInt64](repeating: 0, count: batches)
+    var batchRefused = [UInt64](repeating: 0, count: batches)
+
+    /// A request arriving at t (inside the window) waited `wait`, or was refused (nil).
+    mutating func batch(at t: SimTime, wait: Nanoseconds?, duration: Nanoseconds) {
+        let b = min(Self.batches - 1, Int(t.ns / max(1, (duration + Int64(Self.batches) - 1) / Int64(Self.batches))))
+        if let wait {
+            batchWaitSums[b] += wait
+            batchServed[b] += 1
+        } else {
+            batchRefused[b] += 1
+        }
+    }
 
     mutating func merge(_ o: ServingRecord) {
         admitted += o.admitted
@@ -21,6 +38,11 @@ struct ServingRecord {
         outageRefused += o.outageRefused
         outageTimedOut += o.outageTimedOut
         for i in perServer.indices where i < o.perServer.count { perServer[i] += o.perServer[i] }
+        for b in 0..<Self.batches {
+            batchWaitSums[b] += o.batchWaitSums[b]
+            batchServed[b] += o.batchServed[b]
+            batchRefused[b] += o.batchRefused[b]
+        }
     }
 
     func figures(_ s: Scenario) -> ServingFigures {
@@ -160,11 +182,6 @@ public struct DatabaseFigures: Sendable, Equatable {
 /// Budget figures of the server models; nil (so a budget on them fails as not measured) when the
 /// scenario does not use the model.
 extension RunResult {
-    public static let serverFigureKeys = [
-        "queueWaitMs.mean", "queueWaitMs.p99", "queueWaitMs.max", "queueLengthMax", "outageFailures",
-        "originalPlan.earlyShowShare", "originalPlan.earlyVisibilityMs.max", "originalPlan.queryWaitMs.p99",
-    ]
-
     var serverFigures: [String: Double?] {
         var f: [String: Double?] = [:]
         func ms(_ ns: Int64?) -> Double? { ns.map { Double($0) / 1e6 } }

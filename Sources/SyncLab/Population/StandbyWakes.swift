@@ -96,9 +96,12 @@ extension DeviceEventsConfig.StandbyWakes: DeviceEvent {
 /// ends, they were half of its events.
 ///
 /// Draws: whether a standby is on charge comes from `RandomStream(seed, "charging", player +
-/// powerEpoch·2³²)`, wake n of a player (counted over the whole run) from `RandomStream(seed,
-/// "standby-wake", player + n·2³²)`: no draw of any other stream changes, and a player's draws
-/// do not depend on which shard or thread runs it.
+/// powerEpoch·2³²)`, gap n of a player and the wake it leads to (gaps counted over the whole
+/// run, every gap drawn, whether or not its wake comes before the standby ends) from
+/// `RandomStream(seed, "standby-wake", player + n·2³²)`: no draw of any other stream changes,
+/// and a player's draws do not depend on which shard or thread runs it. Each standby thus draws
+/// fresh gaps: a gap the player's return cut short is never reused, which would bias the next
+/// standby's first gap long (it is a gap known to have outlasted a standby).
 extension World {
     static let chargingPurpose = StreamPurpose("charging")
     static let standbyWakePurpose = StreamPurpose("standby-wake")
@@ -113,13 +116,15 @@ extension World {
                                entity: UInt64(players.lowerBound + c) | UInt64(clients[c].powerEpoch) << 32)
         if rng.bernoulli(wakes.chargingShare) { return }        // on charge: stays awake
         updateDevice(c) { $0.fallAsleep(at: t) }
+        measure.recorder.audit.standbyBegins(c)
         clients[c].standbyWakeIndex = 0
         clients[c].standbyDue = nextStandbyWake(c, after: t, wakes)
     }
 
-    /// When this standby's next wake begins, one gap after `t` (`.max`: no more wakes).
-    func nextStandbyWake(_ c: Int, after t: SimTime, _ wakes: DeviceEventsConfig.StandbyWakes) -> Int64 {
+    /// When this standby's next wake begins, one fresh gap after `t` (`.max`: no more wakes).
+    mutating func nextStandbyWake(_ c: Int, after t: SimTime, _ wakes: DeviceEventsConfig.StandbyWakes) -> Int64 {
         var rng = deviceEventStream(World.standbyWakePurpose, c, clients[c].standbyWakeOrdinal)
+        clients[c].standbyWakeOrdinal &+= 1
         guard let wake = wakes.wake(UInt32(clients[c].standbyWakeIndex), &rng) else { return .max }
         return (t + wake.gap).ns
     }
@@ -137,13 +142,14 @@ extension World {
             let at = SimTime(ns: clients[c].standbyDue)
             if clients[c].device.asleep {
                 // A push or a background refresh wakes the CPU; it sleeps again `length` later.
-                var rng = deviceEventStream(World.standbyWakePurpose, c, clients[c].standbyWakeOrdinal)
+                // The wake's length comes from the stream its gap was drawn from.
+                var rng = deviceEventStream(World.standbyWakePurpose, c, clients[c].standbyWakeOrdinal &- 1)
                 guard let wake = wakes.wake(UInt32(clients[c].standbyWakeIndex), &rng) else {
                     clients[c].standbyDue = .max
                     return
                 }
-                updateDevice(c) { $0.wake(at: at) }
-                clients[c].standbyWakeOrdinal &+= 1
+                let slept = updateDevice(c) { $0.wake(at: at) }
+                measure.recorder.audit.standbyWake(c, at: at.ns, slept: slept, length: wake.length)
                 clients[c].standbyWakeIndex &+= 1
                 clients[c].standbyDue = (at + wake.length).ns
             } else {

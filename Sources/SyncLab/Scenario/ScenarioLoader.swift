@@ -228,11 +228,12 @@ public struct ScenarioLoader {
         let min = try n.optional("min") { try $0.double() }
         try n.rejectUnknownKeys()
         // A limit outside what the figure can be makes a budget that always or never passes: a typo.
-        let possible = RunResult.possibleValues(of: metric)
+        let figure = Figure.declared(metric)
         for (key, limit) in [("max", max), ("min", min)] {
-            guard let limit, !possible.contains(limit) else { continue }
-            throw try n.required(key).error(possible.upperBound == 1 ? "'\(metric)' is a share from 0 to 1; got \(Bounds.number(limit))"
-                                                                       : "'\(metric)' is never negative; got \(Bounds.number(limit))")
+            guard let limit, let figure, !figure.range.contains(limit) else { continue }
+            let what = figure.range.upperBound == 1 ? "is a share from 0 to 1"
+                : limit < figure.range.lowerBound ? "is never negative" : "is \(figure.expected) up to \(Bounds.number(figure.range.upperBound))"
+            throw try n.required(key).error("'\(metric)' \(what); got \(Bounds.number(limit))")
         }
         switch (max, min) {
         case (let limit?, nil): return Budget(name: name, metric: metric, comparison: .atMost, limit: limit)

@@ -67,7 +67,7 @@ extension ScenarioSchema {
         "serviceTime": { "$ref": "#/$defs/durationDistribution", "description": "Request start to response leaving, at most 1d." },
         "clockOffset": { "$ref": "#/$defs/signedDuration", "description": "Server clock minus true time: -1d to 1d." },
         "leapSecond": { "$ref": "#/$defs/leapSecond", "description": "A positive leap second on every server's clock (default: none)." },
-        "timestampAt": { "enum": ["request-start", "response-send"], "description": "When the server reads its clock for the timestamp: when the request arrives (REQUEST_TIME, default) or when the response leaves (after queueing and service)." },
+        "timestampAt": { "enum": ["arrival", "request-start", "response-send"], "description": "When the server reads its clock for the timestamp: when the request arrives (before any wait for a worker), when a worker starts it (PHP-FPM's REQUEST_TIME, default: after the wait) or when the response leaves (after queueing and service)." },
         "fleet": {
           "type": ["object", "null"],
           "additionalProperties": false,

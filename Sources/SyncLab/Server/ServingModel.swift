@@ -3,7 +3,8 @@ import SyncLabKernel
 /// The serving models of the store-file server: when the timestamp is taken, a fleet behind a
 /// load balancer, workers with a FIFO queue, and outages.
 ///
-/// From the seeds and the design: PHP's `REQUEST_TIME` is taken when the request starts; a real
+/// From the seeds and the design: PHP's `REQUEST_TIME` is taken when a worker starts the request
+/// (after any wait in the backlog: docs/model.md, "When the server stamps"); a real
 /// API runs on several servers whose clocks each have their own offset; a release "is basically a
 /// denial of service attack" when requests queue for a bounded number of workers; and a server
 /// can be down. The defaults are one exact server, always up, with PHP-FPM's stock pool
@@ -11,10 +12,33 @@ import SyncLabKernel
 
 /// The instant the server reads its clock for the timestamp.
 public enum TimestampInstant: String, Sendable, CaseIterable {
-    /// When the request reaches the server (PHP `REQUEST_TIME`): queueing and service come after.
+    /// When the request reaches the server, before any wait for a worker (a front end that
+    /// stamps what it receives): queueing and service come after.
+    case arrival
+    /// When a worker takes the request from the backlog and starts it: PHP-FPM's `REQUEST_TIME`,
+    /// which PHP reads when the running request first asks for it. The queue's wait comes before
+    /// the stamp, the service after.
     case requestStart = "request-start"
     /// When the response leaves the server, after any queueing and the service time.
     case responseSend = "response-send"
+
+    /// The instant in a report's words: "taken when …".
+    public var phrase: String {
+        switch self {
+        case .arrival: "when the request arrives"
+        case .requestStart: "when the request starts"
+        case .responseSend: "when the response leaves"
+        }
+    }
+
+    /// What comes before and after the stamp, for the server section of a report.
+    public var detail: String {
+        switch self {
+        case .arrival: "when the request arrives: queueing and service come after it"
+        case .requestStart: "when a worker starts the request (REQUEST_TIME): the queue's wait comes before it, service after"
+        case .responseSend: "when the response leaves, after queueing and service"
+        }
+    }
 }
 
 /// Several API servers behind a load balancer, each with its own clock offset from true time.
@@ -71,7 +95,7 @@ public struct Outage: Sendable, Equatable {
 extension ServerConfig {
     /// Whether any serving model is switched on (else the world keeps the v1.1.5 fast path).
     public var hasServingModel: Bool {
-        timestampAt != .requestStart || fleet != nil || workers != nil || queueLimit != nil || !outages.isEmpty
+        timestampAt == .responseSend || fleet != nil || workers != nil || queueLimit != nil || !outages.isEmpty
     }
 
     /// Whether the server's answer to a request depends only on when it arrives and on the

@@ -19,8 +19,8 @@ struct ClientState {
     /// The last sync is kept as its exchange (`shadows.exchange`, `split.serverSide`): what only
     /// a sample reads of it is not worked out yet (`World.settleSync`).
     var syncPending = false
-    /// Wakes in the current standby (`devices.standbyWakes`, StandbyWakes.swift); in the gap
-    /// after the flags, so the state keeps its size.
+    /// Wakes in the current standby (`devices.standbyWakes`, StandbyWakes.swift; 0 once the
+    /// power state changes); in the gap after the flags, so the state keeps its size.
     var standbyWakeIndex: UInt16 = 0
     var file: Int32 = -1
     var previousFile: Int32 = -1
@@ -32,7 +32,8 @@ struct ClientState {
     var anchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
     var previousAnchor = SyncAnchor(serverTime: 0, reading: ClockReading(ns: 0))
     var anchorSetAt = SimTime.zero
-    /// When the device last woke from deep sleep into a running app (`.min`: not since launch).
+    /// When the app last came back on screen after the device had deep-slept (`.min`: not since
+    /// launch). A return inside a standby wake counts: the device slept before that wake.
     var lastDeepWake: Int64 = .min
     /// The ± bound of `anchor` at its reading (for a stateless estimator, worked out when the
     /// sync settles), and how fast it grows with age (ppb).
@@ -45,7 +46,7 @@ struct ClientState {
     /// error are worked out when the sync settles.
     var anchorError: Int64 = 0
     var anchorSamples: UInt32 = 0
-    /// Standby wakes of this player so far: keys their draws (in the gap before the next word).
+    /// Standby wake gaps drawn for this player so far: keys their draws (in the gap before the next word).
     var standbyWakeOrdinal: UInt32 = 0
     var anchorDriftOffset: Int64 = 0
     var anchorSlept: Int64 = 0
@@ -67,11 +68,6 @@ struct ClientState {
     var powerEpoch: UInt32 = 0
     var displayEpoch: UInt32 = 0
     var fetchEpoch: UInt32 = 0
-    /// True time of the player's last network activity (a response in, a request given up) in
-    /// whole milliseconds plus one (0: none yet): what the keep-alive, the DNS cache and the
-    /// radio's tail read (`lastNetworkAt`). In the padding after the epochs; 2^32 ms are 49
-    /// days, beyond any run.
-    var lastNetworkMs: UInt32 = 0
 
     var refetchDue = ClockReading(ns: .max)
     /// Highest server time shown at a tick in this viewing session (`.min`: nothing yet).
@@ -123,6 +119,11 @@ struct ClientState {
     /// lines (512 bytes with the padding below, checked by `WorldMemoryTests`): with the table's base on a line, every
     /// player's state starts on one, and a sample or an event loads no line it does not use.
     var linkMemory = LinkMemory()
+    /// True ns of the player's last network activity (a response in, a request given up;
+    /// `.min`: none yet): what the keep-alive, the DNS cache and the radio's tail read. Kept
+    /// whole, in true time, because the warm-up's instants are negative: activity then must
+    /// keep its own time, not read back as the measured window's start.
+    var lastNetworkAt: Int64 = .min
     /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
     /// clock made the device state 20 bytes larger. State added later takes these bytes first.
     var padding: (Int64, Int64, Int64) = (0, 0, 0)
@@ -132,12 +133,7 @@ struct ClientState {
     mutating func newPowerState() {
         powerEpoch &+= 1
         standbyDue = .max
-    }
-
-    /// True ns of the last network activity, rounded down to the millisecond (`.min`: none).
-    var lastNetworkAt: Int64 {
-        get { lastNetworkMs == 0 ? .min : Int64(lastNetworkMs - 1) * .millisecond }
-        set { lastNetworkMs = newValue == .min ? 0 : UInt32(clamping: max(0, newValue / .millisecond) + 1) }
+        standbyWakeIndex = 0
     }
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).

@@ -27,7 +27,14 @@ extension World {
         let setup = ready - t
         clients[c].requestSentAt = sendReadAt
         clients[c].uploadCompleteAt = clients[c].uploadCompleteAt + setup
-        return arrival + setup + segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false).all
+        let late = segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false).all
+        if measure.recorder.trace != nil {
+            traceUpdate(c) {
+                $0.setup = setup - $0.promotion
+                $0.requestRetransmit = late
+            }
+        }
+        return arrival + setup + late
     }
 
     /// Player c's response of `bytes`, due at `due` without losses: late by its lost segments
@@ -40,7 +47,9 @@ extension World {
         let late = segmentRecovery(c, link: link, bytes: bytes, response: true)
         if design.readsResponseHeaders { clients[c].responseHeadersAt = clients[c].responseHeadersAt + late.first }
         let done = due + late.all
+        if measure.recorder.trace != nil { traceUpdate(c) { $0.responseRetransmit = late.all } }
         clients[c].lastNetworkAt = done.ns
+        measure.recorder.audit.active(c, at: done.ns)
         let timeout = network.links[link].timeout
         if done - clients[c].requestSentAt > timeout {
             schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + timeout)
@@ -56,11 +65,25 @@ extension World {
         var rng = RandomStream(seed: scenario.seed, purpose: World.connectionPurpose, entity: requestKey(c))
         let last = clients[c].lastNetworkAt
         var now = t.ns
-        if let radio = profile.radio { now += radio.promotionDelay(lastActive: last, at: t.ns, &rng) }
+        let measured = measure.recorder.inWindow(t)
+        if let radio = profile.radio {
+            let promotion = radio.promotionDelay(lastActive: last, at: t.ns, &rng)
+            now += promotion
+            if measure.recorder.trace != nil { traceUpdate(c) { $0.promotion = promotion } }
+            if measured, let rrc = radio as? RRCRadio {
+                measure.recorder.audit.radio(c, at: t.ns, link: link, tail: rrc.tail, promoted: promotion > 0)
+            }
+        }
         guard let connection = profile.connection else { return (SimTime(ns: now), t) }
-        if !(clients[c].connectionOpen && connection.isOpen(lastUsed: last, at: t.ns)) {
-            if connection.needsLookup(resolvedAt: last, at: t.ns) { now += Self.roundTrip(profile, &rng) }
+        let wasOpen = clients[c].connectionOpen
+        let cold = !(wasOpen && connection.isOpen(lastUsed: last, at: t.ns))
+        let lookup = cold && connection.needsLookup(resolvedAt: last, at: t.ns)
+        if cold {
+            if lookup { now += Self.roundTrip(profile, &rng) }
             for _ in 0..<connection.handshakeRoundTrips { now += Self.roundTrip(profile, &rng) }
+        }
+        if measured {
+            measure.recorder.audit.connection(c, at: t.ns, link: link, connection, wasOpen: wasOpen, cold: cold, lookedUp: lookup)
         }
         clients[c].connectionOpen = true
         let ready = SimTime(ns: now)
@@ -77,6 +100,9 @@ extension World {
         guard let loss = network.links[link].loss else { return SegmentRecovery() }
         var rng = RandomStream(seed: scenario.seed, purpose: response ? World.responseLossPurpose : World.requestLossPurpose,
                                entity: requestKey(c))
-        return loss.recoveryDelay(segments: loss.segments(bytes: bytes), roundTrip: network.links[link].meanRoundTrip, &rng)
+        let segments = loss.segments(bytes: bytes)
+        let recovery = loss.recoveryDelay(segments: segments, roundTrip: network.links[link].meanRoundTrip, &rng)
+        measure.recorder.audit.message(link: link, segments: segments, added: recovery.all)
+        return recovery
     }
 }

@@ -4,7 +4,8 @@ import SyncLabKernel
 extension World {
     /// The app cold-starts: no data, no sync; the Store comes on screen and loads.
     mutating func visitStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
-        updateDevice(c) { $0.wake(at: t) }
+        let slept = updateDevice(c) { $0.wake(at: t) }
+        measure.recorder.audit.standbyEnds(c, at: t.ns, slept: slept)
         clients[c].hasSync = false
         clients[c].previousValid = false
         clients[c].file = -1
@@ -20,7 +21,10 @@ extension World {
     /// `devices.lifecycle` finds that iOS terminated it meanwhile: then the Store cold-starts).
     mutating func viewStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let slept = updateDevice(c) { $0.wake(at: t) }
-        if slept > 0 { clients[c].lastDeepWake = t.ns }
+        measure.recorder.audit.standbyEnds(c, at: t.ns, slept: slept)
+        // Back from deep sleep, or inside a standby wake (the device slept before it): either
+        // way not a player who has not slept since launch.
+        if slept > 0 || clients[c].standbyWakeIndex > 0 { clients[c].lastDeepWake = t.ns }
         if let lifecycle = scenario.devices.events.lifecycle { endBreak(c, t, lifecycle) }
         beginViewing(c, t, d)
     }

@@ -18,10 +18,12 @@ extension World {
         clients[c].needsFetch = false
         clients[c].requestSentAt = t
         let link = Int(clients[c].link)
+        if measure.recorder.trace != nil { traceSent(c, t, link: link) }
         // A request without a body leaves whole at once: it draws no bandwidth.
         let upload = scenario.requestBytes == 0 ? 0
             : LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: linkDraw(.bandwidth, c, link: link))
         let uplink = linkDelay(.uplink, c, link: link)
+        measure.recorder.audit.uplink(c, uplink, link: link, measured: measure.recorder.inWindow(t))
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)
@@ -59,6 +61,7 @@ extension World {
         let service = serviceDelay(c)
         let link = Int(clients[c].link)
         let downlink = linkDelay(.downlink, c, link: link)
+        measure.recorder.audit.downlink(c, downlink, link: link, measured: measure.recorder.inWindow(t))
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = timestamp
@@ -67,6 +70,7 @@ extension World {
         clients[c].requestExactStamp = server.store.serverTime(at: t)
         clients[c].requestServerOffset = server.store.clockOffset
         clients[c].responseLeftAt = t + service
+        if measure.recorder.trace != nil { traceServed(c, arrived: t, start: t) }
         if design.readsResponseHeaders {
             clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
                 + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
@@ -88,6 +92,7 @@ extension World {
         let device = clients[c].device
         var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
+        if measure.recorder.trace != nil { traceClose(c, .answered, at: t) }
         if scenario.client.probes > 1 {
             // Best of n: every probe is a real request; the next leaves as soon as one answers.
             guard let best = probeRound(c, exchange) else {
@@ -208,9 +213,11 @@ extension World {
 
     mutating func requestFailed(_ c: Int, _ t: SimTime) {
         clients[c].fetchInFlight = false
+        if measure.recorder.trace != nil { traceClose(c, .failed, at: t) }
         // The client gives up on the connection; the radio was busy until now.
         clients[c].connectionOpen = false
         clients[c].lastNetworkAt = t.ns
+        measure.recorder.audit.active(c, at: t.ns)
         clients[c].needsFetch = true
         clients[c].consecutiveFailures += 1
         measure.recorder.requestFailed(at: t)

@@ -2,10 +2,12 @@ import SyncLabKernel
 
 /// The store-file server with the opt-in serving models (ServingModel.swift): a fleet behind a
 /// load balancer, each server's own clock, workers with a FIFO queue, outages, and the timestamp
-/// taken at the request's start or when the response leaves.
+/// taken when the request arrives, when a worker starts it, or when the response leaves.
 ///
-/// The queueing delay lands after a `request-start` timestamp and before the response leaves,
-/// so it adds to the seeds' estimate error exactly as a slow server would in the field.
+/// The queueing delay lands before a `request-start` stamp (PHP-FPM's: the worker stamps once it
+/// has taken the request from the backlog), so the seeds' estimator, which adds upload complete to
+/// download complete to the stamp, runs ahead by the wait as by the uplink; after an `arrival`
+/// stamp the wait is part of the interval it adds, and it cancels out.
 struct ServingState {
     var pools: [WorkerPool]
     /// Each server's clock minus true time (the cron host's `clockOffset` without a fleet).
@@ -78,7 +80,11 @@ extension World {
             : server.serving!.pools[k].admit(at: t, service: service)
         guard case let .served(start, left, queued) = admission else {
             // Queue full: the server answers at once with an error (HTTP 503).
-            if measured { measure.recorder.serving?.queueFull += 1 }
+            if measured {
+                measure.recorder.serving?.queueFull += 1
+                let window = scenario.duration
+                measure.recorder.serving?.batch(at: t, wait: nil, duration: window)
+            }
             guard wanted else { return }
             let back = linkDelay(.downlink, c, link: link)
             schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
@@ -88,13 +94,20 @@ extension World {
         if measured {
             measure.recorder.serving?.admitted += 1
             measure.recorder.serving?.waits.record(start - t)
+            let window = scenario.duration
+            measure.recorder.serving?.batch(at: t, wait: start - t, duration: window)
             let longest = max(measure.recorder.serving?.maxQueue ?? 0, queued)
             measure.recorder.serving?.maxQueue = longest
             measure.recorder.serving?.perServer[k] += 1
         }
         guard wanted else { return }
-        let stampAt = scenario.server.timestampAt == .requestStart ? t : left
+        let stampAt = switch scenario.server.timestampAt {
+        case .arrival: t
+        case .requestStart: start
+        case .responseSend: left
+        }
         let downlink = linkDelay(.downlink, c, link: link)
+        measure.recorder.audit.downlink(c, downlink, link: link, measured: measured)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
         clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: server.serving!.offsets[k])
@@ -107,6 +120,7 @@ extension World {
         clients[c].requestArrivedAt = t
         clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: server.serving!.offsets[k])
         clients[c].requestServerOffset = server.serving!.offsets[k]
+        if measure.recorder.trace != nil { traceServed(c, arrived: t, start: start) }
         let done = left + downlink + transfer
         if network.modelsConnection {
             lateResponse(c, link: link, bytes: bytes, due: done, epoch: epoch)

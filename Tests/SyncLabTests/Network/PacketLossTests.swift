@@ -90,6 +90,54 @@ private func pow(_ x: Double, _ k: Double) -> Double { (0..<Int(k)).reduce(1.0) 
         #expect(abs(mean - closedForm) <= 5 * sd / Double(n).squareRoot(), "mean \(mean) s, sd \(sd) s")
     }
 
+    /// EDGE's time-out from its calibrated preset. Each direction is a mixture: 98% a lognormal
+    /// body (σ 0.45), 2% a lognormal tail (σ 0.7); a lognormal's mean is its median · e^(σ²/2)
+    /// (e^0.10125 = 1.10655, e^0.245 = 1.27762). Uplink: 0.98 · 280 · 1.10655 + 0.02 · 4,550 ·
+    /// 1.27762 = 303.6 + 116.3 = 419.9 ms; downlink: 0.98 · 230 · 1.10655 + 0.02 · 3,750 · 1.27762
+    /// = 249.4 + 95.8 = 345.2 ms; mean round trip 765.1 ms, so RTO = max(1 s, 3 × 765.1 ms)
+    /// = 2.295 s (not 3 × 623 ms = 1.87 s, the mean of the lognormal preset the mixture replaced).
+    /// Then the preset's own draws: the mean of n = 400,000 round trips within 5 standard errors
+    /// (SD ≈ 1,323 ms, so 2.1 ms), and one-segment messages at 10% loss late on average by
+    /// Σ_k 0.1^k · min(2.295 s · 2^(k−1), 60 s) = 229.5 + 45.9 + 9.2 + 1.8 + 0.4 + 0.1 + … ≈ 286.9 ms,
+    /// the recovery's own draws within 5 standard errors.
+    @Test func edgeTimeoutFollowsTheCalibratedPreset() throws {
+        let edge = try #require(LinkPresets.named("edge"))
+        func mixtureMean(_ d: Distribution) throws -> Double {
+            guard case .lognormalMixture(let m) = d else { throw CancellationError() }
+            return (1 - m.tailShare) * m.bodyMedian * DeterministicMath.exp(m.bodySigma * m.bodySigma / 2)
+                + m.tailShare * m.tailMedian * DeterministicMath.exp(m.tailSigma * m.tailSigma / 2)
+        }
+        let up = try mixtureMean(edge.uplink), down = try mixtureMean(edge.downlink)
+        #expect(abs(up / 1e6 - 419.9) < 0.05 && abs(down / 1e6 - 345.2) < 0.05)
+        let roundTrip = up + down
+        #expect(abs(roundTrip / 1e6 - 765.1) < 0.1)
+        #expect(abs(edge.meanRoundTrip - roundTrip) < 1e-3)
+        let loss = TCPRetransmitLoss(rate: 0.1)
+        let first = loss.firstTimeout(roundTrip: edge.meanRoundTrip)
+        #expect(first == Int64((3 * roundTrip).rounded(.up)))
+        #expect(abs(Double(first) / 1e9 - 2.295) < 0.001)
+
+        let n = 400_000
+        var rng = RandomStream(seed: 38, purpose: StreamPurpose("edge-round-trip"))
+        var sum = 0.0, sumSquares = 0.0, late = 0.0, lateSquares = 0.0
+        for _ in 0..<n {
+            let r = edge.uplink.sample(&rng) + edge.downlink.sample(&rng)
+            sum += r
+            sumSquares += r * r
+            let d = Double(loss.recoveryDelay(segments: 1, roundTrip: edge.meanRoundTrip, &rng).all)
+            late += d
+            lateSquares += d * d
+        }
+        func standardError(_ sum: Double, _ squares: Double) -> Double {
+            let mean = sum / Double(n)
+            return ((squares / Double(n) - mean * mean) / Double(n)).squareRoot()
+        }
+        #expect(abs(sum / Double(n) - roundTrip) <= 5 * standardError(sum, sumSquares), "mean round trip \(sum / Double(n) / 1e6) ms")
+        var series = 0.0
+        for k in 1...30 { series += pow(0.1, Double(k)) * Double(TCPRetransmitLoss.timeout(k - 1, first: first, maximum: loss.maximumTimeout)) }
+        #expect(abs(series / 1e6 - 286.9) < 0.05)
+        #expect(abs(late / Double(n) - series) <= 5 * standardError(late, lateSquares), "mean added delay \(late / Double(n) / 1e6) ms")
+    }
 }
 
 /// Loading `loss`, `connection` and `radio`: each kind from the registry, bad input named by its key path.

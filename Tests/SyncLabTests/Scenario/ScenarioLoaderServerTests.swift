@@ -77,7 +77,7 @@ import SyncLabKernel
     }
 
     @Test(arguments: [
-        (#"{"server": {"timestampAt": "later"}}"#, "server.timestampAt", "\"request-start\" or \"response-send\""),
+        (#"{"server": {"timestampAt": "later"}}"#, "server.timestampAt", "\"arrival\" or \"request-start\" or \"response-send\""),
         (#"{"server": {"workers": 0}}"#, "server.workers", "between 1 and"),
         (#"{"server": {"fleet": {"servers": 2, "balancing": "weighted"}}}"#, "server.fleet.balancing", "round-robin"),
         (#"{"server": {"fleet": {"servers": 2, "clockOfset": "5ms"}}}"#, "server.fleet", "clockOffset"),

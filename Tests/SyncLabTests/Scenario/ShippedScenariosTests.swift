@@ -50,7 +50,7 @@ import Testing
     @Test func aTextExtendsAShippedScenario() throws {
         let text = #"{"extends": "recommended.json", "name": "team", "population": {"players": 1000}}"#
         let s = try ScenarioLoader().load(text: text, file: "team.json", resolver: Self.shipped)
-        #expect(s.name == "team" && s.population.players == 1_000 && s.client.probes == 4)
+        #expect(s.name == "team" && s.population.players == 1_000 && s.client.probes == 3)
         #expect(s.client.estimator.name == "ntp")
     }
 

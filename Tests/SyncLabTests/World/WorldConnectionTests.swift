@@ -141,3 +141,66 @@ import SyncLabKernel
         #expect(DeterminismTests.fingerprint(plain) != DeterminismTests.fingerprint(one))
     }
 }
+
+/// Network activity in the warm-up keeps its own (negative) time: the keep-alive, the DNS cache
+/// and the radio's tail read the true gap since it, not the gap since the measured window's start.
+/// Many players, each with its own 6–9 min refetch draws, on the constant links above.
+@Suite struct WorldWarmupActivityTests {
+    /// `players` viewing without a break through a `warmup` and an hour measured, their first
+    /// fetch 5 s into the warm-up.
+    static func scenario(estimator: any SyncEstimator, connection: KeepAliveConnection?, radio: RRCRadio,
+                         warmup: Nanoseconds, players: Int) -> Scenario {
+        var s = WorldExactTests.scenario(clock: ContinuousDeviceClock(), duration: Nanoseconds.hour, players: players)
+        s.warmup = warmup
+        s.client.estimator = estimator
+        s.requestBytes = 0
+        s.server.timestampResolution = 1
+        s.links[0].connection = connection
+        s.links[0].radio = radio
+        return s
+    }
+
+    /// nginx's 75 s keep-alive, TLS 1.3, no DNS cache, LTE's radio (260 ms, tail 11.6 s): a
+    /// refetch 6–9 min after the last response finds the connection closed and the radio idle, so
+    /// every fetch pays C = 260 ms + (DNS + TCP + TLS) 3 × 100 ms = 560 ms before its send
+    /// reading's round trip (before-setup). Cristian's error (WorldConnectionTests) is
+    /// (C + x − s − y − τ)/2 with s = 0: (560 + 40 − 60)/2 ms − τ/2 = 270 ms − τ/2 on every fetch
+    /// of the window, whatever the warm-up. Had warm-up activity read as "at t = 0", a refetch in
+    /// the window's first 75 s would find the connection warm (−10 ms, or 120 ms after the tail).
+    @Test(arguments: [Nanoseconds(0), 5 * .minute, 30 * .minute, 2 * .hour])
+    func everyColdRefetchErrsByHalfItsSetup(warmup: Nanoseconds) {
+        let radio = RRCRadio(promotion: .constant(Double(WorldConnectionTests.promotion)), tail: 11_600 * .millisecond)
+        let s = Self.scenario(estimator: CristianEstimator(), connection: KeepAliveConnection(), radio: radio,
+                              warmup: warmup, players: 300)
+        let r = Simulation.run(s, threads: 1)
+        let n = r.fetchSyncError.count
+        let expected = Double(270 * Nanoseconds.millisecond - WorldConnectionTests.tau / 2)
+        #expect(n > 2_000, "300 players × an hour of 6–9 min refetches")
+        #expect(r.fetchSyncErrorOver250ms == n, "every fetch is cold: \(n - r.fetchSyncErrorOver250ms) are not")
+        // Signed sums are kept in whole µs: every fetch's error truncated to the µs below it.
+        #expect(abs((r.fetchSyncError.meanSigned ?? 0) - expected) <= 1_000)
+        #expect((r.fetchSyncError.quantile(1) ?? .max) <= 271 * .millisecond)
+    }
+
+    /// A radio alone (no connection model) with promotion 1 s and tail 8 min, refetches due
+    /// G ~ U(6, 9) min after the last response, fired the instant they fall due (immediate
+    /// ticks; a drift-free ns clock): the last network activity before a refetch is the previous
+    /// response, so the refetch finds the radio idle iff G > 8 min, with probability
+    /// (9 − 8)/(9 − 6) = 1/3 — in the window's first minutes too, whatever the warm-up did.
+    /// Cristian's error tells a promoted fetch: (1 s + x − y − τ)/2 ≈ 490 ms, against −10 ms.
+    /// Each refetch is an independent draw, so the share's SD is √(p(1 − p)/n); the tolerance
+    /// is 4 SD. (Warm-up activity read as "at t = 0" gives ≈ 0.29 here: the first refetch of
+    /// each of ~8 per player in the hour is never promoted.)
+    @Test func aTailShorterThanTheRefetchGapPromotesOneThird() {
+        let radio = RRCRadio(promotion: .constant(Double(Nanoseconds.second)), tail: 8 * .minute)
+        var s = Self.scenario(estimator: CristianEstimator(), connection: nil, radio: radio,
+                              warmup: 30 * .minute, players: 1_000)
+        s.client.tick = ImmediateTick()
+        let r = Simulation.run(s, threads: 1)
+        let n = Double(r.fetchSyncError.count)
+        let p = 1.0 / 3
+        let share = Double(r.fetchSyncErrorOver250ms) / n
+        #expect(n > 7_000)
+        #expect(abs(share - p) <= 4 * (p * (1 - p) / n).squareRoot(), "promoted share \(share) of \(n) refetches")
+    }
+}

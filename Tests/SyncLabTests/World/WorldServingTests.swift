@@ -25,9 +25,10 @@ import SyncLabKernel
         floorTo(s.epochUnix + t.ns + offset, .microsecond) - s.epochUnix
     }
 
-    /// request-start stamps the arrival; response-send stamps arrival + service. The seeds'
-    /// estimate then runs ahead by the uplink, plus the service time when stamped at the send.
-    @Test(arguments: [TimestampInstant.requestStart, .responseSend])
+    /// With no wait, arrival and request-start both stamp the arrival; response-send stamps
+    /// arrival + service. The seeds' estimate then runs ahead by the uplink, plus the service
+    /// time when stamped at the send.
+    @Test(arguments: TimestampInstant.allCases)
     func timestampInstant(at instant: TimestampInstant) {
         let s = Self.scenario(duration: 20 * .second) { $0.timestampAt = instant }
         var world = World(scenario: s)
@@ -36,22 +37,23 @@ import SyncLabKernel
         #expect(c.hasSync)
         let arrival = Self.arrival(c)
         #expect(c.responseLeftAt == arrival + Self.service)
-        let stampedAt = instant == .requestStart ? arrival : c.responseLeftAt
+        let stampedAt = instant == .responseSend ? c.responseLeftAt : arrival
         #expect(c.requestTimestamp == Self.stamp(s, stampedAt))
         // Error of the anchor: timestamp + (download − upload complete) − true download instant.
         let downloadComplete = c.anchor.reading.ns + c.device.bootTime.ns
         let error = c.anchor.serverTime - downloadComplete
         #expect(error == c.requestTimestamp - c.uploadCompleteAt.ns)
         let truncation = (s.epochUnix + stampedAt.ns) % .microsecond
-        #expect(error == Self.uplink + (instant == .requestStart ? 0 : Self.service) - truncation)
+        #expect(error == Self.uplink + (instant == .responseSend ? Self.service : 0) - truncation)
     }
 
-    /// Two players arrive together at one worker: the second waits one service time, after its
-    /// REQUEST_TIME and before its response leaves. The seeds' estimator counts from upload
-    /// complete to download complete, so it absorbs a wait that follows a request-start stamp
-    /// (both players get the same error); a response-send stamp includes the wait, which then
-    /// counts twice: the second player runs ahead by exactly the wait.
-    @Test(arguments: [TimestampInstant.requestStart, .responseSend])
+    /// Two players arrive together at one worker: the second waits one service time before a
+    /// worker starts it. The seeds' estimator adds upload complete to download complete to the
+    /// stamp, so its error is the stamp's instant minus upload complete: a wait before the stamp
+    /// (request-start, PHP's REQUEST_TIME; response-send) makes the second player run ahead by
+    /// exactly the wait; after an arrival stamp the wait is inside the interval and cancels out
+    /// (both players get the same error).
+    @Test(arguments: TimestampInstant.allCases)
     func queueDelayLandsBetweenTimestampAndResponse(at instant: TimestampInstant) {
         let s = Self.scenario(players: 2, duration: 10 * .second) {
             $0.workers = 1
@@ -64,11 +66,16 @@ import SyncLabKernel
         #expect(Self.arrival(b) == arrival)
         #expect(a.responseLeftAt == arrival + Self.service)
         #expect(b.responseLeftAt == arrival + 2 * Self.service)
-        #expect(a.requestTimestamp == Self.stamp(s, instant == .requestStart ? arrival : a.responseLeftAt))
-        #expect(b.requestTimestamp == Self.stamp(s, instant == .requestStart ? arrival : b.responseLeftAt))
+        let stampedB = switch instant {
+        case .arrival: arrival
+        case .requestStart: arrival + Self.service   // when the worker is free
+        case .responseSend: b.responseLeftAt
+        }
+        #expect(a.requestTimestamp == Self.stamp(s, instant == .responseSend ? a.responseLeftAt : arrival))
+        #expect(b.requestTimestamp == Self.stamp(s, stampedB))
         let errorA = a.anchor.serverTime - (a.anchor.reading.ns + a.device.bootTime.ns)
         let errorB = b.anchor.serverTime - (b.anchor.reading.ns + b.device.bootTime.ns)
-        #expect(errorB - errorA == (instant == .requestStart ? 0 : Self.service))
+        #expect(errorB - errorA == (instant == .arrival ? 0 : Self.service))
         let f = result.serving
         #expect(f?.requests == 2 && f?.waitMax == Self.service && f?.maxQueueLength == 1)
         #expect(f?.waitMean == Double(Self.service) / 2)
@@ -79,6 +86,70 @@ import SyncLabKernel
         #expect((result.figures["queueLengthMax"] ?? nil) == 1)
         #expect((result.figures["outageFailures"] ?? nil) == 0)
         #expect((result.figures["originalPlan.earlyShowShare"] ?? nil) == nil)
+    }
+
+    /// PHP-FPM's stamp (the default, request-start) through a loaded pool, end to end: the seeds'
+    /// estimator errs by the stamp's instant minus upload complete, uplink + the queue's wait, so
+    /// its mean error is x + W_q. 6,000 players on the constant link each fetch at Poisson
+    /// instants: the first visit after an exponential time, each refetch an exponential time after
+    /// the last load (mean 150 s; `PoissonRefetch` below, immediate ticks), so arrivals are a
+    /// superposition of Poisson streams at λ ≈ 6,000/150.3 s ≈ 40/s (each player is in flight
+    /// for a fraction of a second in 150 s, too little to thin the stream measurably). Service
+    /// is exponential, mean 100 ms (μ = 10/s), on 5 workers with an unlimited backlog: M/M/5 at
+    /// ρ ≈ 0.8, where Erlang C (WorkerPoolErlangCTests) gives, at a = 4, Σ_{k<5} 4ᵏ/k! = 34.33,
+    /// 4⁵/5! · 5 = 42.67, C = 0.5541 and W_q = C/(cμ − λ) = 55.4 ms: a mean error of 95.4 ms. The
+    /// test works Erlang C out at the realised arrival rate (W_q moves 5% for 1% of λ near
+    /// ρ = 0.8). Tolerance: 5 standard errors from 120 batches of 30 s (each ≈ 1,200 arrivals, far
+    /// longer than the queue's relaxation time of about 2 s). Stamps are to the µs and errors are
+    /// summed in whole µs: both far inside the tolerance. Stamped at arrival, the wait cancels
+    /// and the mean error is x, 40 ms.
+    @Test(arguments: [TimestampInstant.requestStart, .arrival])
+    func seedsErrorIsUplinkPlusErlangCWait(at instant: TimestampInstant) throws {
+        // Stamped at arrival every fetch errs alike: a few batches show it.
+        let batches = instant == .requestStart ? 120 : 4, batch = 30 * Nanoseconds.second, gap = 150e9
+        var s = Self.scenario(players: 6_000, duration: Int64(batches) * batch) {
+            $0.workers = 5
+            $0.queueLimit = nil
+            $0.serviceTime = .exponential(mean: 100e6)
+            $0.timestampAt = instant
+        }
+        s.positions = 1   // fewer item changes to show, few error samples: the test is about the server
+        s.sampleEvery = 10 * .minute
+        s.warmup = 2 * .minute
+        s.population.visitGap = .exponential(mean: gap)
+        s.client.refetch = PoissonRefetch(mean: gap)
+        s.client.tick = ImmediateTick()
+        #expect(ServerConfig().timestampAt == .requestStart, "PHP-FPM's stamp is the default")
+        var world = World(scenario: s)
+        var means: [Double] = []
+        var (sum, count) = (Int64(0), UInt64(0))
+        for k in 1...batches {
+            world.run(until: SimTime(ns: Int64(k) * batch))
+            let e = world.measure.recorder.fetchSyncError.stats(0)
+            means.append(Double(e.signedSumMicros - sum) / Double(e.count - count) / 1e3)   // ms
+            (sum, count) = (e.signedSumMicros, e.count)
+        }
+        let result = world.run()
+        let served = Double(try #require(result.serving?.requests))
+        let lambda = served / (Double(s.duration) / 1e9)
+        #expect(abs(lambda - 40) < 1.5, "arrival rate \(lambda)/s")
+        let c = 5, mu = 10.0
+        let wait = WorkerPoolErlangCTests.erlangC(workers: c, load: lambda / mu) / (Double(c) * mu - lambda) * 1e3   // ms
+        let mean = means.reduce(0, +) / Double(batches)
+        let sd = (means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(batches - 1)).squareRoot()
+        let se = sd / Double(batches).squareRoot()
+        let x = Double(Self.uplink) / 1e6
+        guard instant == .requestStart else {
+            // Every fetch errs by x less the stamp's truncation (< 1 µs), summed in whole µs.
+            #expect(mean <= x && mean >= x - 0.002, "mean error \(mean) ms")
+            return
+        }
+        #expect(abs(mean - (x + wait)) <= 5 * se, "mean error \(mean) ms, expected \(x + wait) ± \(se) (λ \(lambda)/s)")
+        // 5 SE under half the wait: stamping before the queue (error x) would miss by 10 SE.
+        #expect(se < 0.1 * wait, "standard error \(se) ms too wide to test")
+        // The queue the world kept is the one the estimator saw.
+        let realisedWait = try #require(result.serving?.waitMean) / 1e6
+        #expect(abs(realisedWait - wait) <= 5 * se, "realised wait \(realisedWait) ms")
     }
 
     /// Round-robin over two servers: player 0's request (first in arrival order) goes to server
@@ -213,5 +284,14 @@ import SyncLabKernel
             #expect(DeterminismTests.fingerprint(many) == DeterminismTests.fingerprint(one), "\(threads) threads")
             #expect(many.serving == one.serving)
         }
+    }
+}
+
+/// Refetches an exponential time after each load (a test's Poisson source; no app does this).
+struct PoissonRefetch: RefetchPolicy {
+    let mean: Double
+    var name: String { "poisson" }
+    func refetchDue(after load: LoadContext, _ rng: inout RandomStream) -> ClockReading {
+        load.loadedAt + Int64(-mean * DeterministicMath.log(rng.unitOpenBelow()))
     }
 }

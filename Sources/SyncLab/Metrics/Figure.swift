@@ -1,0 +1,242 @@
+import SyncLabKernel
+
+// A figure declared once. Every figure a run measures is one `Figure` in `Figure.all`: the key
+// budgets name, its unit, what it means and the values it can take. The budget loader's list of
+// names, `summary.json`'s decimals, docs/summary-json.md's table (checked by a test), what
+// `synclab index` and `merge` accept and the unit a report prints all read this list, so a new
+// figure is one line here and a figure can no longer be listed in one place and priced in another.
+
+/// The unit a figure is measured in: how it prints and what range it has unless it says otherwise.
+public enum FigureUnit: String, Sendable, CaseIterable {
+    case milliseconds = "ms"
+    case share
+    case minutes = "min"
+    case requestsPerSecond = "req/s"
+    case dollars = "USD"
+    case bytes
+    case count
+    case ratio
+    /// 1 or 0: a verdict (`modelAudit.allHold`).
+    case flag
+
+    /// A time above this is not from any run (a millennium, in milliseconds).
+    public static let largestMs = 3.2e13
+    /// A request rate above this is not from any run (a billion requests a second).
+    public static let largestRate = 1e9
+
+    /// The values a figure in this unit can take, non-negative unless the figure says otherwise.
+    public var range: ClosedRange<Double> {
+        switch self {
+        case .milliseconds: 0...Self.largestMs
+        case .share, .flag: 0...1
+        case .requestsPerSecond: 0...Self.largestRate
+        case .minutes, .dollars, .bytes, .count, .ratio: 0...Double.greatestFiniteMagnitude
+        }
+    }
+}
+
+/// Where a figure exists: in every run, only with device events on, or only across seeds.
+public enum FigureScope: Sendable {
+    case run, deviceEvents, acrossSeeds
+}
+
+public struct Figure: Sendable {
+    /// The key budgets name, dotted. A part `<link>` or `<model>` stands for a link profile's or
+    /// a cost model's name (one or more key parts).
+    public let key: String
+    public let unit: FigureUnit
+    public let meaning: String
+    public let range: ClosedRange<Double>
+    public let scope: FigureScope
+    /// Digits after the point `summary.json` writes the figure with.
+    public let decimals: Int
+    /// Where `summary.json` holds the figure, dotted (nil: only budgets and reports name it).
+    public let json: String?
+
+    public init(_ key: String, _ unit: FigureUnit, _ meaning: String, range: ClosedRange<Double>? = nil,
+                scope: FigureScope = .run, decimals: Int? = nil, json: String?? = .none) {
+        self.key = key
+        self.json = json ?? key
+        self.unit = unit
+        self.meaning = meaning
+        self.range = range ?? unit.range
+        self.scope = scope
+        self.decimals = decimals ?? (unit == .share ? 6 : unit == .count ? 0 : 3)
+    }
+
+    /// "a share from 0 to 1", "milliseconds ≥ 0", …: what the figure is, for messages.
+    public var expected: String {
+        switch unit {
+        case .share, .flag: return unit == .flag ? "1 or 0" : "a share from 0 to 1"
+        case .requestsPerSecond: return "requests per second ≥ 0"
+        case .milliseconds: return range.lowerBound < 0 ? "milliseconds" : "milliseconds ≥ 0"
+        default: return range.lowerBound < 0 ? "a number" : "a number ≥ 0"
+        }
+    }
+
+    /// Whether `value` is one this figure can take: finite and inside its range.
+    public func isPossible(_ value: Double) -> Bool {
+        value.isFinite && range.contains(value) && (unit != .flag || value == 0 || value == 1)
+    }
+
+    /// Whether `name` is this figure's key, a placeholder part standing for any name.
+    public func matches(_ name: String) -> Bool {
+        guard let open = key.firstIndex(of: "<"), let close = key.firstIndex(of: ">") else { return key == name }
+        let prefix = key[..<open], suffix = key[key.index(after: close)...]
+        return name.count > prefix.count + suffix.count && name.hasPrefix(prefix) && name.hasSuffix(suffix)
+    }
+
+    /// The key with its placeholder replaced by `name`.
+    public func key(for name: String) -> String {
+        guard let open = key.firstIndex(of: "<"), let close = key.firstIndex(of: ">") else { return key }
+        return String(key[..<open]) + name + String(key[key.index(after: close)...])
+    }
+
+    /// The placeholder of the key ("<link>"), or nil.
+    public var placeholder: String? {
+        guard let open = key.firstIndex(of: "<"), let close = key.firstIndex(of: ">") else { return nil }
+        return String(key[open...close])
+    }
+
+    /// The declaration of figure `key`, or nil when no run writes such a figure.
+    public static func declared(_ key: String) -> Figure? {
+        if let exact = byKey[key] { return exact }
+        return all.first { $0.placeholder != nil && $0.matches(key) }
+    }
+
+    private static let byKey: [String: Figure] = Dictionary(all.filter { $0.placeholder == nil }.map { ($0.key, $0) }) { a, _ in a }
+}
+
+extension Figure {
+    /// Every figure, in the order budgets' hints and docs list them.
+    public static let all: [Figure] = {
+        var f: [Figure] = []
+        func triple(_ key: String, _ what: String, quantiles: [String] = ["p50", "p99", "max"], json: String?? = .none) {
+            for q in quantiles {
+                f.append(Figure("\(key).\(q)", .milliseconds, "\(what), \(q == "max" ? "maximum" : q)", json: json.map { _ in nil }))
+            }
+        }
+        triple("transitionGapMs", "per item change, latest minus earliest show instant (worst pair), over changes shown by ≥ 2 players")
+        triple("transitionSpreadMs", "per change, 99th minus 1st percentile of show instants", quantiles: ["p50", "p99"])
+        triple("transitionSpread999Ms", "per change, 99.9th minus 0.1th percentile of show instants", quantiles: ["p50", "p99"])
+        f.append(Figure("transitionsWithin500msShare", .share, "changes whose worst pair is ≤ 500 ms"))
+        f.append(Figure("viewersInBest500msShare", .share, "(player, change) shows inside the best-placed 500 ms window of their change"))
+        f.append(Figure("viewersInCentred500msShare", .share, "(player, change) shows within [−250 ms, +250 ms) of the change"))
+        f.append(Figure("viewerPairsWithin500msShare", .share, "viewer pairs of every change at most 500 ms apart"))
+        for (key, what) in [("transitionBest500msShare", "per change, its viewers inside the best-placed 500 ms window"),
+                            ("transitionCentred500msShare", "per change, its viewers within [−250 ms, +250 ms)")] {
+            for q in ["p50", "p1", "min"] { f.append(Figure("\(key).\(q)", .share, "\(what): \(q == "min" ? "minimum" : q) over changes")) }
+        }
+        for q in ["p50", "p1"] {
+            f.append(Figure("transitionPairsWithin500msShare.\(q)", .share, "per change, its viewer pairs at most 500 ms apart: \(q) over changes"))
+        }
+        triple("clientErrorMs", "|displayed error| at random instants of viewing players")
+        triple("estimateErrorMs", "|clock-based estimate error|, without the UI tick")
+        f.append(Figure("requests", .count, "requests that reached the server in the window"))
+        f.append(Figure("peakRequestsPerSecond", .requestsPerSecond, "requests in the busiest server second", decimals: 0))
+        f.append(Figure("p99RequestsPerSecond", .requestsPerSecond, "99th percentile of requests per server second", decimals: 0))
+        f.append(Figure("p999RequestsPerSecond", .requestsPerSecond, "99.9th percentile of requests per server second", decimals: 0))
+        f.append(Figure("meanRequestsPerSecond", .requestsPerSecond, "mean requests per server second"))
+        f.append(Figure("peakToMeanRatio", .ratio, "peak over mean requests per second", json: nil))
+        f.append(Figure("bareShare", .share, "viewing position-time with no data"))
+        f.append(Figure("staleShare", .share, "viewing position-time showing another item than the true one"))
+        f.append(Figure("failedRequestShare", .share, "client-noticed failures over requests sent"))
+        f.append(Figure("displayedSecondWrongShare", .share, "samples whose screen showed another whole second than the server's"))
+        for clock in ReferenceClocks.labels {
+            triple("estimateErrorMs.byClock.\(clock)", "|estimate error| of the same syncs measured with the \(clock) clock", json: nil)
+        }
+        triple("clientErrorMs.byLink.<link>", "|displayed error| of the players on link <link>", json: nil)
+        f.append(Figure("requestsPerMonth", .count, "requests extrapolated to a 30-day month", decimals: 0))
+        f.append(Figure("bytesPerMonth", .bytes, "response bytes extrapolated to a 30-day month", decimals: 0))
+        f.append(Figure("costPerMonth.<model>", .dollars, "monthly price under cost model <model>", decimals: 2, json: nil))
+        for source in ErrorSource.allCases {
+            f.append(Figure("errorSourceMs.\(source.key).mean", .milliseconds, "mean of the displayed error's \(source.key) part (signed)",
+                            range: -FigureUnit.largestMs...FigureUnit.largestMs))
+            f.append(Figure("errorSourceMs.\(source.key).sd", .milliseconds, "standard deviation of the displayed error's \(source.key) part"))
+        }
+        let wake = "whole minutes after waking from deep sleep from which the p99 |%| stays ≤ "
+        f.append(Figure("wakeRecoveryMinutes.displayed", .minutes, wake.replacingOccurrences(of: "%", with: "displayed error") + "500 ms", decimals: 0))
+        f.append(Figure("wakeRecoveryMinutes.estimate", .minutes, wake.replacingOccurrences(of: "%", with: "estimate error") + "500 ms", decimals: 0))
+        f.append(Figure("wakeRecoveryMinutes.displayed.vsNoSleep", .minutes,
+                        wake.replacingOccurrences(of: "%", with: "displayed error") + "the no-sleep p99 + 500 ms", decimals: 0,
+                        json: "wakeRecoveryMinutes.displayedVsNoSleep"))
+        f.append(Figure("wakeRecoveryMinutes.estimate.vsNoSleep", .minutes,
+                        wake.replacingOccurrences(of: "%", with: "estimate error") + "the no-sleep p99 + 500 ms", decimals: 0,
+                        json: "wakeRecoveryMinutes.estimateVsNoSleep"))
+        for (key, what) in [("deviceEvents.reboots", "reboots in the window"), ("deviceEvents.rebootsWhileViewing", "reboots while viewing"),
+                            ("deviceEvents.appKills", "app kills"), ("deviceEvents.wallClockChanges", "wall-clock changes"),
+                            ("deviceEvents.tamperings", "tamperings"), ("deviceEvents.wallClockSteps", "wall-clock steps"),
+                            ("deviceEvents.wallClockSlews", "wall-clock slews")] {
+            f.append(Figure(key, .count, what, scope: .deviceEvents, decimals: 0))
+        }
+        f.append(Figure("earlyShowShare", .share, "shows put on screen before their start", scope: .deviceEvents, json: "deviceEvents.earlyShowShare"))
+        f.append(Figure("tamperEarlyShowShare", .share, "a tamperer's shows put on screen before their start", scope: .deviceEvents,
+                        json: "deviceEvents.tamperEarlyShowShare"))
+        f.append(Figure("tamperHeadStartMs.mean", .milliseconds, "how early a tamperer's screen ran, mean", scope: .deviceEvents,
+                        json: "deviceEvents.tamperHeadStartMs.mean"))
+        f.append(Figure("tamperHeadStartMs.max", .milliseconds, "how early a tamperer's screen ran, maximum", scope: .deviceEvents,
+                        json: "deviceEvents.tamperHeadStartMs.max"))
+        f.append(Figure("queueWaitMs.mean", .milliseconds, "server queue wait, mean", json: "serverQueue.waitMsMean"))
+        f.append(Figure("queueWaitMs.p99", .milliseconds, "server queue wait, p99", json: "serverQueue.waitMsP99"))
+        f.append(Figure("queueWaitMs.max", .milliseconds, "server queue wait, maximum", json: "serverQueue.waitMsMax"))
+        f.append(Figure("queueLengthMax", .count, "longest server queue", decimals: 0, json: nil))
+        f.append(Figure("outageFailures", .count, "requests refused or timed out by an outage", decimals: 0, json: nil))
+        f.append(Figure("originalPlan.earlyShowShare", .share, "original plan: shows before their start", json: nil))
+        f.append(Figure("originalPlan.earlyVisibilityMs.max", .milliseconds, "original plan: most any change was seen early", json: nil))
+        f.append(Figure("originalPlan.queryWaitMs.p99", .milliseconds, "original plan: database query wait, p99", json: nil))
+        f.append(Figure("boundCoverageShare", .share, "samples whose truth lay inside the client's claimed ± bound", json: "boundCoverage.share"))
+        f.append(Figure("boundMs.p50", .milliseconds, "the claimed ± bound, p50", json: "boundCoverage.boundMs.p50"))
+        f.append(Figure("boundMs.p99", .milliseconds, "the claimed ± bound, p99", json: "boundCoverage.boundMs.p99"))
+        f.append(Figure("boundCoverageShare.byLink.<link>", .share, "bound coverage of the players on link <link>", json: "boundCoverage.byLink.<link>"))
+        f.append(Figure("modelAudit.allHold", .flag, "1 when every row of the model audit holds, else 0", decimals: 0))
+        f.append(Figure("seedFailureRate", .share, "share of seeds on which a per-run budget fails", scope: .acrossSeeds, json: nil))
+        f.append(Figure("seedFailureRate.upper95", .share, "upper end of the 95% Wilson interval of seedFailureRate", scope: .acrossSeeds, json: nil))
+        return f
+    }()
+
+    /// The keys of every figure a run of `scenario` has, placeholders filled with its links' and
+    /// cost models' names (not the figures across seeds).
+    public static func keys(for scenario: Scenario) -> [String] {
+        var keys: [String] = []
+        for figure in all {
+            switch figure.scope {
+            case .acrossSeeds: continue
+            case .deviceEvents where !scenario.devices.events.any: continue
+            default: break
+            }
+            switch figure.placeholder {
+            case "<link>"?: keys += scenario.links.map { figure.key(for: $0.name) }
+            case "<model>"?: keys += scenario.costModels.map { figure.key(for: $0.name) }
+            default: keys.append(figure.key)
+            }
+        }
+        return keys
+    }
+}
+
+extension Figure {
+    /// The figures of the model audit's rows (`AuditRow.figure`): per row its unit and meaning.
+    /// They are not budget figures; `modelAudit.allHold` is.
+    public static let audit: [Figure] = [
+        Figure("uplinkMs.p50", .milliseconds, "median one-way delay up, every request's draw"),
+        Figure("uplinkMs.p99", .milliseconds, "99th percentile of the one-way delay up"),
+        Figure("uplinkMs.sd", .milliseconds, "standard deviation of the one-way delay up"),
+        Figure("downlinkMs.p50", .milliseconds, "median one-way delay down, every response's draw"),
+        Figure("downlinkMs.p99", .milliseconds, "99th percentile of the one-way delay down"),
+        Figure("downlinkMs.sd", .milliseconds, "standard deviation of the one-way delay down"),
+        Figure("uplinkLag1Correlation", .ratio, "correlation of the logs of a player's successive uplink delays", range: -1...1),
+        Figure("lateMessageShare", .share, "messages (requests and responses) that lost a segment"),
+        Figure("addedDelayMs.mean", .milliseconds, "mean delay lost segments added per message"),
+        Figure("promotionShare", .share, "requests that paid a radio promotion"),
+        Figure("coldSetupShare", .share, "requests that opened a new connection"),
+        Figure("warmRequestShare", .share, "requests that found their connection open"),
+        Figure("dnsLookupShare", .share, "requests that looked the host name up"),
+        Figure("queueWaitMs.mean", .milliseconds, "mean wait in the server's queue"),
+        Figure("refusedShare", .share, "arrivals refused by a full queue"),
+        Figure("wakesPerAsleepHour", .ratio, "standby wakes per hour of deep sleep"),
+        Figure("awakeSecondsPerWake", .ratio, "seconds a standby wake keeps the CPU up"),
+    ]
+
+    /// The declaration of audit figure `key`, or nil.
+    public static func audited(_ key: String) -> Figure? { audit.first { $0.key == key } }
+}

@@ -1,0 +1,359 @@
+import SyncLabKernel
+
+/// The model audit's rows: per active model, each figure its parameters fix (a closed form, the
+/// rule applied to what the run did, or a Monte Carlo of the documented process on a stream of
+/// its own) against the figure the run counted, with a tolerance from the sample size. Every
+/// rule is in docs/metrics.md ("What the models did").
+public enum ModelAudit {
+    /// Standard errors a realised figure may lie from its expected value: 5 (a chance of about
+    /// 6 in 10 million per row under the normal approximation), so a correct model holds on
+    /// every row of every run and a model off by more than that fails.
+    public static let z = 5.0
+    /// Draws of the Monte Carlo that gives a link's delay law.
+    public static let monteCarloDraws = 100_000
+    static let purpose = StreamPurpose("model-audit")
+
+    static func rows(_ scenario: Scenario, _ audit: AuditCounters, serving: ServingRecord?) -> [AuditRow] {
+        var rows: [AuditRow] = []
+        for (i, link) in scenario.links.enumerated() {
+            rows += linkRows(link, audit.links[i], seed: scenario.seed, index: i)
+        }
+        if let serving { rows += queueRows(scenario, serving) }
+        if let wakes = scenario.devices.events.standbyWakes, wakes.script == nil { rows += standbyRows(wakes, audit, seed: scenario.seed) }
+        return rows
+    }
+
+    // MARK: Links
+
+    /// A link's delay law by Monte Carlo of its own delay process from a fresh player: the uplink
+    /// and downlink of a first request, and the next request's uplink.
+    struct DelayLaw {
+        var uplink: [Int64], downlink: [Int64]
+        /// Lag-1 correlation of log-uplinks.
+        var lag1: Double
+    }
+
+    static func delayLaw(_ link: LinkProfile, seed: UInt64, index: Int) -> DelayLaw {
+        var rng = RandomStream(seed: seed, purpose: purpose, entity: UInt64(index))
+        var up: [Int64] = [], down: [Int64] = []
+        up.reserveCapacity(monteCarloDraws)
+        down.reserveCapacity(monteCarloDraws)
+        var pairs = PairMoments()
+        for m in 0..<monteCarloDraws {
+            var memory = LinkMemory()
+            let player = UInt64.max - UInt64(m)
+            let u = Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, player: player, seed: seed, &rng))
+            let d = Distribution.duration(link.correlation.delay(.downlink, on: link, memory: &memory, player: player, seed: seed, &rng))
+            let next = Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, player: player, seed: seed, &rng))
+            up.append(u)
+            down.append(d)
+            let a = AuditCounters.scaledLog(u), b = AuditCounters.scaledLog(next)
+            if a != .min && b != .min { pairs.add(a, b) }
+        }
+        return DelayLaw(uplink: up.sorted(), downlink: down.sorted(), lag1: pairs.correlation ?? 0)
+    }
+
+    static func linkRows(_ link: LinkProfile, _ a: LinkAudit, seed: UInt64, index: Int) -> [AuditRow] {
+        var rows: [AuditRow] = []
+        let model = "link \(link.name)"
+        if a.uplink.count >= 30 || a.downlink.count >= 30 {
+            let law = delayLaw(link, seed: seed, index: index)
+            // Successive delays of a player are correlated: fewer independent values than draws.
+            let rho = min(0.99, max(0, law.lag1))
+            let shrink = (1 - rho) / (1 + rho)
+            for (name, drawn, sorted) in [("uplinkMs", a.uplink, law.uplink), ("downlinkMs", a.downlink, law.downlink)] where drawn.count >= 30 {
+                let n = Double(drawn.count) * shrink
+                for (q, key) in [(0.5, "p50"), (0.99, "p99")] {
+                    let expected = Double(quantile(sorted, q))
+                    let realised = Double(drawn.histogram.quantile(q) ?? 0)
+                    rows.append(AuditRow(model: model, figure: "\(name).\(key)", expected: expected / 1e6, realised: realised / 1e6,
+                                         tolerance: quantileTolerance(sorted, q, n: n) / 1e6, samples: drawn.count))
+                }
+                let (sd, sdTolerance) = sdLaw(sorted, n: n)
+                rows.append(AuditRow(model: model, figure: "\(name).sd", expected: sd / 1e6,
+                                     realised: (drawn.standardDeviation ?? .nan) / 1e6, tolerance: sdTolerance / 1e6, samples: drawn.count))
+            }
+            if a.lag.count >= 30 {
+                let n = Double(a.lag.count)
+                rows.append(AuditRow(model: model, figure: "uplinkLag1Correlation", expected: law.lag1, realised: a.lag.correlation ?? .nan,
+                                     tolerance: z * ((1 - law.lag1 * law.lag1) / n + 1 / Double(monteCarloDraws)).squareRoot(),
+                                     samples: a.lag.count))
+            }
+        }
+        if let loss = link.loss as? TCPRetransmitLoss, !a.messagesBySegments.isEmpty {
+            rows += lossRows(loss, link, a, model: "segment loss \(link.name)")
+        }
+        if a.radioRequests > 0, let radio = link.radio as? RRCRadio {
+            let n = Double(a.radioRequests)
+            let paid = promotionPaidChance(radio.promotion)
+            let idle = Double(a.idleByTrueGap)
+            // Binomial: of the idle requests each pays with chance `paid`.
+            rows.append(AuditRow(model: "radio \(link.name)", figure: "promotionShare", expected: idle * paid / n,
+                                 realised: Double(a.promoted) / n,
+                                 tolerance: (z * (idle * paid * (1 - paid)).squareRoot() + Double(a.radioBorderline)) / n,
+                                 samples: Int(a.radioRequests)))
+        }
+        if a.connectionRequests > 0 {
+            let n = Double(a.connectionRequests)
+            let model = "connection \(link.name)"
+            // The keep-alive's rule on each request's true idle gap: exact but for requests whose
+            // answer turns within the world's stored resolution of that gap.
+            let cold = Double(a.coldBorderline) / n, lookups = Double(a.lookupBorderline) / n
+            rows.append(AuditRow(model: model, figure: "coldSetupShare", expected: Double(a.coldByTrueGap) / n,
+                                 realised: Double(a.coldMade) / n, tolerance: cold, samples: Int(a.connectionRequests)))
+            rows.append(AuditRow(model: model, figure: "warmRequestShare", expected: 1 - Double(a.coldByTrueGap) / n,
+                                 realised: 1 - Double(a.coldMade) / n, tolerance: cold, samples: Int(a.connectionRequests)))
+            rows.append(AuditRow(model: model, figure: "dnsLookupShare", expected: Double(a.lookupsByTrueGap) / n,
+                                 realised: Double(a.lookupsMade) / n, tolerance: lookups, samples: Int(a.connectionRequests)))
+        }
+        return rows
+    }
+
+    /// Nearest-rank quantile of sorted values.
+    static func quantile(_ sorted: [Int64], _ q: Double) -> Int64 {
+        let i = Int((q * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[max(0, min(sorted.count - 1, i))]
+    }
+
+    /// How far a q-quantile of n independent draws may lie from the law's: the law's quantiles
+    /// at q ± z·√(q(1−q)(1/n + 1/M)) (the order statistic's interval, widened by the Monte Carlo's
+    /// own M draws), plus the histogram's bucket (2^−10 relative) and a microsecond.
+    static func quantileTolerance(_ sorted: [Int64], _ q: Double, n: Double) -> Double {
+        let delta = z * (q * (1 - q) * (1 / max(n, 1) + 1 / Double(sorted.count))).squareRoot()
+        let mid = Double(quantile(sorted, q))
+        let lo = Double(quantile(sorted, max(0, q - delta))), hi = Double(quantile(sorted, min(1, q + delta)))
+        return max(mid - lo, hi - mid) + mid * 0x1p-9 + 1000
+    }
+
+    /// The law's standard deviation (ns), and z standard errors of a sample SD of n draws from it:
+    /// Var(s) ≈ (μ4 − σ⁴)/(4σ²n), the same again for the Monte Carlo's M draws.
+    static func sdLaw(_ sorted: [Int64], n: Double) -> (Double, Double) {
+        let m = Double(sorted.count)
+        let mean = sorted.reduce(0.0) { $0 + Double($1) } / m
+        var m2 = 0.0, m4 = 0.0
+        for v in sorted {
+            let d = Double(v) - mean
+            m2 += d * d
+            m4 += d * d * d * d
+        }
+        m2 /= m
+        m4 /= m
+        guard m2 > 0 else { return (0, 1000) }
+        let perDraw = max(0, m4 - m2 * m2) / (4 * m2)
+        return (m2.squareRoot(), z * (perDraw * (1 / max(n, 1) + 1 / m)).squareRoot() + 1000)
+    }
+
+    /// The chance a promotion drawn from `d` is positive (a request pays it).
+    static func promotionPaidChance(_ d: Distribution) -> Double {
+        switch d {
+        case .constant(let v): return v > 0 ? 1 : 0
+        case .uniform(let lo, let hi): return lo >= 0 ? (hi > 0 ? 1 : 0) : hi <= 0 ? 0 : hi / (hi - lo)
+        case .lognormal, .exponential, .pareto, .lognormalMixture: return 1
+        case .normal(let mean, let sd): return sd > 0 ? 1 - normalCDF(-mean / sd) : (mean > 0 ? 1 : 0)
+        case .empirical(let values): return Double(values.filter { $0 > 0 }.count) / Double(values.count)
+        case .geometric: return 1
+        }
+    }
+
+    /// Φ(x), by the complementary error function's series-free approximation (Abramowitz and
+    /// Stegun 7.1.26, error below 1.5e-7).
+    static func normalCDF(_ x: Double) -> Double {
+        let t = 1 / (1 + 0.3275911 * abs(x) / 2.0.squareRoot())
+        let poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+        let erfc = poly * DeterministicMath.exp(-(x * x) / 2)
+        return x >= 0 ? 1 - erfc / 2 : erfc / 2
+    }
+
+    // MARK: Segment loss
+
+    /// A message of s segments is late when any segment is lost: 1 − (1 − rate)^s. Its added
+    /// delay is its latest segment's: with F_i the law of segment i's delay (k losses with chance
+    /// (1 − rate)·rate^k; fast retransmit for the segments with three or more after them), the
+    /// maximum has law Π F_i, from which its mean and variance.
+    static func lossRows(_ loss: TCPRetransmitLoss, _ link: LinkProfile, _ a: LinkAudit, model: String) -> [AuditRow] {
+        var n = 0.0, lateMean = 0.0, lateVariance = 0.0, delayMean = 0.0, delayVariance = 0.0
+        for (segments, count) in a.messagesBySegments {
+            let c = Double(count)
+            let p = 1 - pow1m(loss.rate, segments)
+            let (mean, second) = messageDelayMoments(loss, segments: segments, roundTrip: link.meanRoundTrip)
+            n += c
+            lateMean += c * p
+            lateVariance += c * p * (1 - p)
+            delayMean += c * mean
+            delayVariance += c * max(0, second - mean * mean)
+        }
+        return [
+            AuditRow(model: model, figure: "lateMessageShare", expected: lateMean / n, realised: Double(a.lateMessages) / n,
+                     tolerance: z * lateVariance.squareRoot() / n + 0.5 / n, samples: Int(n)),
+            AuditRow(model: model, figure: "addedDelayMs.mean", expected: delayMean / n / 1e6, realised: Double(a.addedDelay) / n / 1e6,
+                     tolerance: (z * delayVariance.squareRoot() / n + 1) / 1e6, samples: Int(n)),
+        ]
+    }
+
+    /// (1 − p)^s by repeated multiplication (exact enough, and the same on every machine).
+    static func pow1m(_ p: Double, _ s: Int) -> Double {
+        var r = 1.0
+        for _ in 0..<s { r *= 1 - p }
+        return r
+    }
+
+    /// Mean and second moment (ns, ns²) of the added delay of a message of `segments` segments.
+    static func messageDelayMoments(_ loss: TCPRetransmitLoss, segments: Int, roundTrip: Double) -> (Double, Double) {
+        let first = loss.firstTimeout(roundTrip: roundTrip)
+        let rtt = Int64(roundTrip.rounded(.up))
+        let most = TCPRetransmitLoss.maximumLosses
+        // Each kind of segment's delay law: value and chance per loss count k = 0 … most.
+        func law(fast: Bool) -> [(Int64, Double)] {
+            (0...most).map { k in
+                let chance = k == most ? powInt(loss.rate, k) : (1 - loss.rate) * powInt(loss.rate, k)
+                return (loss.segmentDelay(losses: k, fastRetransmit: fast, firstTimeout: first, roundTrip: rtt), chance)
+            }
+        }
+        let fastCount = max(0, segments - TCPRetransmitLoss.duplicateAckThreshold)
+        let laws = [(law(fast: true), fastCount), (law(fast: false), segments - fastCount)]
+        let values = Set(laws.flatMap { $0.0.map(\.0) }).sorted()
+        func cdf(_ x: Int64) -> Double {
+            laws.reduce(1.0) { acc, l in
+                l.1 == 0 ? acc : acc * powInt(l.0.filter { $0.0 <= x }.reduce(0) { $0 + $1.1 }, l.1)
+            }
+        }
+        var mean = 0.0, second = 0.0, below = 0.0
+        for v in values {
+            let at = cdf(v)
+            let chance = max(0, at - below)
+            mean += chance * Double(v)
+            second += chance * Double(v) * Double(v)
+            below = at
+        }
+        return (mean, second)
+    }
+
+    static func powInt(_ x: Double, _ k: Int) -> Double {
+        var r = 1.0
+        for _ in 0..<k { r *= x }
+        return r
+    }
+
+    // MARK: Server queue
+
+    /// The queue's mean wait against Erlang C (M/M/c: exponential service, Poisson arrivals, no
+    /// queue limit) or Pollaczek–Khinchine (M/G/1), and refusals against M/M/c/K's blocking
+    /// chance, where the server is one of those: no outages, no round-robin fleet. The arrival
+    /// rate is the run's own; the tolerance z standard errors of the batch means over the
+    /// window's `ServingRecord.batches` time slices.
+    static func queueRows(_ scenario: Scenario, _ s: ServingRecord) -> [AuditRow] {
+        let config = scenario.server
+        guard let c = config.workers, config.outages.isEmpty else { return [] }
+        if let fleet = config.fleet, fleet.servers > 1, fleet.balancing == .roundRobin { return [] }
+        let pools = Double(config.fleet?.servers ?? 1)
+        let arrivals = Double(s.admitted + s.queueFull)
+        guard arrivals >= 100 else { return [] }
+        let lambda = arrivals / pools / (Double(scenario.duration) / 1e9)   // per second per pool
+        let service = config.serviceTime
+        let meanService = service.mean / 1e9
+        var rows: [AuditRow] = []
+        var expectedWait: Double? = nil
+        var blocking: Double? = nil
+        if case .exponential = service {
+            if let limit = config.queueLimit {
+                let (wait, block) = mmck(lambda: lambda, mu: 1 / meanService, c: c, k: c + limit)
+                expectedWait = wait
+                blocking = block
+            } else {
+                expectedWait = erlangCWait(lambda: lambda, mu: 1 / meanService, c: c)
+            }
+        } else if c == 1, config.queueLimit == nil, let second = secondMoment(service) {
+            let rho = lambda * meanService
+            expectedWait = rho < 1 ? lambda * second / 1e18 / (2 * (1 - rho)) : nil
+        }
+        let model = "server queue"
+        if let expectedWait, s.admitted > 0 {
+            let realised = (s.waits.mean ?? 0) / 1e9
+            let se = batchError(s.batchWaitSums.map { Double($0) / 1e9 }, s.batchServed.map(Double.init))
+            rows.append(AuditRow(model: model, figure: "queueWaitMs.mean", expected: expectedWait * 1e3, realised: realised * 1e3,
+                                 tolerance: (z * se + 1e-6) * 1e3, samples: Int(s.admitted)))
+        }
+        if let blocking {
+            let se = batchError(s.batchRefused.map(Double.init), zip(s.batchServed, s.batchRefused).map { Double($0 + $1) })
+            let share = Double(s.queueFull) / arrivals
+            rows.append(AuditRow(model: model, figure: "refusedShare", expected: blocking, realised: share,
+                                 tolerance: z * se + 0.5 / arrivals, samples: Int(arrivals)))
+        }
+        return rows
+    }
+
+    /// The standard error of a ratio Σ sums / Σ counts from its batches' ratios (batch means).
+    static func batchError(_ sums: [Double], _ counts: [Double]) -> Double {
+        let used = zip(sums, counts).filter { $0.1 > 0 }
+        guard used.count >= 2 else { return .infinity }
+        let means = used.map { $0.0 / $0.1 }
+        let mean = means.reduce(0, +) / Double(means.count)
+        let variance = means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(means.count - 1)
+        return (variance / Double(means.count)).squareRoot()
+    }
+
+    /// Erlang C's mean wait (s) of M/M/c: C(c, a)/(cμ − λ), a = λ/μ; nil when ρ ≥ 1.
+    public static func erlangCWait(lambda: Double, mu: Double, c: Int) -> Double? {
+        let a = lambda / mu, rho = a / Double(c)
+        guard rho < 1 else { return nil }
+        // Erlang B by its recurrence, then C from B.
+        var b = 1.0
+        for k in 1...c { b = a * b / (Double(k) + a * b) }
+        let erlangC = b / (1 - rho * (1 - b))
+        return erlangC / (Double(c) * mu - lambda)
+    }
+
+    /// M/M/c/K (c servers, K in the system at most): the mean wait (s) of an admitted request
+    /// and the chance an arrival finds the system full, from the birth–death chain's stationary law.
+    public static func mmck(lambda: Double, mu: Double, c: Int, k: Int) -> (wait: Double, blocking: Double) {
+        var p = [1.0]
+        for n in 1...max(k, 1) { p.append(p[n - 1] * lambda / (Double(min(n, c)) * mu)) }
+        let total = p.reduce(0, +)
+        p = p.map { $0 / total }
+        let queued = p.indices.reduce(0.0) { $0 + Double(max(0, $1 - c)) * p[$1] }
+        let blocking = p[k]
+        let admitted = lambda * (1 - blocking)
+        return (admitted > 0 ? queued / admitted : 0, blocking)
+    }
+
+    /// E[S²] (ns²) of a service distribution, where known in closed form.
+    static func secondMoment(_ d: Distribution) -> Double? {
+        switch d {
+        case .constant(let v): return v * v
+        case .exponential(let mean): return 2 * mean * mean
+        case .uniform(let lo, let hi): return (lo * lo + lo * hi + hi * hi) / 3
+        case .lognormal(let median, let sigma): return median * median * DeterministicMath.exp(2 * sigma * sigma)
+        default: return nil
+        }
+    }
+
+    // MARK: Standby wakes
+
+    /// Wakes per hour asleep: with exponential gaps (mean m) the wakes of a standby are a Poisson
+    /// process in its asleep time, so wakes ÷ time asleep estimates 1/m without bias, however
+    /// standbys end; the tolerance is z·√N over the exposure. Awake seconds per wake: the mean of
+    /// the lengths drawn against the law's (a Monte Carlo of it, the lengths clipped at 0 as the
+    /// world clips them), z standard errors. Only standbys that ended in the window count.
+    static func standbyRows(_ wakes: DeviceEventsConfig.StandbyWakes, _ a: AuditCounters, seed: UInt64) -> [AuditRow] {
+        var rows: [AuditRow] = []
+        let hours = Double(a.asleep) / 3.6e12
+        if case .exponential(let mean) = wakes.every, hours > 0, mean >= Double(DeviceEventsConfig.minimumInterval) * 20 {
+            // The world lifts a gap below `minimumInterval` to it: negligible when m is 20 times that.
+            let expected = 3.6e12 / mean
+            rows.append(AuditRow(model: "standby wakes", figure: "wakesPerAsleepHour", expected: expected,
+                                 realised: Double(a.wakes) / hours, tolerance: z * max(Double(a.wakes), 1).squareRoot() / hours,
+                                 samples: Int(a.wakes)))
+        }
+        if a.wakeLengths.count >= 30 {
+            var rng = RandomStream(seed: seed, purpose: purpose, entity: 1 << 40)
+            var law = Moments()
+            for _ in 0..<monteCarloDraws { law.add(max(wakes.length.sampleDuration(&rng), 0)) }
+            let mean = wide(law.sum) / Double(law.count) / 1e6, sd = (law.standardDeviation ?? 0) / 1e9
+            let n = Double(a.wakeLengths.count)
+            rows.append(AuditRow(model: "standby wakes", figure: "awakeSecondsPerWake", expected: mean,
+                                 realised: wide(a.wakeLengths.sum) / n / 1e6,
+                                 tolerance: z * sd * (1 / n + 1 / Double(monteCarloDraws)).squareRoot() + 1e-6, samples: a.wakeLengths.count))
+        }
+        return rows
+    }
+}

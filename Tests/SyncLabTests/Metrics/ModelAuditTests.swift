@@ -1,0 +1,191 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// The model audit: each row's expected value on hand-derived cases, its tolerance rule, and end
+/// to end that a correct model holds while a model its counts cannot match fails.
+@Suite struct ModelAuditTests {
+    // MARK: Closed forms worked by hand
+
+    @Test func erlangCOnHandCases() {
+        // M/M/1: Wq = ρ/(μ − λ); λ = 0.5, μ = 1: 0.5/0.5 = 1 s.
+        #expect(abs(ModelAudit.erlangCWait(lambda: 0.5, mu: 1, c: 1)! - 1) < 1e-12)
+        // M/M/2, λ = μ = 1: a = 1, ρ = 1/2, C = (a²/2!)/(1 − ρ) / (1 + a + (a²/2!)/(1 − ρ)) = 1/3;
+        // Wq = C/(cμ − λ) = 1/3 s.
+        #expect(abs(ModelAudit.erlangCWait(lambda: 1, mu: 1, c: 2)! - 1.0 / 3) < 1e-12)
+        #expect(ModelAudit.erlangCWait(lambda: 2, mu: 1, c: 2) == nil)
+    }
+
+    @Test func finiteQueueOnHandCases() {
+        // M/M/1/1 (no waiting room): blocking a/(1 + a) = 1/2 at a = 1, and no one waits.
+        let one = ModelAudit.mmck(lambda: 1, mu: 1, c: 1, k: 1)
+        #expect(abs(one.blocking - 0.5) < 1e-12 && one.wait == 0)
+        // M/M/1/2, a = 1: p0 = p1 = p2 = 1/3; blocking 1/3; Lq = p2 = 1/3; admitted rate 2/3;
+        // Wq = Lq / admitted = 1/2 s (Little).
+        let two = ModelAudit.mmck(lambda: 1, mu: 1, c: 1, k: 2)
+        #expect(abs(two.blocking - 1.0 / 3) < 1e-12 && abs(two.wait - 0.5) < 1e-12)
+        // A long waiting room at ρ = 1/2 is Erlang C.
+        let long = ModelAudit.mmck(lambda: 1, mu: 1, c: 2, k: 400)
+        #expect(abs(long.wait - 1.0 / 3) < 1e-9 && long.blocking < 1e-100)
+    }
+
+    @Test func oneSegmentLossIsTheKnownSeries() {
+        let loss = TCPRetransmitLoss(rate: 0.1)
+        let (mean, second) = ModelAudit.messageDelayMoments(loss, segments: 1, roundTrip: 100e6)
+        // Σ rate^k · RTO·2^(k−1) with RTO 1 s: 0.1 + 0.02 + 0.004 + … = 0.1/(1 − 0.2) = 0.125 s.
+        #expect(abs(mean - loss.meanOneSegmentDelay(roundTrip: 100e6)) < 1)
+        // (The 60 s bound on the doubled time-out trims about 1.3 µs from the unbounded series.)
+        #expect(abs(mean - 0.125e9) < 2e3)
+        // Second moment: Σ_k P(k) d_k² with P(k) = (1 − r)·r^k (r^30 at the 30 counted at most)
+        // and d_k = Σ_{j<k} min(2^j, 60) s: 0.9·(0.1·1 + 0.01·9 + 0.001·49 + …) ≈ 0.24930 s².
+        var expected = 0.0
+        for k in 1...30 {
+            let d = Double((0..<k).reduce(0) { $0 + min(1 << $1, 60) })
+            expected += (k == 30 ? tenthPower(30) : 0.9 * tenthPower(k)) * d * d
+        }
+        #expect(abs(second / 1e18 - expected) < 1e-9)
+        #expect(abs(expected - 0.2492969) < 1e-6)
+    }
+
+    /// Five segments (two with fast retransmit) against an independent Monte Carlo of the
+    /// documented process written here: each segment lost k times with chance (1 − r)·r^k.
+    @Test func manySegmentsMatchAMonteCarlo() {
+        let loss = TCPRetransmitLoss(rate: 0.2)
+        let rtt = 80e6
+        let (mean, second) = ModelAudit.messageDelayMoments(loss, segments: 5, roundTrip: rtt)
+        var rng = RandomStream(seed: 7, purpose: StreamPurpose("audit-test"))
+        let n = 200_000
+        var sum = 0.0
+        let first = loss.firstTimeout(roundTrip: rtt)
+        for _ in 0..<n {
+            var latest: Int64 = 0
+            for i in 0..<5 {
+                var k = 0
+                while k < 30 && rng.unit() < 0.2 { k += 1 }
+                var d: Int64 = 0, timeouts = 0
+                for j in 0..<k {
+                    if j == 0 && i + 3 < 5 { d += Int64(rtt) } else { d += min(first << timeouts, loss.maximumTimeout); timeouts += 1 }
+                }
+                latest = max(latest, d)
+            }
+            sum += Double(latest)
+        }
+        let sd = (second - mean * mean).squareRoot()
+        #expect(abs(sum / Double(n) - mean) < 5 * sd / Double(n).squareRoot())
+        // 1 − 0.8^5 of messages are late.
+        let rows = ModelAudit.lossRows(loss, LinkProfile(name: "x", share: 1, uplink: .constant(40e6), downlink: .constant(40e6),
+                                                          bandwidth: .constant(1e9), failure: 0, timeout: .minute),
+                                       LinkAudit(messagesBySegments: [5: 1000], lateMessages: 672, addedDelay: 0), model: "m")
+        #expect(abs(rows[0].expected - (1 - 0.32768)) < 1e-12)
+        #expect(rows[0].holds)
+        #expect(!rows[1].holds)   // no delay added where a third of the messages lost a segment
+    }
+
+    @Test func momentsAndCorrelationsAreExact() {
+        var m = Moments()
+        for ms: Int64 in [1, 2, 3] { m.add(ms * 1_000_000) }
+        #expect(abs(m.standardDeviation! - 1e6) < 1e-6)
+        var up = PairMoments(), down = PairMoments()
+        for x: Int64 in [1, 2, 3, 4] {
+            up.add(x, 2 * x + 5)
+            down.add(x, -x)
+        }
+        #expect(abs(up.correlation! - 1) < 1e-12 && abs(down.correlation! + 1) < 1e-12)
+    }
+
+    @Test func quantileToleranceIsTheOrderStatisticInterval() {
+        let sorted = (1...100_000).map { Int64($0) * 1000 }
+        // n = 10,000 from a uniform law: q ± 5·√(0.25·(1/n + 1/M)) = 0.5 ± 0.02622 → ±2,622 values.
+        let tolerance = ModelAudit.quantileTolerance(sorted, 0.5, n: 10_000)
+        let expected = 2_622.0 * 1000 + 50_000_000 * 0x1p-9 + 1000
+        #expect(abs(tolerance - expected) < 2_000)
+    }
+
+    @Test func promotionPaidChance() {
+        #expect(ModelAudit.promotionPaidChance(.constant(0.26e9)) == 1)
+        #expect(ModelAudit.promotionPaidChance(.uniform(min: -1, max: 3)) == 0.75)
+        #expect(abs(ModelAudit.promotionPaidChance(.normal(mean: 0, sd: 1)) - 0.5) < 1e-7)
+        #expect(abs(ModelAudit.normalCDF(1.959964) - 0.975) < 1e-6)
+    }
+
+    // MARK: End to end
+
+    static func scenario(players: Int = 3_000) -> Scenario {
+        var s = try! ScenarioLoader().load(path: ScenarioFixtures.shippedPath("recommended.json"))
+        s.population.players = players
+        s.duration = 30 * .minute
+        s.population.release = nil
+        return s
+    }
+
+    /// The shipped models run as declared: every row holds (links, lost segments, the radio and
+    /// connection set-ups, whose rows failed while warm-up activity read back as "at t = 0").
+    @Test func aCorrectModelHolds() {
+        let r = Simulation.run(Self.scenario(), threads: 2)
+        #expect(r.modelAudit.filter { $0.model.hasPrefix("link ") }.count >= 28)
+        #expect(r.modelAudit.contains { $0.model.hasPrefix("radio ") } && r.modelAudit.contains { $0.model.hasPrefix("connection ") })
+        for row in r.modelAudit { #expect(row.holds, "\(row)") }
+        #expect(r.figures["modelAudit.allHold"] == 1)
+    }
+
+    /// Standby wakes, run end to end on v115-pausing's players: the rate holds against the
+    /// scenario's own `every`, and fails against a mean gap 25% longer; hand-made counts check
+    /// the Poisson tolerance.
+    @Test func standbyWakesHoldAndAWrongGapFails() throws {
+        var s = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("v115-pausing.json"))
+        s.population.players = 3_000
+        s.duration = 3 * .hour
+        s.population.release = nil
+        let wakes = try #require(s.devices.events.standbyWakes)
+        let r = Simulation.run(s, threads: 2)
+        let counts = try #require(r.auditCounts)
+        let rows = ModelAudit.standbyRows(wakes, counts, seed: s.seed)
+        #expect(rows.count == 2 && rows.allSatisfy(\.holds), "\(rows)")
+        #expect(rows[0].samples > 1_000)
+        var longer = wakes
+        longer.every = .exponential(mean: 25 * Double(Int64.minute))
+        #expect(ModelAudit.standbyRows(longer, counts, seed: s.seed)[0].holds == false)
+        // 400 wakes in 100 h asleep at mean gap 15 min (4 an hour): 4 ± 5·√400/100 = 4 ± 1.
+        var hand = AuditCounters(scenario: s, players: 0..<0)
+        hand.wakes = 400
+        hand.asleep = 100 * 3_600_000_000_000
+        var quarter = wakes
+        quarter.every = .exponential(mean: 15 * Double(Int64.minute))
+        let row = try #require(ModelAudit.standbyRows(quarter, hand, seed: 1).first)
+        #expect(row.expected == 4 && row.realised == 4 && abs(row.tolerance - 1) < 1e-12)
+    }
+
+    /// The same counts judged against a link whose delays are 60% longer than the ones drawn, and
+    /// whose segments are lost five times as often: the delay and loss rows fail.
+    @Test func aWrongModelFails() {
+        let s = Self.scenario(players: 6_000)
+        let r = Simulation.run(s, threads: 2)
+        var wrong = s.links[0]
+        wrong.uplink = scaled(wrong.uplink, by: 1.6)
+        let rows = ModelAudit.linkRows(wrong, r.auditCounts!.links[0], seed: s.seed, index: 0)
+        #expect(rows.first { $0.figure == "uplinkMs.p50" }?.holds == false, "\(rows)")
+        #expect(rows.first { $0.figure == "downlinkMs.p50" }?.holds == true)
+        if let loss = s.links[0].loss as? TCPRetransmitLoss {
+            var doubled = s.links[0]
+            doubled.loss = TCPRetransmitLoss(rate: min(0.5, loss.rate * 5))
+            let lossRows = ModelAudit.linkRows(doubled, r.auditCounts!.links[0], seed: s.seed, index: 0)
+            #expect(lossRows.first { $0.figure == "lateMessageShare" }?.holds == false)
+        }
+    }
+}
+
+/// `d` with every delay `factor` times longer.
+private func scaled(_ d: Distribution, by factor: Double) -> Distribution {
+    switch d {
+    case .lognormal(let median, let sigma): return .lognormal(median: median * factor, sigma: sigma)
+    case .lognormalMixture(var m):
+        m.bodyMedian *= factor
+        m.tailMedian *= factor
+        return .lognormalMixture(m)
+    case .constant(let v): return .constant(v * factor)
+    default: Issue.record("unexpected delay law \(d)"); return d
+    }
+}
+
+/// 10^−k.
+private func tenthPower(_ k: Int) -> Double { (0..<k).reduce(1.0) { x, _ in x / 10 } }
