@@ -74,6 +74,7 @@ public struct CLI {
         case "list": return ListCommand(cli: self).main(rest)
         case "schema": return SchemaCommand(cli: self).main(rest)
         case "index": return IndexCommand(cli: self).main(rest)
+        case "trace-stats": return TraceStatsCommand(cli: self).main(rest)
         case "help", "--help", "-h":
             if let sub = rest.first { return main([sub, "--help"]) }
             out(CLI.usage)

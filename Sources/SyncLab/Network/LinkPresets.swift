@@ -79,6 +79,9 @@ extension LinkProfile {
                 + (p.child("name") == nil ? " (give this preset a 'name')" : ""))
         }
         let share = try p.required("share").probability()
+        if let node = p.child("linkTrace") {
+            return try readTraceLink(p, node, name: linkName, share: share, preset: preset, context: context)
+        }
         let link = LinkProfile(
             name: linkName, share: share,
             uplink: try field("uplink", \.uplink) { try $0.distribution(.duration, .durations(0, limits.delay)) },
@@ -99,5 +102,48 @@ extension LinkProfile {
         if preset == nil { _ = p.child("preset") }
         try p.rejectUnknownKeys()
         return correlated
+    }
+
+    /// A profile whose messages cross measured delivery traces: `linkTrace` is
+    /// `{"uplink": {"trace": FILE}, "downlink": {"trace": FILE}, "baseDelay": "20ms"}` in place
+    /// of `uplink`, `downlink`, `bandwidth` and `correlation` (the traces set all four).
+    static func readTraceLink(_ p: InputNode, _ node: InputNode, name: String, share: Double, preset: LinkProfile?,
+                              context: PluginContext) throws -> LinkProfile {
+        if preset != nil { throw node.error("a trace-driven link cannot start from a preset; give 'name', 'share' and 'linkTrace'") }
+        for key in ["uplink", "downlink", "bandwidth", "correlation"] {
+            if let other = p.child(key) {
+                throw other.error("'\(key)' cannot be set on a trace-driven link: 'linkTrace' sets the delays and the rate")
+            }
+        }
+        try node.expectObject()
+        func trace(_ key: String) throws -> DeliveryOpportunities {
+            let direction = try node.required(key)
+            try direction.expectObject()
+            let file = try direction.required("trace")
+            let path = try file.string()
+            try direction.rejectUnknownKeys()
+            return try MahimahiTrace.read(path, at: file)
+        }
+        let up = try trace("uplink"), down = try trace("downlink")
+        let baseDelay = try node.value("baseDelay", default: 0) { try $0.nonNegativeDuration() }
+        guard baseDelay <= ScenarioLoader.Limits.delay else {
+            throw node.child("baseDelay")!.error("must be at most \(Units.formatDuration(ScenarioLoader.Limits.delay))")
+        }
+        try node.rejectUnknownKeys()
+        let limits = ScenarioLoader.Limits.self
+        var link = LinkProfile(
+            name: name, share: share,
+            uplink: .constant(Double(baseDelay)), downlink: .constant(Double(baseDelay)),
+            // Unused: the traces carry the bytes. Drawn all the same, so the player's stream keeps its shape.
+            bandwidth: .constant(1e12),
+            failure: try p.value("failure", default: 0) { try $0.probability() },
+            timeout: try p.value("timeout", default: 30 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) })
+        link.trace = TraceLink(uplink: up, downlink: down, baseDelay: baseDelay)
+        if let node = p.child("loss") { link.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
+        if let node = p.child("connection") { link.connection = try context.read(.connection, from: node) as any ConnectionSetup }
+        if let node = p.child("radio") { link.radio = try context.read(.radio, from: node) as any RadioState }
+        _ = p.child("preset")
+        try p.rejectUnknownKeys()
+        return link
     }
 }

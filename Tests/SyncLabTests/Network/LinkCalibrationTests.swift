@@ -122,7 +122,7 @@ import SyncLabKernel
         s.population.players = 1
         var world = World(scenario: s)
         return (0..<n).map { _ in
-            Double(world.linkDelay(.uplink, 0, link: 0) + world.linkDelay(.downlink, 0, link: 0)) / 1e6
+            Double(world.linkDelay(.uplink, 0, link: 0, at: .zero) + world.linkDelay(.downlink, 0, link: 0, at: .zero)) / 1e6
         }
     }
 

@@ -90,7 +90,7 @@ import Testing
             for alternative in site.alternatives {
                 let value = walker.generate(alternative)
                 // Sites inside a link's two-state channel need the channel's other keys.
-                let channel: JSONValue = ["kind": "gilbert-elliott", "goodToBad": 0.05, "badToGood": 0.3,
+                let channel: JSONValue = ["kind": "gilbert-elliott", "goodToBadPerSecond": 0.05, "badToGoodPerSecond": 0.3,
                                           "bad": ["uplink": "1s", "downlink": "1s"]]
                 // Likewise a link's loss, connection and radio models' other keys.
                 let linkModels: [(String, JSONValue)] = [
