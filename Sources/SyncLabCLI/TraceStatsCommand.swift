@@ -151,9 +151,11 @@ struct TraceStatsCommand {
 
         // Lag correlations of the 1 + 1 round trip.
         out += "\n## One sender's round trips (1 + 1 packets) at a lag\n\n"
-        out += "Rank correlation ρs, the Gaussian correlation behind it (2·sin(π·ρs/6)) and the AR(1) time constant that gives it.\n\n"
-        out += "| lag | ρs | Gaussian ρ | implied τ |" + (preset == nil ? "" : " preset Gaussian ρ |") + "\n"
-        out += "|---|---|---|---|" + (preset == nil ? "" : "---|") + "\n"
+        out += "Rank correlation ρs, the Gaussian correlation behind it (2·sin(π·ρs/6)), the AR(1) time constant that gives it, "
+            + "and the tail's persistence: of the round trips above their own p99, the share whose round trip a lag later is above it too "
+            + "(0.01 if independent).\n\n"
+        out += "| lag | ρs | Gaussian ρ | implied τ | p99 persists |" + (preset == nil ? "" : " preset Gaussian ρ | preset p99 persists |") + "\n"
+        out += "|---|---|---|---|---|" + (preset == nil ? "" : "---|---|") + "\n"
         for lag in lags {
             var cells: [String]
             if LinkStatistics.informs(lag: lag, length: length) {
@@ -163,14 +165,39 @@ struct TraceStatsCommand {
                 let rs = LinkStatistics.rankCorrelation(rt1, later)
                 let g = LinkStatistics.gaussianCorrelation(rank: rs)
                 let tau = LinkStatistics.timeConstant(lag: lag, correlation: g).map { String(format: "%.2f s", $0) } ?? "—"
-                cells = [String(format: "%.3f", rs), String(format: "%.3f", g), tau]
+                cells = [String(format: "%.3f", rs), String(format: "%.3f", g), tau,
+                         String(format: "%.3f", LinkStatistics.tailShare(rt1, later, above: 0.99))]
             } else {
-                cells = ["not informed: the trace repeats every \(String(format: "%.0f", Double(length) / 1e9)) s", "", ""]
+                cells = ["not informed: the trace repeats every \(String(format: "%.0f", Double(length) / 1e9)) s", "", "", ""]
             }
             if let presetTrips {
-                cells.append(String(format: "%.3f", LinkStatistics.gaussianCorrelation(rank: presetTrips.rankCorrelation(lag: lag))))
+                let (a, b) = presetTrips.pairs(lag: lag)
+                cells.append(String(format: "%.3f", LinkStatistics.gaussianCorrelation(rank: LinkStatistics.rankCorrelation(a, b))))
+                cells.append(String(format: "%.3f", LinkStatistics.tailShare(a, b, above: 0.99)))
             }
             out += "| \(seconds(lag)) | " + cells.joined(separator: " | ") + " |\n"
+        }
+
+        // Best of n probes sent back to back.
+        out += "\n## Best of n round trips (1 + 1 packets), each probe sent as the last one's answer arrives (ms)\n\n"
+        out += "| source | n | p50 | p90 | p99 | p99.9 |\n|---|---|---|---|---|---|\n"
+        for n in [1, 2, 4] {
+            let best = entries.map { e -> Double in
+                var t = e, least = Double.infinity
+                for _ in 0..<n {
+                    let rt = LinkStatistics.roundTrip(link, at: t, requestPackets: 1, responsePackets: 1).first + 2 * link.baseDelay
+                    least = min(least, Double(rt))
+                    t += rt
+                }
+                return least
+            }.sorted()
+            out += "| trace | \(n) | " + probabilities.prefix(1).map { ms(LinkStatistics.quantile(best, $0)) }.joined()
+                + " | " + [0.9, 0.99, 0.999].map { ms(LinkStatistics.quantile(best, $0)) }.joined(separator: " | ") + " |\n"
+            if let presetTrips {
+                let b = presetTrips.bestOf(n).sorted()
+                out += "| preset '\(presetTrips.link.name)' | \(n) | " + [0.5, 0.9, 0.99, 0.999].map { ms(LinkStatistics.quantile(b, $0)) }
+                    .joined(separator: " | ") + " |\n"
+            }
         }
 
         // Outages.
@@ -218,7 +245,8 @@ struct TraceStatsCommand {
                 + link.correlation.delay(.downlink, on: link, memory: &memory, at: at, player: UInt64(p), seed: 1, &rng)
         }
 
-        func rankCorrelation(lag: Nanoseconds) -> Double {
+        /// Each player's round trip at 0 and a lag later.
+        func pairs(lag: Nanoseconds) -> ([Double], [Double]) {
             var a: [Double] = [], b: [Double] = []
             for p in 0..<Self.players {
                 var memory = LinkMemory()
@@ -226,7 +254,22 @@ struct TraceStatsCommand {
                 a.append(Self.roundTrip(link, &memory, .zero, p, &rng))
                 b.append(Self.roundTrip(link, &memory, SimTime(ns: lag), p, &rng))
             }
-            return LinkStatistics.rankCorrelation(a, b)
+            return (a, b)
+        }
+
+        /// Each player's best of `n` round trips, each drawn as the last one ends.
+        func bestOf(_ n: Int) -> [Double] {
+            (0..<Self.players).map { p in
+                var memory = LinkMemory()
+                var rng = Self.stream(p)
+                var t = 0.0, least = Double.infinity
+                for _ in 0..<n {
+                    let rt = Self.roundTrip(link, &memory, SimTime(ns: Int64(t)), p, &rng)
+                    least = min(least, rt)
+                    t += rt
+                }
+                return least
+            }
         }
     }
 }

@@ -14,11 +14,19 @@ import SyncLabKernel
 public enum LinkPresets {
     /// Round trips fitted to (median, SD): Wi-Fi (21, 19) ms, LTE (55, 132) ms; 3G (150, 360) ms and
     /// EDGE (550, 1320) ms borrow LTE's shape (no published spread found for them).
+    ///
+    /// Cellular delays are correlated in time (`AR1Delays`), with time constants set from the
+    /// Saturator traces of the Sprout paper (docs/links.md, "Calibrated from measured links"):
+    /// 2 s on LTE, 5 s on 3G; EDGE borrows 3G's. Wi-Fi has no measured trace here and stays
+    /// independent.
     public static let all: [LinkProfile] = [
         profile("wifi", bodyMs: (11, 9), tailMs: (75, 60), tailSigma: 0.6, megabitsPerSecond: 20, bandwidthSigma: 0.8, failure: 0.002),
-        profile("lte", bodyMs: (28, 23), tailMs: (455, 375), tailSigma: 0.7, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005),
-        profile("3g", bodyMs: (76, 63), tailMs: (1240, 1020), tailSigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01),
-        profile("edge", bodyMs: (280, 230), tailMs: (4550, 3750), tailSigma: 0.7, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03),
+        profile("lte", bodyMs: (28, 23), tailMs: (455, 375), tailSigma: 0.7, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005,
+                timeConstant: 2 * .second),
+        profile("3g", bodyMs: (76, 63), tailMs: (1240, 1020), tailSigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01,
+                timeConstant: 5 * .second),
+        profile("edge", bodyMs: (280, 230), tailMs: (4550, 3750), tailSigma: 0.7, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03,
+                timeConstant: 5 * .second),
     ]
 
     /// Every preset's body σ and tail share: the shape fitted to the LTE measurement.
@@ -31,8 +39,10 @@ public enum LinkPresets {
     public static func named(_ name: String) -> LinkProfile? { all.first { $0.name == name } }
 
     /// `bodyMs` and `tailMs` are (uplink, downlink) medians in milliseconds.
+    /// `timeConstant`: the AR(1) time constant of log-delay (nil: independent draws).
     static func profile(_ name: String, bodyMs: (Double, Double), tailMs: (Double, Double), tailSigma: Double,
-                        megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double) -> LinkProfile {
+                        megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double,
+                        timeConstant: Nanoseconds? = nil) -> LinkProfile {
         func delay(_ body: Double, _ tail: Double) -> Distribution {
             .lognormalMixture(LognormalMixture(bodyMedian: body * 1e6, bodySigma: bodySigma, tailShare: tailShare,
                                                tailMedian: tail * 1e6, tailSigma: tailSigma))
@@ -41,7 +51,8 @@ public enum LinkPresets {
                            uplink: delay(bodyMs.0, tailMs.0),
                            downlink: delay(bodyMs.1, tailMs.1),
                            bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
-                           failure: failure, timeout: 30 * .second)
+                           failure: failure, timeout: 30 * .second,
+                           correlation: timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays())
     }
 }
 
@@ -92,6 +103,12 @@ extension LinkProfile {
                 try $0.duration(in: Int64.millisecond...limits.delay)
             })
         var correlated = link
+        // A preset's correlation in time comes with it while its delays suit the process; delays
+        // overridden with another shape (a constant, a trace) are drawn independently unless
+        // `correlation` says otherwise.
+        if let inherited = preset?.correlation, (try? inherited.check(link, at: p)) != nil {
+            correlated.correlation = inherited
+        }
         if let node = p.child("correlation") {
             correlated.correlation = try context.read(.delayProcess, from: node)
             try correlated.correlation.check(link, at: node)

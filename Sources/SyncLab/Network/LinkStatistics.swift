@@ -37,6 +37,15 @@ public enum LinkStatistics {
         return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 
+    /// Of the pairs whose first value is above its `p`-quantile, the share whose second is above
+    /// the same level: p's complement if the two are independent, 1 if a bad spell outlasts the lag.
+    public static func tailShare(_ x: [Double], _ y: [Double], above p: Double) -> Double {
+        let level = quantile(x.sorted(), p)
+        let high = x.indices.filter { x[$0] > level }
+        guard !high.isEmpty else { return .nan }
+        return Double(high.filter { y[$0] > level }.count) / Double(high.count)
+    }
+
     /// Spearman's rank correlation of paired values (ties share their mean rank).
     public static func rankCorrelation(_ x: [Double], _ y: [Double]) -> Double {
         pearson(ranks(x), ranks(y))

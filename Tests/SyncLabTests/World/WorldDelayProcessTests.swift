@@ -17,13 +17,20 @@ import SyncLabKernel
         return s
     }
 
-    @Test func independentIsTodaysDrawsBitForBit() throws {
-        let plain = DeterminismTests.fingerprint(Simulation.run(try Self.scenario(nil), threads: 1))
-        let named = DeterminismTests.fingerprint(Simulation.run(try Self.scenario(IndependentDelays()), threads: 1))
-        #expect(plain == named)
-        // A short time constant draws nearly the same law through another route: a different run.
-        let ar0 = DeterminismTests.fingerprint(Simulation.run(try Self.scenario(AR1Delays(tau: AR1Delays.minimumTimeConstant)), threads: 1))
-        #expect(ar0 != plain)
+    /// `independent` takes the world's plain path (inline samplers, no process consulted); the
+    /// presets' own delays (correlated in time on the cellular links) and a short time constant
+    /// on every link are other runs.
+    @Test func independentIsThePlainPath() throws {
+        let independent = try Self.scenario(IndependentDelays())
+        let allIndependent = independent.links.allSatisfy(\.hasIndependentDelays)
+        #expect(allIndependent)
+        let plain = DeterminismTests.fingerprint(Simulation.run(independent, threads: 1))
+        let presets = try Self.scenario(nil)
+        let correlated = presets.links.map { $0.correlation is AR1Delays }, cellular = presets.links.map { $0.name != "wifi" }
+        #expect(correlated == cellular)
+        #expect(DeterminismTests.fingerprint(Simulation.run(presets, threads: 1)) != plain)
+        let short = DeterminismTests.fingerprint(Simulation.run(try Self.scenario(AR1Delays(tau: AR1Delays.minimumTimeConstant)), threads: 1))
+        #expect(short != plain)
     }
 
     @Test(arguments: [AR1Delays(tau: 2 * .second) as any DelayProcess,
