@@ -160,7 +160,7 @@ struct TraceStatsCommand {
             var cells: [String]
             if LinkStatistics.informs(lag: lag, length: length) {
                 let later = entries.map { e -> Double in
-                    Double(LinkStatistics.roundTrip(link, at: e + lag, requestPackets: 1, responsePackets: 1).first)
+                    Double(LinkStatistics.roundTrip(link, at: e + lag, requestPackets: 1, responsePackets: 1).first + 2 * link.baseDelay)
                 }
                 let rs = LinkStatistics.rankCorrelation(rt1, later)
                 let g = LinkStatistics.gaussianCorrelation(rank: rs)
