@@ -310,7 +310,7 @@ extension ScenarioSchema {
       "additionalProperties": false,
       "required": ["share"],
       "if": { "not": { "required": ["preset"] } },
-      "then": { "required": ["name"], "oneOf": [ { "required": ["uplink", "downlink", "bandwidth"] }, { "required": ["linkTrace"] } ] },
+      "then": { "required": ["name"], "anyOf": [ { "required": ["uplink", "downlink", "bandwidth"] }, { "required": ["linkTrace"] } ] },
       "properties": {
         "preset": { "enum": ["wifi", "lte", "3g", "edge"], "description": "Start from a named profile (docs/links.md); every other key overrides it, name defaults to the preset's." },
         "name": { "type": "string", "minLength": 1, "maxLength": 64, "examples": ["wifi"] },
@@ -329,9 +329,9 @@ extension ScenarioSchema {
           "description": "Measured packet-delivery traces (Mahimahi format: one line per 1500-byte delivery opportunity, ms since the start; the trace repeats) crossed in place of uplink, downlink, bandwidth and correlation; paths relative to the scenario file (docs/links.md).",
           "properties": {
             "uplink": { "type": "object", "additionalProperties": false, "required": ["trace"],
-                        "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/Verizon-LTE-short.up"] } } },
+                        "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/synthetic-link.up"] } } },
             "downlink": { "type": "object", "additionalProperties": false, "required": ["trace"],
-                          "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/Verizon-LTE-short.down"] } } },
+                          "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/synthetic-link.down"] } } },
             "baseDelay": { "$ref": "#/$defs/duration", "examples": ["20ms"], "description": "One-way delay added to every crossing, 0 to 1d (default 0s)." }
           }
         }
