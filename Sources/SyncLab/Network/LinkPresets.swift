@@ -90,7 +90,9 @@ extension LinkProfile {
                 + (p.child("name") == nil ? " (give this preset a 'name')" : ""))
         }
         let share = try p.required("share").probability()
-        if let node = p.child("linkTrace") {
+        // Asked for only when present, so a profile without one lists it among its allowed keys
+        // after the others.
+        if p.value["linkTrace"] != nil, let node = p.child("linkTrace") {
             return try readTraceLink(p, node, name: linkName, share: share, preset: preset, context: context)
         }
         let link = LinkProfile(
@@ -116,6 +118,7 @@ extension LinkProfile {
         if let node = p.child("loss") { correlated.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
         if let node = p.child("connection") { correlated.connection = try context.read(.connection, from: node) as any ConnectionSetup }
         if let node = p.child("radio") { correlated.radio = try context.read(.radio, from: node) as any RadioState }
+        _ = p.child("linkTrace")
         if preset == nil { _ = p.child("preset") }
         try p.rejectUnknownKeys()
         return correlated
