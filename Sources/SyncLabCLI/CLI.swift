@@ -85,6 +85,7 @@ public struct CLI {
         case "list": return ListCommand(cli: self).main(rest)
         case "schema": return SchemaCommand(cli: self).main(rest)
         case "index": return IndexCommand(cli: self).main(rest)
+        case "trace-stats": return TraceStatsCommand(cli: self).main(rest)
         case "help", "--help", "-h":
             // "help help", "--help help", "-h -h": the usage, not help about help forever.
             guard let sub = rest.first, !CLI.helpWords.contains(sub) else {

@@ -1,48 +1,58 @@
 import SyncLabKernel
 
-/// A first-order autoregressive process on log-delay (AR(1)), per player and direction.
+/// A first-order autoregressive process on log-delay (AR(1)) in continuous time, per player and
+/// direction: an Ornstein–Uhlenbeck process sampled at the player's draws.
 ///
-/// For a lognormal link (median m, σ): log d_k = log m + x_k, with x_k = ρ·x_{k−1} +
-/// σ·√(1 − ρ²)·ε_k and ε_k standard normal. The first draw is x_1 = σ·ε_1, so the process starts
-/// in its stationary law N(0, σ²) and every delay is distributed exactly as the link's lognormal;
-/// only their order in time changes. Lag-1 autocorrelation of log-delay is ρ, lag-k ρ^k; ρ = 0
-/// is independent draws, ρ → 1 freezes each player's delay at its first draw.
+/// For a lognormal link (median m, σ): log d = log m + x, and between two draws Δt apart
+/// x' = a·x + σ·√(1 − a²)·ε with a = exp(−Δt/τ) and ε standard normal. The first draw is
+/// x = σ·ε, so the process starts in its stationary law N(0, σ²) and every delay is distributed
+/// exactly as the link's lognormal; only their order in time changes. The correlation of two
+/// log-delays Δt apart is exp(−Δt/τ): 1/e at τ, 1/e² at 2τ. Probes 100 ms apart on a τ = 2 s
+/// link correlate at 0.95; refetches 7 minutes apart at e^−210, independent.
 ///
-/// For a lognormal mixture (`LognormalMixture`) x_k runs with σ = 1 and the delay is the
-/// mixture's quantile at Φ(x_k): each delay keeps the mixture's law and successive delays keep
-/// the rank correlation of the AR(1); with a lognormal this is the same as the form above.
+/// For a lognormal mixture (`LognormalMixture`) x runs with σ = 1 and the delay is the
+/// mixture's quantile at Φ(x): each delay keeps the mixture's law and two delays keep the rank
+/// correlation of the process; with a lognormal this is the same as the form above.
 ///
-/// The process advances per draw (see `DelayProcess`): a request's uplink, a response's
-/// downlink. x is kept in single precision (half a word per direction): its rounding, a
-/// relative 6e-8, moves a delay by far less than a nanosecond at σ ≤ 2.
+/// x is kept in single precision (half a word per direction): its rounding, a relative 6e-8,
+/// moves a delay by far less than a nanosecond at σ ≤ 2.
 public struct AR1Delays: DelayProcess, Equatable {
     public static let family = PluginFamily.delayProcess
     public static let kind = "ar1"
     public static let schema = SchemaFragment(
-        "AR(1) on log-delay per player and direction, advanced per request; needs lognormal or lognormal-mixture uplink and downlink.",
+        "AR(1) on log-delay per player and direction, decaying with the time between draws; needs lognormal or lognormal-mixture uplink and downlink.",
         properties: [
-            "rho": ["type": "number", "minimum": 0, "maximum": 1, "examples": [0.8],
-                    "description": "Lag-1 autocorrelation of log-delay between consecutive requests: 0 to 1."],
+            "tau": ["type": "string", "examples": ["2s"],
+                    "description": "Time constant: two log-delays Δt apart correlate at exp(−Δt/tau). At least 100ms."],
         ],
-        required: ["rho"])
+        required: ["tau"])
 
-    /// Lag-1 autocorrelation of log-delay, in [0, 1].
-    public var rho: Double
+    /// Time constant, ns: the lag at which the correlation of log-delay falls to 1/e.
+    public var tau: Nanoseconds
 
-    public init(rho: Double) {
-        precondition(rho >= 0 && rho <= 1)
-        self.rho = rho
+    /// The shortest time constant accepted: the draw times are kept to the millisecond.
+    public static let minimumTimeConstant: Nanoseconds = 100 * .millisecond
+
+    public init(tau: Nanoseconds) {
+        precondition(tau >= Self.minimumTimeConstant)
+        self.tau = tau
     }
 
     public init(_ node: InputNode, in context: PluginContext) throws {
-        let rho = try node.required("rho").double()
-        guard rho >= 0 && rho <= 1 else {
-            throw node.child("rho")!.error("must be from 0 to 1; got \(InputNode.describeScalar(node.child("rho")!.value))")
+        let tauNode = try node.required("tau")
+        let tau = try tauNode.positiveDuration()
+        guard tau >= Self.minimumTimeConstant, tau <= 30 * 24 * Int64.hour else {
+            throw tauNode.error("must be from 100ms to 30d; got \(InputNode.describeScalar(tauNode.value))")
         }
-        self.init(rho: rho)
+        self.init(tau: tau)
     }
 
-    public var summary: String { "AR(1) on log-delay, rho \(Bounds.number(rho)) per request" }
+    /// The correlation of two log-delays `seconds` apart: exp(−Δt/τ).
+    public func correlation(afterSeconds seconds: Double) -> Double {
+        DeterministicMath.exp(-seconds * 1e9 / Double(tau))
+    }
+
+    public var summary: String { "AR(1) on log-delay, time constant \(Units.formatDuration(tau))" }
 
     public func check(_ link: LinkProfile, at node: InputNode) throws {
         for (key, d) in [("uplink", link.uplink), ("downlink", link.downlink)] {
@@ -55,28 +65,35 @@ public struct AR1Delays: DelayProcess, Equatable {
         }
     }
 
-    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, player: UInt64, seed: UInt64,
-                      _ rng: inout RandomStream) -> Double {
+    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, at now: SimTime, player: UInt64,
+                      seed: UInt64, _ rng: inout RandomStream) -> Double {
         switch link.distribution(direction) {
         case .lognormal(let median, let sigma):
-            return median * DeterministicMath.exp(step(sigma: sigma, direction, &memory, &rng))
+            return median * DeterministicMath.exp(step(sigma: sigma, direction, now, &memory, &rng))
         case .lognormalMixture(let mixture):
             // x is standard normal here; the delay is the mixture's quantile at Φ(x), so each
             // delay keeps the mixture's law (a Gaussian copula). Above 0 the upper form, so a
             // far-tail x does not round Φ(x) to 1.
-            let x = step(sigma: 1, direction, &memory, &rng)
+            let x = step(sigma: 1, direction, now, &memory, &rng)
             return x <= 0 ? mixture.quantile(NormalLaw.cdf(x)) : mixture.upperQuantile(NormalLaw.cdf(-x))
         default:
             return link.distribution(direction).sample(&rng)   // refused by `check`
         }
     }
 
-    /// Advances the direction's x (stationary N(0, σ²)) by one draw and returns it as stored.
-    private func step(sigma: Double, _ direction: LinkDirection, _ memory: inout LinkMemory, _ rng: inout RandomStream) -> Double {
+    /// Advances the direction's x (stationary N(0, σ²)) to `now` and returns it as stored.
+    private func step(sigma: Double, _ direction: LinkDirection, _ now: SimTime, _ memory: inout LinkMemory,
+                      _ rng: inout RandomStream) -> Double {
         let e = Self.standardNormal.sample(&rng)
         let bits = memory[direction]
-        let x = bits == 0 ? sigma * e
-            : rho * Double(Float(bitPattern: bits)) + sigma * (1 - rho * rho).squareRoot() * e
+        let elapsed = memory.advance(direction, to: now)
+        let x: Double
+        if bits == 0 || elapsed == nil {
+            x = sigma * e
+        } else {
+            let a = correlation(afterSeconds: elapsed!)
+            x = a * Double(Float(bitPattern: bits)) + sigma * (1 - a * a).squareRoot() * e
+        }
         // Zero bits mean "no draw yet": a zero x is kept as −0.
         let stored = Float(x)
         memory[direction] = stored.bitPattern == 0 ? (-0.0 as Float).bitPattern : stored.bitPattern

@@ -10,17 +10,17 @@ import SyncLabKernel
 /// the player's network stream, so a player's delays depend only on its own past, whatever the
 /// thread count or the partition of players into worlds.
 ///
-/// Processes advance per draw: the uplink once per request sent, the downlink once per response.
-/// Counting requests rather than elapsed time keeps the state at one word; a player's probes are
-/// back to back, and its refetches minutes apart, so the per-request ρ is the correlation of
-/// consecutive delays as a client sees them.
+/// A process's state decays with the time since the player's last draw (`LinkMemory.advance`):
+/// probes 100 ms apart see alike delays, refetches minutes apart nearly independent ones, as the
+/// Saturator traces show (docs/links.md, "Calibrated from measured links").
 public protocol DelayProcess: Plugin {
     /// Throws at `node` (the `correlation` key) when `link`'s distributions do not suit the process.
     func check(_ link: LinkProfile, at node: InputNode) throws
-    /// The next one-way delay in `direction` (ns, not yet rounded), advancing `memory`.
-    /// `player` is the player's global index and `seed` the scenario's, for keyed draws.
-    func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, player: UInt64, seed: UInt64,
-               _ rng: inout RandomStream) -> Double
+    /// The one-way delay in `direction` of a message entering the link at true time `now` (ns,
+    /// not yet rounded), advancing `memory`. `player` is the player's global index and `seed` the
+    /// scenario's, for keyed draws.
+    func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, at now: SimTime, player: UInt64,
+               seed: UInt64, _ rng: inout RandomStream) -> Double
     /// The chance the request just drawn is lost (read after its uplink delay is drawn).
     func failure(on link: LinkProfile, memory: LinkMemory) -> Double
 }
@@ -42,12 +42,29 @@ extension LinkProfile {
     }
 }
 
-/// What a delay process remembers of one player's past: one word in `ClientState`, zero before
-/// the player's first request. Its halves are the two directions' memories.
+/// What a delay process remembers of one player's past: two words in `ClientState`, zero before
+/// the player's first request. The first word's halves are the two directions' states, the
+/// second's the true time of each direction's last draw, in whole milliseconds plus one (0: no
+/// draw yet; 2^32 ms are 49 days, beyond any run). A millisecond is far below any time constant
+/// a process is given (at least `minimumTimeConstant`), so rounding the time moves a correlation
+/// by at most 1 ms / τ.
 public struct LinkMemory: Sendable, Equatable {
     public var word: UInt64 = 0
+    public var drawnAt: UInt64 = 0
 
     public init(word: UInt64 = 0) { self.word = word }
+
+    /// Seconds since `direction` last drew (nil: never; 0 if `now` is not later), recording
+    /// `now` as its last draw.
+    @inline(__always)
+    public mutating func advance(_ direction: LinkDirection, to now: SimTime) -> Double? {
+        let ms = UInt32(clamping: max(0, now.ns / 1_000_000) + 1)
+        let shift: UInt64 = direction == .uplink ? 0 : 32
+        let last = UInt32(truncatingIfNeeded: drawnAt >> shift)
+        drawnAt = (drawnAt & ~(0xFFFF_FFFF << shift)) | (UInt64(ms) << shift)
+        guard last != 0 else { return nil }
+        return ms > last ? Double(ms - last) / 1000 : 0
+    }
 
     /// The half of the word for `direction` (uplink: low, downlink: high).
     @inline(__always)
@@ -74,8 +91,8 @@ public struct IndependentDelays: DelayProcess, Equatable {
 
     public func check(_ link: LinkProfile, at node: InputNode) throws {}
 
-    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, player: UInt64, seed: UInt64,
-                      _ rng: inout RandomStream) -> Double {
+    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, at now: SimTime, player: UInt64,
+                      seed: UInt64, _ rng: inout RandomStream) -> Double {
         link.distribution(direction).sample(&rng)
     }
 }

@@ -1,28 +1,30 @@
 import SyncLabKernel
 
 /// A two-state channel (Gilbert 1960, Elliott 1963) per player: good or bad, each with its own
-/// delay distributions and loss.
+/// delay distributions and loss, switching in continuous time.
 ///
 /// The good state draws from the link's own `uplink`, `downlink` and `failure`; the bad state
-/// from `bad`'s (any distribution; its failure defaults to the link's). The state changes once
-/// per request, before its uplink is drawn: good → bad with probability `goodToBad` (p_gb),
-/// bad → good with `badToGood` (p_bg); the response's downlink is drawn in the request's state.
-/// A player's first request finds the channel in its stationary law: bad with probability
-/// p_gb / (p_gb + p_bg). A stay in a state lasts a geometric number of requests, mean 1/p_bg
-/// in the bad state and 1/p_gb in the good.
+/// from `bad`'s (any distribution; its failure defaults to the link's). The channel leaves the
+/// good state at rate g (`goodToBadPerSecond`) and the bad state at rate b
+/// (`badToGoodPerSecond`): a stay lasts an exponential time, mean 1/g good and 1/b bad, and a
+/// share π = g / (g + b) of the time is bad. At every draw (a request's uplink, a response's
+/// downlink) the state is drawn from where it was at the player's last draw, Δt earlier, by the
+/// two-state Markov chain's transition probabilities, with λ = g + b:
+///   P(bad | bad Δt ago) = π + (1 − π)·e^(−λΔt),   P(bad | good Δt ago) = π·(1 − e^(−λΔt)).
+/// A player's first draw finds the channel in its stationary law: bad with probability π.
 ///
-/// Memory: the uplink half of `LinkMemory` holds 0 before the first request, then 1 (good) or
-/// 2 (bad).
+/// Memory: the uplink half of `LinkMemory.word` holds 0 before the first draw, then 1 (good) or
+/// 2 (bad); the uplink half of `drawnAt` the time of the last draw in either direction.
 public struct GilbertElliottDelays: DelayProcess, Equatable {
     public static let family = PluginFamily.delayProcess
     public static let kind = "gilbert-elliott"
     public static let schema = SchemaFragment(
-        "Two-state (good/bad) channel per player, switching per request; the good state is the link's own distributions.",
+        "Two-state (good/bad) channel per player, switching in continuous time; the good state is the link's own distributions.",
         properties: [
-            "goodToBad": ["type": "number", "exclusiveMinimum": 0, "maximum": 1, "examples": [0.05],
-                          "description": "Chance per request of going from good to bad: more than 0, at most 1."],
-            "badToGood": ["type": "number", "exclusiveMinimum": 0, "maximum": 1, "examples": [0.3],
-                          "description": "Chance per request of going from bad to good: more than 0, at most 1."],
+            "goodToBadPerSecond": ["type": "number", "exclusiveMinimum": 0, "maximum": 1000, "examples": [0.05],
+                                   "description": "Rate of going from good to bad, per second: 1 / the mean good stay in seconds."],
+            "badToGoodPerSecond": ["type": "number", "exclusiveMinimum": 0, "maximum": 1000, "examples": [0.5],
+                                   "description": "Rate of going from bad to good, per second: 1 / the mean bad stay in seconds."],
             "bad": [
                 "type": "object", "additionalProperties": false, "required": ["uplink", "downlink"],
                 "description": "The bad state's delays and loss.",
@@ -33,33 +35,40 @@ public struct GilbertElliottDelays: DelayProcess, Equatable {
                 ],
             ],
         ],
-        required: ["goodToBad", "badToGood", "bad"])
+        required: ["goodToBadPerSecond", "badToGoodPerSecond", "bad"])
 
-    public var goodToBad: Double
-    public var badToGood: Double
+    /// Rates of leaving the good and the bad state, per second.
+    public var goodToBadPerSecond: Double
+    public var badToGoodPerSecond: Double
     public var badUplink: Distribution
     public var badDownlink: Distribution
     /// The bad state's loss; nil: the link's.
     public var badFailure: Double?
 
-    public init(goodToBad: Double, badToGood: Double, badUplink: Distribution, badDownlink: Distribution, badFailure: Double? = nil) {
-        precondition(goodToBad > 0 && goodToBad <= 1 && badToGood > 0 && badToGood <= 1)
-        self.goodToBad = goodToBad
-        self.badToGood = badToGood
+    public init(goodToBadPerSecond: Double, badToGoodPerSecond: Double, badUplink: Distribution, badDownlink: Distribution,
+                badFailure: Double? = nil) {
+        precondition(goodToBadPerSecond > 0 && goodToBadPerSecond <= Self.maximumRate
+                     && badToGoodPerSecond > 0 && badToGoodPerSecond <= Self.maximumRate)
+        self.goodToBadPerSecond = goodToBadPerSecond
+        self.badToGoodPerSecond = badToGoodPerSecond
         self.badUplink = badUplink
         self.badDownlink = badDownlink
         self.badFailure = badFailure
     }
 
     public init(_ node: InputNode, in context: PluginContext) throws {
-        func chance(_ key: String) throws -> Double {
+        func rate(_ key: String) throws -> Double {
             let n = try node.required(key)
-            let p = try n.probability()
-            guard p > 0 else { throw n.error("must be more than 0 (a state never left is not a channel); got 0") }
-            return p
+            let r = try n.double()
+            guard r > 0 else { throw n.error("must be more than 0 (a state never left is not a channel); got \(InputNode.describeScalar(n.value))") }
+            guard r <= Self.maximumRate else {
+                throw n.error("must be at most \(Int(Self.maximumRate)) per second (stays shorter than the millisecond the draw times are kept to); "
+                    + "got \(InputNode.describeScalar(n.value))")
+            }
+            return r
         }
-        let goodToBad = try chance("goodToBad")
-        let badToGood = try chance("badToGood")
+        let goodToBad = try rate("goodToBadPerSecond")
+        let badToGood = try rate("badToGoodPerSecond")
         let bad = try node.required("bad")
         try bad.expectObject()
         let delays = Bounds.durations(0, ScenarioLoader.Limits.delay)
@@ -67,34 +76,37 @@ public struct GilbertElliottDelays: DelayProcess, Equatable {
         let down = try bad.required("downlink").distribution(.duration, delays)
         let failure = try bad.optional("failure") { try $0.probability() }
         try bad.rejectUnknownKeys()
-        self.init(goodToBad: goodToBad, badToGood: badToGood, badUplink: up, badDownlink: down, badFailure: failure)
+        self.init(goodToBadPerSecond: goodToBad, badToGoodPerSecond: badToGood, badUplink: up, badDownlink: down, badFailure: failure)
     }
 
-    /// The stationary share of requests that find the channel bad: p_gb / (p_gb + p_bg).
-    public var badShare: Double { goodToBad / (goodToBad + badToGood) }
+    /// Rates above this are refused: draw times are kept to the millisecond.
+    public static let maximumRate = 1000.0
+
+    /// The stationary share of time the channel is bad: g / (g + b).
+    public var badShare: Double { goodToBadPerSecond / (goodToBadPerSecond + badToGoodPerSecond) }
+
+    /// The chance the channel is bad `seconds` after it was bad (`wasBad`) or good.
+    public func badChance(afterSeconds seconds: Double, wasBad: Bool) -> Double {
+        let decay = DeterministicMath.exp(-(goodToBadPerSecond + badToGoodPerSecond) * seconds)
+        return wasBad ? badShare + (1 - badShare) * decay : badShare * (1 - decay)
+    }
 
     public var summary: String {
-        "Gilbert-Elliott, good to bad \(Bounds.number(goodToBad)), bad to good \(Bounds.number(badToGood)) per request "
-            + "(bad \(Bounds.number(badShare * 100))% of requests)"
+        "Gilbert-Elliott, mean stays \(Bounds.number(1 / goodToBadPerSecond))s good and \(Bounds.number(1 / badToGoodPerSecond))s bad "
+            + "(bad \(Bounds.number(badShare * 100))% of the time)"
     }
 
     public func check(_ link: LinkProfile, at node: InputNode) throws {}
 
     static let good: UInt32 = 1, bad: UInt32 = 2
 
-    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, player: UInt64, seed: UInt64,
-                      _ rng: inout RandomStream) -> Double {
-        if direction == .uplink {
-            let state = memory[.uplink]
-            let isBad: Bool
-            switch state {
-            case Self.good: isBad = rng.unit() < goodToBad
-            case Self.bad: isBad = !(rng.unit() < badToGood)
-            default: isBad = rng.unit() < badShare
-            }
-            memory[.uplink] = isBad ? Self.bad : Self.good
-        }
-        let isBad = memory[.uplink] == Self.bad
+    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, at now: SimTime, player: UInt64,
+                      seed: UInt64, _ rng: inout RandomStream) -> Double {
+        let state = memory[.uplink]
+        let elapsed = memory.advance(.uplink, to: now)
+        let chance = state == 0 || elapsed == nil ? badShare : badChance(afterSeconds: elapsed!, wasBad: state == Self.bad)
+        let isBad = rng.unit() < chance
+        memory[.uplink] = isBad ? Self.bad : Self.good
         switch direction {
         case .uplink: return (isBad ? badUplink : link.uplink).sample(&rng)
         case .downlink: return (isBad ? badDownlink : link.downlink).sample(&rng)

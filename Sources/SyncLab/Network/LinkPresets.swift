@@ -14,11 +14,19 @@ import SyncLabKernel
 public enum LinkPresets {
     /// Round trips fitted to (median, SD): Wi-Fi (21, 19) ms, LTE (55, 132) ms; 3G (150, 360) ms and
     /// EDGE (550, 1320) ms borrow LTE's shape (no published spread found for them).
+    ///
+    /// Cellular delays are correlated in time (`AR1Delays`), with time constants set from the
+    /// Saturator traces of the Sprout paper (docs/links.md, "Calibrated from measured links"):
+    /// 2 s on LTE, 5 s on 3G; EDGE borrows 3G's. Wi-Fi has no measured trace here and stays
+    /// independent.
     public static let all: [LinkProfile] = [
         profile("wifi", bodyMs: (11, 9), tailMs: (75, 60), tailSigma: 0.6, megabitsPerSecond: 20, bandwidthSigma: 0.8, failure: 0.002),
-        profile("lte", bodyMs: (28, 23), tailMs: (455, 375), tailSigma: 0.7, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005),
-        profile("3g", bodyMs: (76, 63), tailMs: (1240, 1020), tailSigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01),
-        profile("edge", bodyMs: (280, 230), tailMs: (4550, 3750), tailSigma: 0.7, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03),
+        profile("lte", bodyMs: (28, 23), tailMs: (455, 375), tailSigma: 0.7, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005,
+                timeConstant: 2 * .second),
+        profile("3g", bodyMs: (76, 63), tailMs: (1240, 1020), tailSigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01,
+                timeConstant: 5 * .second),
+        profile("edge", bodyMs: (280, 230), tailMs: (4550, 3750), tailSigma: 0.7, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03,
+                timeConstant: 5 * .second),
     ]
 
     /// Every preset's body σ and tail share: the shape fitted to the LTE measurement.
@@ -31,8 +39,10 @@ public enum LinkPresets {
     public static func named(_ name: String) -> LinkProfile? { all.first { $0.name == name } }
 
     /// `bodyMs` and `tailMs` are (uplink, downlink) medians in milliseconds.
+    /// `timeConstant`: the AR(1) time constant of log-delay (nil: independent draws).
     static func profile(_ name: String, bodyMs: (Double, Double), tailMs: (Double, Double), tailSigma: Double,
-                        megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double) -> LinkProfile {
+                        megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double,
+                        timeConstant: Nanoseconds? = nil) -> LinkProfile {
         func delay(_ body: Double, _ tail: Double) -> Distribution {
             .lognormalMixture(LognormalMixture(bodyMedian: body * 1e6, bodySigma: bodySigma, tailShare: tailShare,
                                                tailMedian: tail * 1e6, tailSigma: tailSigma))
@@ -41,7 +51,8 @@ public enum LinkPresets {
                            uplink: delay(bodyMs.0, tailMs.0),
                            downlink: delay(bodyMs.1, tailMs.1),
                            bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
-                           failure: failure, timeout: 30 * .second)
+                           failure: failure, timeout: 30 * .second,
+                           correlation: timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays())
     }
 }
 
@@ -79,6 +90,11 @@ extension LinkProfile {
                 + (p.child("name") == nil ? " (give this preset a 'name')" : ""))
         }
         let share = try p.required("share").probability()
+        // Asked for only when present, so a profile without one lists it among its allowed keys
+        // after the others.
+        if p.value["linkTrace"] != nil, let node = p.child("linkTrace") {
+            return try readTraceLink(p, node, name: linkName, share: share, preset: preset, context: context)
+        }
         let link = LinkProfile(
             name: linkName, share: share,
             uplink: try field("uplink", \.uplink) { try $0.distribution(.duration, .durations(0, limits.delay)) },
@@ -89,6 +105,12 @@ extension LinkProfile {
                 try $0.duration(in: Int64.millisecond...limits.delay)
             })
         var correlated = link
+        // A preset's correlation in time comes with it while its delays suit the process; delays
+        // overridden with another shape (a constant, a trace) are drawn independently unless
+        // `correlation` says otherwise.
+        if let inherited = preset?.correlation, (try? inherited.check(link, at: p)) != nil {
+            correlated.correlation = inherited
+        }
         if let node = p.child("correlation") {
             correlated.correlation = try context.read(.delayProcess, from: node)
             try correlated.correlation.check(link, at: node)
@@ -96,8 +118,52 @@ extension LinkProfile {
         if let node = p.child("loss") { correlated.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
         if let node = p.child("connection") { correlated.connection = try context.read(.connection, from: node) as any ConnectionSetup }
         if let node = p.child("radio") { correlated.radio = try context.read(.radio, from: node) as any RadioState }
+        _ = p.child("linkTrace")
         if preset == nil { _ = p.child("preset") }
         try p.rejectUnknownKeys()
         return correlated
+    }
+
+    /// A profile whose messages cross measured delivery traces: `linkTrace` is
+    /// `{"uplink": {"trace": FILE}, "downlink": {"trace": FILE}, "baseDelay": "20ms"}` in place
+    /// of `uplink`, `downlink`, `bandwidth` and `correlation` (the traces set all four).
+    static func readTraceLink(_ p: InputNode, _ node: InputNode, name: String, share: Double, preset: LinkProfile?,
+                              context: PluginContext) throws -> LinkProfile {
+        if preset != nil { throw node.error("a trace-driven link cannot start from a preset; give 'name', 'share' and 'linkTrace'") }
+        for key in ["uplink", "downlink", "bandwidth", "correlation"] {
+            if let other = p.child(key) {
+                throw other.error("'\(key)' cannot be set on a trace-driven link: 'linkTrace' sets the delays and the rate")
+            }
+        }
+        try node.expectObject()
+        func trace(_ key: String) throws -> DeliveryOpportunities {
+            let direction = try node.required(key)
+            try direction.expectObject()
+            let file = try direction.required("trace")
+            let path = try file.string()
+            try direction.rejectUnknownKeys()
+            return try MahimahiTrace.read(path, at: file)
+        }
+        let up = try trace("uplink"), down = try trace("downlink")
+        let baseDelay = try node.value("baseDelay", default: 0) { try $0.nonNegativeDuration() }
+        guard baseDelay <= ScenarioLoader.Limits.delay else {
+            throw node.child("baseDelay")!.error("must be at most \(Units.formatDuration(ScenarioLoader.Limits.delay))")
+        }
+        try node.rejectUnknownKeys()
+        let limits = ScenarioLoader.Limits.self
+        var link = LinkProfile(
+            name: name, share: share,
+            uplink: .constant(Double(baseDelay)), downlink: .constant(Double(baseDelay)),
+            // Unused: the traces carry the bytes. Drawn all the same, so the player's stream keeps its shape.
+            bandwidth: .constant(1e12),
+            failure: try p.value("failure", default: 0) { try $0.probability() },
+            timeout: try p.value("timeout", default: 30 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) })
+        link.trace = TraceLink(uplink: up, downlink: down, baseDelay: baseDelay)
+        if let node = p.child("loss") { link.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
+        if let node = p.child("connection") { link.connection = try context.read(.connection, from: node) as any ConnectionSetup }
+        if let node = p.child("radio") { link.radio = try context.read(.radio, from: node) as any RadioState }
+        _ = p.child("preset")
+        try p.rejectUnknownKeys()
+        return link
     }
 }

@@ -25,6 +25,9 @@ public struct LinkProfile: Sendable {
     public var connection: (any ConnectionSetup)? = nil
     /// A cellular radio's idle tail and promotion (nil: always ready).
     public var radio: (any RadioState)? = nil
+    /// Measured delivery traces that messages cross in place of `uplink`, `downlink` and
+    /// `bandwidth` (nil: those distributions). `uplink` and `downlink` then hold its base delay.
+    public var trace: TraceLink? = nil
 
     public init(name: String, share: Double, uplink: Distribution, downlink: Distribution,
                 bandwidth: Distribution, failure: Double, timeout: Nanoseconds,
@@ -40,7 +43,7 @@ public struct LinkProfile: Sendable {
     }
 
     /// Whether delays are drawn afresh per request (the world's plain path).
-    public var hasIndependentDelays: Bool { correlation is IndependentDelays }
+    public var hasIndependentDelays: Bool { correlation is IndependentDelays && trace == nil }
 
     /// Whether any of `loss`, `connection` and `radio` is set (the world's plain path has none).
     public var modelsConnection: Bool { loss != nil || connection != nil || radio != nil }

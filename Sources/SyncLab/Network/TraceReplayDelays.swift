@@ -1,6 +1,7 @@
 import SyncLabKernel
 
-/// Latency traces replayed in their recorded order, per player.
+/// Latency traces replayed in their recorded order, per player: one sample per draw, whatever the
+/// time between draws (a trace of consecutive requests' delays keeps their order).
 ///
 /// A link whose uplink or downlink is a latency trace (`{"trace": …}`) otherwise draws its
 /// samples uniformly, which keeps their distribution and loses their order. With `replay`,
@@ -39,8 +40,8 @@ public struct TraceReplayDelays: DelayProcess, Equatable {
 
     static let purpose = StreamPurpose("trace-replay")
 
-    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, player: UInt64, seed: UInt64,
-                      _ rng: inout RandomStream) -> Double {
+    public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, at now: SimTime, player: UInt64,
+                      seed: UInt64, _ rng: inout RandomStream) -> Double {
         guard case .empirical(let samples) = link.distribution(direction) else {
             return link.distribution(direction).sample(&rng)
         }

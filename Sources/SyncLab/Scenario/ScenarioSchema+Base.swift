@@ -310,7 +310,7 @@ extension ScenarioSchema {
       "additionalProperties": false,
       "required": ["share"],
       "if": { "not": { "required": ["preset"] } },
-      "then": { "required": ["name", "uplink", "downlink", "bandwidth"] },
+      "then": { "required": ["name"], "anyOf": [ { "required": ["uplink", "downlink", "bandwidth"] }, { "required": ["linkTrace"] } ] },
       "properties": {
         "preset": { "enum": ["wifi", "lte", "3g", "edge"], "description": "Start from a named profile (docs/links.md); every other key overrides it, name defaults to the preset's." },
         "name": { "type": "string", "minLength": 1, "maxLength": 64, "examples": ["wifi"] },
@@ -323,7 +323,18 @@ extension ScenarioSchema {
         "correlation": { "$ref": "#/$defs/delayProcess", "description": "How a player's successive delays relate (default independent)." },
         "loss": { "$ref": "#/$defs/packetLoss", "description": "Segments lost and sent again by TCP (default none)." },
         "connection": { "$ref": "#/$defs/connection", "description": "Idle connections close; a new one pays DNS, TCP and TLS (default: always open)." },
-        "radio": { "$ref": "#/$defs/radio", "description": "A cellular radio's idle tail and promotion delay (default: always ready)." }
+        "radio": { "$ref": "#/$defs/radio", "description": "A cellular radio's idle tail and promotion delay (default: always ready)." },
+        "linkTrace": {
+          "type": "object", "additionalProperties": false, "required": ["uplink", "downlink"],
+          "description": "Measured packet-delivery traces (Mahimahi format: one line per 1500-byte delivery opportunity, ms since the start; the trace repeats) crossed in place of uplink, downlink, bandwidth and correlation; paths relative to the scenario file (docs/links.md).",
+          "properties": {
+            "uplink": { "type": "object", "additionalProperties": false, "required": ["trace"],
+                        "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/synthetic-link.up"] } } },
+            "downlink": { "type": "object", "additionalProperties": false, "required": ["trace"],
+                          "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/synthetic-link.down"] } } },
+            "baseDelay": { "$ref": "#/$defs/duration", "examples": ["20ms"], "description": "One-way delay added to every crossing, 0 to 1d (default 0s)." }
+          }
+        }
       }
     },
     "outage": {

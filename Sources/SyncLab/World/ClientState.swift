@@ -114,10 +114,11 @@ struct ClientState {
     var behaviourRNG: RandomStream
     var networkRNG: RandomStream
     var designRNG: RandomStream
-    /// What the link's delay process remembers of this player's past delays (`DelayProcess`;
-    /// unused by independent draws). It fills what was padding up to a whole number of cache
-    /// lines (512 bytes with the padding below, checked by `WorldMemoryTests`): with the table's base on a line, every
-    /// player's state starts on one, and a sample or an event loads no line it does not use.
+    /// What the link's delay process remembers of this player's past delays and when it drew
+    /// them (`DelayProcess`; unused by independent draws). It fills what was padding up to a
+    /// whole number of cache lines (512 bytes with the padding below, checked by
+    /// `WorldMemoryTests`): with the table's base on a line, every player's state starts on one,
+    /// and a sample or an event loads no line it does not use.
     var linkMemory = LinkMemory()
     /// True ns of the player's last network activity (a response in, a request given up;
     /// `.min`: none yet): what the keep-alive, the DNS cache and the radio's tail read. Kept
@@ -126,7 +127,7 @@ struct ClientState {
     var lastNetworkAt: Int64 = .min
     /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
     /// clock made the device state 20 bytes larger. State added later takes these bytes first.
-    var padding: (Int64, Int64, Int64) = (0, 0, 0)
+    var padding: (Int64, Int64) = (0, 0)
 
     /// The power state changes (the screen comes on or goes off, the device restarts): a
     /// pending deep sleep and the current standby's wakes no longer apply.

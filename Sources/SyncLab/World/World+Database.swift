@@ -89,8 +89,8 @@ extension World {
         server.database!.witnessed[slot] = p < scenario.positions && server.database!.item[slot] >= 0
         let link = Int(clients[c].link)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let upload = LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: bandwidth)
-        let uplink = linkDelay(.uplink, c, link: link)
+        let upload = linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes, bytesPerSecond: bandwidth, at: t)
+        let uplink = linkDelay(.uplink, c, link: link, at: t)
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         measure.recorder.requestSent(at: t, lost: lost)
         let epoch = clients[c].fetchEpoch
@@ -113,7 +113,7 @@ extension World {
                 if outage.mode == .refused { measure.recorder.database?.outageRefused += 1 } else { measure.recorder.database?.outageTimedOut += 1 }
             }
             guard wanted else { return }
-            let at = outage.mode == .refused ? t + linkDelay(.downlink, c, link: link)
+            let at = outage.mode == .refused ? t + linkDelay(.downlink, c, link: link, at: t)
                 : SimTime(ns: server.database!.sentAt[slot]) + network.links[link].timeout
             schedule(.databaseFailed, client: slot, epoch: epoch, at: at)
             return
@@ -137,7 +137,7 @@ extension World {
             // The API answers with an error once it gives up.
             var at = t
             if case let .gaveUp(giveUp) = admission { at = giveUp }
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: at + linkDelay(.downlink, c, link: link))
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: at + linkDelay(.downlink, c, link: link, at: at))
             return
         case let .served(start, done, queued):
             if measured {
@@ -150,9 +150,9 @@ extension World {
             answered = done
         }
         clients[c].responseLeftAt = answered
-        let downlink = linkDelay(.downlink, c, link: link)
+        let downlink = linkDelay(.downlink, c, link: link, at: answered)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let reply = answered + downlink + LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
+        let reply = answered + downlink + linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: answered)
         let sent = SimTime(ns: server.database!.sentAt[slot])
         if reply - sent > network.links[link].timeout {
             schedule(.databaseFailed, client: slot, epoch: epoch, at: sent + network.links[link].timeout)

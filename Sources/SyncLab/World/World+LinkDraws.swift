@@ -27,8 +27,10 @@ enum LinkDraw {
 /// through the scenario's `Distribution` otherwise. Either way the same value from the same
 /// stream, the player's network stream.
 extension World {
+    /// `at` is the true time the message enters the link (read by delay processes that
+    /// correlate in time and by trace-driven links; not by bandwidth draws).
     @inline(__always)
-    mutating func linkDraw(_ which: LinkDraw, _ c: Int, link: Int) -> Double {
+    mutating func linkDraw(_ which: LinkDraw, _ c: Int, link: Int, at: SimTime = .zero) -> Double {
         let s: Sampler
         switch which {
         case .uplink: s = network.samplers[link].uplink
@@ -37,7 +39,7 @@ extension World {
         }
         if s.drawsInline { return s.sample(&clients[c].networkRNG) }
         if which != .bandwidth && network.samplers[link].correlated {
-            return correlatedDelay(which == .uplink ? .uplink : .downlink, c, link: link)
+            return correlatedDelay(which == .uplink ? .uplink : .downlink, c, link: link, at: at)
         }
         switch which {
         case .uplink: return network.links[link].uplink.sample(&clients[c].networkRNG)
@@ -47,12 +49,28 @@ extension World {
     }
 
     /// A delay drawn through the link's delay process, which reads and advances the player's
-    /// `linkMemory`. Not inlined: the plain path stays as small as it was.
+    /// `linkMemory`, or on a trace-driven link the crossing of a message's first packet. Not
+    /// inlined: the plain path stays as small as it was.
     @inline(never)
-    mutating func correlatedDelay(_ direction: LinkDirection, _ c: Int, link: Int) -> Double {
+    mutating func correlatedDelay(_ direction: LinkDirection, _ c: Int, link: Int, at: SimTime) -> Double {
         let profile = network.links[link]
-        return profile.correlation.delay(direction, on: profile, memory: &clients[c].linkMemory,
-                                         player: UInt64(players.lowerBound + c), seed: scenario.seed, &clients[c].networkRNG)
+        let player = UInt64(players.lowerBound + c)
+        if let trace = profile.trace {
+            return Double(trace.crossing(direction, bytes: 1, at: at, player: player, seed: scenario.seed).first)
+        }
+        return profile.correlation.delay(direction, on: profile, memory: &clients[c].linkMemory, at: at,
+                                         player: player, seed: scenario.seed, &clients[c].networkRNG)
+    }
+
+    /// The time `bytes` take to cross after their first byte: at the drawn `bytesPerSecond`, or on
+    /// a trace-driven link the wait from a message's first packet's opportunity to its last's
+    /// (the message entered at `at`).
+    @inline(__always)
+    func linkTransfer(_ direction: LinkDirection, _ c: Int, link: Int, bytes: Int, bytesPerSecond: Double, at: SimTime) -> Nanoseconds {
+        guard network.samplers[link].correlated, let trace = network.links[link].trace else {
+            return LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bytesPerSecond)
+        }
+        return trace.crossing(direction, bytes: bytes, at: at, player: UInt64(players.lowerBound + c), seed: scenario.seed).rest
     }
 
     /// The chance player c's request just drawn on `link` is lost: the link's, or its delay
@@ -69,10 +87,11 @@ extension World {
         return profile.correlation.failure(on: profile, memory: clients[c].linkMemory)
     }
 
-    /// A link delay in whole nanoseconds (`Distribution.sampleDuration`).
+    /// A link delay in whole nanoseconds (`Distribution.sampleDuration`) for a message entering
+    /// the link at true time `at`.
     @inline(__always)
-    mutating func linkDelay(_ which: LinkDraw, _ c: Int, link: Int) -> Nanoseconds {
-        Distribution.duration(linkDraw(which, c, link: link))
+    mutating func linkDelay(_ which: LinkDraw, _ c: Int, link: Int, at: SimTime) -> Nanoseconds {
+        Distribution.duration(linkDraw(which, c, link: link, at: at))
     }
 
     /// The server's service time for player c's request.

@@ -21,8 +21,9 @@ extension World {
         if measure.recorder.trace != nil { traceSent(c, t, link: link) }
         // A request without a body leaves whole at once: it draws no bandwidth.
         let upload = scenario.requestBytes == 0 ? 0
-            : LinkProfile.transferTime(bytes: scenario.requestBytes, bytesPerSecond: linkDraw(.bandwidth, c, link: link))
-        let uplink = linkDelay(.uplink, c, link: link)
+            : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
+                           bytesPerSecond: linkDraw(.bandwidth, c, link: link), at: t)
+        let uplink = linkDelay(.uplink, c, link: link, at: t)
         measure.recorder.audit.uplink(c, uplink, link: link, measured: measure.recorder.inWindow(t))
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
@@ -60,10 +61,10 @@ extension World {
         // Drawn from the player's stream, so the server's draws never depend on other players.
         let service = serviceDelay(c)
         let link = Int(clients[c].link)
-        let downlink = linkDelay(.downlink, c, link: link)
+        let downlink = linkDelay(.downlink, c, link: link, at: t + service)
         measure.recorder.audit.downlink(c, downlink, link: link, measured: measure.recorder.inWindow(t))
         let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
+        let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: t + service)
         clients[c].requestTimestamp = timestamp
         clients[c].requestFile = Int32(file)
         clients[c].requestArrivedAt = t
@@ -73,7 +74,8 @@ extension World {
         if measure.recorder.trace != nil { traceServed(c, arrived: t, start: t) }
         if design.readsResponseHeaders {
             clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
-                + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
+                + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth,
+                               at: clients[c].responseLeftAt)
         }
         let done = clients[c].responseLeftAt + downlink + transfer
         if network.modelsConnection {

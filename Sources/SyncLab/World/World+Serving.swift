@@ -54,7 +54,7 @@ extension World {
             case .refused:
                 if measured { measure.recorder.serving?.outageRefused += 1 }
                 guard wanted else { return }
-                let back = linkDelay(.downlink, c, link: link)
+                let back = linkDelay(.downlink, c, link: link, at: t)
                 schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             case .timeout:
                 if measured { measure.recorder.serving?.outageTimedOut += 1 }
@@ -86,7 +86,7 @@ extension World {
                 measure.recorder.serving?.batch(at: t, wait: nil, duration: window)
             }
             guard wanted else { return }
-            let back = linkDelay(.downlink, c, link: link)
+            let back = linkDelay(.downlink, c, link: link, at: t)
             schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
             return
         }
@@ -106,16 +106,16 @@ extension World {
         case .requestStart: start
         case .responseSend: left
         }
-        let downlink = linkDelay(.downlink, c, link: link)
+        let downlink = linkDelay(.downlink, c, link: link, at: left)
         measure.recorder.audit.downlink(c, downlink, link: link, measured: measured)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: bandwidth)
+        let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
         clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: server.serving!.offsets[k])
         clients[c].requestFile = Int32(file)
         clients[c].responseLeftAt = left
         if design.readsResponseHeaders {
             clients[c].responseHeadersAt = left + downlink
-                + LinkProfile.transferTime(bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth)
+                + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth, at: left)
         }
         clients[c].requestArrivedAt = t
         clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: server.serving!.offsets[k])

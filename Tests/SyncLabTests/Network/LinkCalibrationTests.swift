@@ -115,14 +115,17 @@ import SyncLabKernel
     enum CalibrationError: Error { case notAMixture(String) }
 
     /// `n` round trips of one player on `preset`, drawn as the world draws them: `World.linkDelay`
-    /// for the uplink, then for the downlink, from the player's network stream (ms).
+    /// for the uplink, then for the downlink, from the player's network stream, 40 s apart (ms).
     static func worldRoundTrips(_ preset: String, seed: Int) throws -> [Double] {
         var s = try ScenarioLoader().load(text: try ScenarioFixtures.variant(
             #"{"seed": \#(seed), "network": {"profiles": [{"preset": "\#(preset)", "share": 1}]}}"#))
         s.population.players = 1
         var world = World(scenario: s)
-        return (0..<n).map { _ in
-            Double(world.linkDelay(.uplink, 0, link: 0) + world.linkDelay(.downlink, 0, link: 0)) / 1e6
+        // 40 s apart: the presets' delays correlate in time, at e^−8 after 40 s on a 5 s time constant
+        // (the draw times are kept to the ms in 32 bits: 10^5 draws 40 s apart stay within them).
+        return (0..<n).map { k in
+            let at = SimTime(ns: Int64(k) * 40 * .second)
+            return Double(world.linkDelay(.uplink, 0, link: 0, at: at) + world.linkDelay(.downlink, 0, link: 0, at: at)) / 1e6
         }
     }
 

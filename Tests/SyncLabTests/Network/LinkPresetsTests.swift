@@ -41,6 +41,23 @@ import SyncLabKernel
         }
     }
 
+    /// Cellular presets correlate in time with the time constants docs/links.md derives from the
+    /// Saturator traces (LTE 2 s; 3G 5 s, borrowed by EDGE); Wi-Fi, unmeasured, draws afresh. A
+    /// preset keeps its correlation while its delays suit it, and loses it to a constant.
+    @Test func cellularPresetsCorrelateInTime() throws {
+        let taus = LinkPresets.all.map { ($0.correlation as? AR1Delays)?.tau }
+        #expect(taus == [nil, 2 * .second, 5 * .second, 5 * .second])
+        let text = try ScenarioFixtures.variant(#"""
+            {"network": {"profiles": [
+              {"preset": "3g", "share": 0.5},
+              {"preset": "lte", "name": "lte-fixed", "share": 0.25, "downlink": "80ms"},
+              {"preset": "lte", "name": "lte-indep", "share": 0.25, "correlation": "independent"}]}}
+            """#)
+        let s = try ScenarioLoader().load(text: text)
+        #expect((s.links[0].correlation as? AR1Delays)?.tau == 5 * .second)
+        #expect(s.links[1].hasIndependentDelays && s.links[2].hasIndependentDelays)
+    }
+
     @Test func aPresetLoadsWithOverrides() throws {
         let text = try ScenarioFixtures.variant(#"""
             {"network": {"profiles": [

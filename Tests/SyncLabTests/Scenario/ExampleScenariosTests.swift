@@ -20,6 +20,6 @@ import Testing
         #expect(s.client.probes == 4)
         #expect(s.population.players == 5_000)
         #expect(s.links.map(\.name) == ["wifi", "lte", "3g", "edge"])
-        #expect(s.links.allSatisfy { ($0.correlation as? AR1Delays)?.rho == 0.9 })
+        #expect(s.links.allSatisfy { ($0.correlation as? AR1Delays)?.tau == 30 * .second })
     }
 }

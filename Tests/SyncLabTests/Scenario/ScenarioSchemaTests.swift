@@ -90,7 +90,7 @@ import Testing
             for alternative in site.alternatives {
                 let value = walker.generate(alternative)
                 // Sites inside a link's two-state channel need the channel's other keys.
-                let channel: JSONValue = ["kind": "gilbert-elliott", "goodToBad": 0.05, "badToGood": 0.3,
+                let channel: JSONValue = ["kind": "gilbert-elliott", "goodToBadPerSecond": 0.05, "badToGoodPerSecond": 0.3,
                                           "bad": ["uplink": "1s", "downlink": "1s"]]
                 // Likewise a link's loss, connection and radio models' other keys.
                 let linkModels: [(String, JSONValue)] = [
@@ -111,6 +111,12 @@ import Testing
                     variant = SchemaWalker.setting(.null, at: "server.fleet", in: variant)
                     variant = SchemaWalker.setting(.null, at: "server.workers", in: variant)
                 }
+                // A trace-driven link replaces the first profile, preset and all.
+                if site.path.hasPrefix("network.profiles[].linkTrace") {
+                    let traced: JSONValue = ["name": "traced", "share": 0.5, "linkTrace": [
+                        "uplink": ["trace": "traces/synthetic-link.up"], "downlink": ["trace": "traces/synthetic-link.down"]]]
+                    variant = SchemaWalker.setting(value, at: site.path, in: SchemaWalker.setting(traced, at: "network.profiles[]", in: siteBase))
+                }
                 // Replaying in order needs a latency trace among the profile's delays.
                 if site.path == "network.profiles[].correlation" && value.serialized(indent: 0).contains("replay") {
                     let trace: JSONValue = ["trace": "traces/lte-sample.csv", "column": "uplink_ms"]
@@ -126,6 +132,12 @@ import Testing
                 variants += 1
             }
         }
+        // A trace-driven link has no alternatives of its own: one variant reads all its keys.
+        let traced: JSONValue = ["name": "traced", "share": 0.5, "linkTrace": [
+            "uplink": ["trace": "traces/synthetic-link.up"], "downlink": ["trace": "traces/synthetic-link.down"], "baseDelay": "20ms"]]
+        let tracedVariant = SchemaWalker.setting(traced, at: "network.profiles[]", in: base)
+        #expect(validator.errors(tracedVariant) == [])
+        _ = try ScenarioLoader().load(text: tracedVariant.serialized(), file: ScenarioFixtures.packageRoot + "/Scenarios/variant.json", trace: trace)
         #expect(variants > 60)
         let loaderKeys = trace.keys.mapValues(Set.init)
         for path in Set(schemaKeys.keys).union(loaderKeys.keys).sorted() {

@@ -1,0 +1,275 @@
+import Foundation
+import SyncLab
+import SyncLabKernel
+
+/// `synclab trace-stats`: what a pair of measured delivery traces says about a link's delays,
+/// for calibrating the link presets (docs/links.md, "Calibrated from measured links").
+struct TraceStatsCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab trace-stats — crossing times, lag correlations and outages of a Mahimahi trace pair
+
+    USAGE
+      synclab trace-stats UPLINK DOWNLINK [--message-bytes N] [--base-delay D] [--against PRESET] [--tau D]
+
+    UPLINK and DOWNLINK are packet-delivery traces in Mahimahi's format (one line per 1500-byte
+    delivery opportunity, ms since the start; the trace repeats). The traces are entered every
+    5 ms of one pass; at each instant a request of one packet crosses the uplink and, once it
+    is across, a response crosses the downlink: of one packet, and of the store file's packets
+    (--message-bytes, default the default scenario's store file). Printed, in Markdown:
+      - the crossing times' quantiles (ms), with --base-delay added each way (default 0s);
+      - the rank correlation of one sender's round trips 0.1 s, 1 s, 10 s, 1 min and 7 min apart,
+        as the correlation of the Gaussian behind it (2·sin(π·ρs/6)) and the AR(1) time constant
+        that correlation implies; a lag of half a pass or more is not informed (the trace repeats);
+      - the outages: gaps between delivery opportunities, by length.
+    With --against, the same figures for a link preset, drawn through its delay process
+    (its own correlation, or an AR(1) with time constant --tau), 20,000 players.
+
+    EXAMPLE
+      synclab trace-stats ../shared/traces/Verizon-LTE-short.up ../shared/traces/Verizon-LTE-short.down --against lte
+
+    """
+
+    static let lags: [Nanoseconds] = [100 * .millisecond, .second, 10 * .second, .minute, 7 * .minute]
+    static let probabilities = [0.5, 0.9, 0.99, 0.999]
+
+    func main(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        switch cli.parse(arguments, command: "trace-stats", valued: ["--message-bytes", "--base-delay", "--against", "--tau"],
+                         help: Self.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
+        }
+        guard parsed.positional.count == 2 else { return cli.usageError("trace-stats", "expected UPLINK and DOWNLINK trace files") }
+        var bytes: Int
+        do {
+            let s = try ShippedScenarios.load("v115-pausing")
+            bytes = s.server.file.responseBytes(items: s.positions)
+        } catch {
+            bytes = 3_000
+        }
+        if let text = parsed.options["--message-bytes"] {
+            guard let n = CLI.wholeNumber(text, as: Int.self), n > 0, n <= 1_000_000_000 else {
+                return cli.usageError("trace-stats", "--message-bytes: expected a whole number from 1 to 1000000000; got '\(text)'")
+            }
+            bytes = n
+        }
+        var base: Nanoseconds = 0
+        if let text = parsed.options["--base-delay"] {
+            guard case .success(let d) = Units.parseDuration(text), d >= 0, d <= 3_600 * .second else {
+                return cli.usageError("trace-stats", "--base-delay: expected a duration from 0s to 1h, like \"20ms\"; got '\(text)'")
+            }
+            base = d
+        }
+        var preset: LinkProfile? = nil
+        if let name = parsed.options["--against"] {
+            guard let p = LinkPresets.named(name) else {
+                return cli.usageError("trace-stats", "--against: unknown link preset '\(name)'; expected one of \(LinkPresets.names.joined(separator: ", "))")
+            }
+            preset = p
+            if let text = parsed.options["--tau"] {
+                guard case .success(let tau) = Units.parseDuration(text), tau >= AR1Delays.minimumTimeConstant, tau <= 30 * 86_400 * .second else {
+                    return cli.usageError("trace-stats", "--tau: expected a duration from 100ms to 30d; got '\(text)'")
+                }
+                preset!.correlation = AR1Delays(tau: tau)
+            }
+        } else if parsed.options["--tau"] != nil {
+            return cli.usageError("trace-stats", "--tau needs --against PRESET")
+        }
+        var traces: [DeliveryOpportunities] = []
+        for path in parsed.positional {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                cli.err("synclab trace-stats: trace file '\(path)' cannot be read (\(ReportWriter.reason(error)))\n")
+                return 2
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                cli.err("synclab trace-stats: trace file '\(path)' is not UTF-8 text\n")
+                return 2
+            }
+            do {
+                traces.append(DeliveryOpportunities(milliseconds: try MahimahiTrace.opportunities(in: text), file: path))
+            } catch {
+                cli.err("synclab trace-stats: trace file '\(path)'\(error.line == 0 ? "" : " line \(error.line)"): \(error.message)\n")
+                return 2
+            }
+        }
+        let link = TraceLink(uplink: traces[0], downlink: traces[1], baseDelay: base)
+        cli.out(Self.report(link, messageBytes: bytes, against: preset))
+        return 0
+    }
+
+    static func ms(_ ns: Double) -> String { String(format: ns < 10e6 ? "%.1f" : "%.0f", ns / 1e6) }
+    static func seconds(_ ns: Int64) -> String { Units.formatDuration(ns) }
+
+    /// The whole report: pure, for tests.
+    static func report(_ link: TraceLink, messageBytes: Int, against preset: LinkProfile?) -> String {
+        let k = TraceLink.packets(bytes: messageBytes)
+        let length = max(link.uplink.length, link.downlink.length)
+        var out = "# \(link.uplink.file) and \(link.downlink.file)\n\n"
+        for (name, t) in [("uplink", link.uplink), ("downlink", link.downlink)] {
+            let mbps = Double(t.milliseconds.count) * 1500 * 8 / (Double(t.length) / 1e9) / 1e6
+            out += "- \(name): \(t.milliseconds.count) opportunities over \(String(format: "%.1f", Double(t.length) / 1e9)) s, "
+                + "\(String(format: "%.2f", mbps)) Mbit/s on average\n"
+        }
+        out += "- entered every 5 ms of one \(String(format: "%.1f", Double(length) / 1e9)) s pass; "
+            + "base delay \(seconds(link.baseDelay)) each way; store file \(messageBytes) bytes = \(k) packets\n\n"
+
+        // Crossing times.
+        let entries = LinkStatistics.entries(length: length)
+        var request: [Double] = [], first: [Double] = [], rt1: [Double] = [], rtk: [Double] = [], responseK: [Double] = []
+        for e in entries {
+            let one = LinkStatistics.roundTrip(link, at: e, requestPackets: 1, responsePackets: 1)
+            let many = LinkStatistics.roundTrip(link, at: e, requestPackets: 1, responsePackets: k)
+            let b = Double(link.baseDelay)
+            request.append(Double(one.request) + b)
+            first.append(Double(one.first - one.request) + b)
+            responseK.append(Double(many.last - many.request) + b)
+            rt1.append(Double(one.first) + 2 * b)
+            rtk.append(Double(many.last) + 2 * b)
+        }
+        out += "## Crossing times (ms)\n\n| message | p50 | p90 | p99 | p99.9 | max | mean |\n|---|---|---|---|---|---|---|\n"
+        func row(_ name: String, _ values: [Double]) -> String {
+            let sorted = values.sorted()
+            let cells = probabilities.map { ms(LinkStatistics.quantile(sorted, $0)) } + [ms(sorted.last!), ms(values.reduce(0, +) / Double(values.count))]
+            return "| \(name) | " + cells.joined(separator: " | ") + " |\n"
+        }
+        out += row("request, 1 packet up", request)
+        out += row("response, 1 packet down", first)
+        out += row("response, \(k) packets down", responseK)
+        out += row("round trip, 1 + 1 packets", rt1)
+        out += row("round trip, 1 + \(k) packets", rtk)
+        var presetTrips: PresetTrips? = nil
+        if let preset {
+            presetTrips = PresetTrips(preset, bytes: messageBytes)
+            out += row("preset '\(preset.name)': round trip, 1 + 1 packets", presetTrips!.first)
+            out += row("preset '\(preset.name)': round trip, 1 + \(k) packets", presetTrips!.firstWithFile)
+        }
+
+        // Lag correlations of the 1 + 1 round trip.
+        out += "\n## One sender's round trips (1 + 1 packets) at a lag\n\n"
+        out += "Rank correlation ρs, the Gaussian correlation behind it (2·sin(π·ρs/6)), the AR(1) time constant that gives it, "
+            + "and the tail's persistence: of the round trips above their own p99, the share whose round trip a lag later is above it too "
+            + "(0.01 if independent).\n\n"
+        out += "| lag | ρs | Gaussian ρ | implied τ | p99 persists |" + (preset == nil ? "" : " preset Gaussian ρ | preset p99 persists |") + "\n"
+        out += "|---|---|---|---|---|" + (preset == nil ? "" : "---|---|") + "\n"
+        for lag in lags {
+            var cells: [String]
+            if LinkStatistics.informs(lag: lag, length: length) {
+                let later = entries.map { e -> Double in
+                    Double(LinkStatistics.roundTrip(link, at: e + lag, requestPackets: 1, responsePackets: 1).first + 2 * link.baseDelay)
+                }
+                let rs = LinkStatistics.rankCorrelation(rt1, later)
+                let g = LinkStatistics.gaussianCorrelation(rank: rs)
+                let tau = LinkStatistics.timeConstant(lag: lag, correlation: g).map { String(format: "%.2f s", $0) } ?? "—"
+                cells = [String(format: "%.3f", rs), String(format: "%.3f", g), tau,
+                         String(format: "%.3f", LinkStatistics.tailShare(rt1, later, above: 0.99))]
+            } else {
+                cells = ["not informed: the trace repeats every \(String(format: "%.0f", Double(length) / 1e9)) s", "", "", ""]
+            }
+            if let presetTrips {
+                let (a, b) = presetTrips.pairs(lag: lag)
+                cells.append(String(format: "%.3f", LinkStatistics.gaussianCorrelation(rank: LinkStatistics.rankCorrelation(a, b))))
+                cells.append(String(format: "%.3f", LinkStatistics.tailShare(a, b, above: 0.99)))
+            }
+            out += "| \(seconds(lag)) | " + cells.joined(separator: " | ") + " |\n"
+        }
+
+        // Best of n probes sent back to back.
+        out += "\n## Best of n round trips (1 + 1 packets), each probe sent as the last one's answer arrives (ms)\n\n"
+        out += "| source | n | p50 | p90 | p99 | p99.9 |\n|---|---|---|---|---|---|\n"
+        for n in [1, 2, 4] {
+            let best = entries.map { e -> Double in
+                var t = e, least = Double.infinity
+                for _ in 0..<n {
+                    let rt = LinkStatistics.roundTrip(link, at: t, requestPackets: 1, responsePackets: 1).first + 2 * link.baseDelay
+                    least = min(least, Double(rt))
+                    t += rt
+                }
+                return least
+            }.sorted()
+            out += "| trace | \(n) | " + probabilities.prefix(1).map { ms(LinkStatistics.quantile(best, $0)) }.joined()
+                + " | " + [0.9, 0.99, 0.999].map { ms(LinkStatistics.quantile(best, $0)) }.joined(separator: " | ") + " |\n"
+            if let presetTrips {
+                let b = presetTrips.bestOf(n).sorted()
+                out += "| preset '\(presetTrips.link.name)' | \(n) | " + [0.5, 0.9, 0.99, 0.999].map { ms(LinkStatistics.quantile(b, $0)) }
+                    .joined(separator: " | ") + " |\n"
+            }
+        }
+
+        // Outages.
+        out += "\n## Outages: gaps between delivery opportunities\n\n| direction | gap at least | count | per hour | share of time |\n|---|---|---|---|---|\n"
+        for (name, t) in [("uplink", link.uplink), ("downlink", link.downlink)] {
+            let gaps = LinkStatistics.gaps(t)
+            let hours = Double(t.length) / 3.6e12
+            for least in [Int64(100), 200, 500, 1_000, 2_000, 5_000] {
+                let long = gaps.filter { $0 >= least }
+                let share = Double(long.reduce(0, +)) / (Double(t.length) / 1e6)
+                out += "| \(name) | \(least) ms | \(long.count) | \(String(format: "%.0f", Double(long.count) / hours)) | "
+                    + String(format: "%.4f", share) + " |\n"
+            }
+            out += "| \(name) | longest | \(gaps.max() ?? 0) ms | | |\n"
+        }
+        return out
+    }
+
+    /// A preset's round trips drawn through its delay process: for each of 20,000 players, one
+    /// at t = 0 and one at each lag, up then down at the same instant.
+    struct PresetTrips {
+        let link: LinkProfile
+        let first: [Double]
+        let firstWithFile: [Double]
+        static let players = 20_000
+
+        init(_ link: LinkProfile, bytes: Int) {
+            self.link = link
+            var f: [Double] = [], withFile: [Double] = []
+            for p in 0..<Self.players {
+                var memory = LinkMemory()
+                var rng = Self.stream(p)
+                let rt = Self.roundTrip(link, &memory, .zero, p, &rng)
+                f.append(rt)
+                withFile.append(rt + Double(LinkProfile.transferTime(bytes: bytes, bytesPerSecond: link.bandwidth.sample(&rng))))
+            }
+            first = f
+            firstWithFile = withFile
+        }
+
+        static func stream(_ p: Int) -> RandomStream { RandomStream(seed: 1, purpose: StreamPurpose("trace-stats"), entity: UInt64(p)) }
+
+        static func roundTrip(_ link: LinkProfile, _ memory: inout LinkMemory, _ at: SimTime, _ p: Int, _ rng: inout RandomStream) -> Double {
+            link.correlation.delay(.uplink, on: link, memory: &memory, at: at, player: UInt64(p), seed: 1, &rng)
+                + link.correlation.delay(.downlink, on: link, memory: &memory, at: at, player: UInt64(p), seed: 1, &rng)
+        }
+
+        /// Each player's round trip at 0 and a lag later.
+        func pairs(lag: Nanoseconds) -> ([Double], [Double]) {
+            var a: [Double] = [], b: [Double] = []
+            for p in 0..<Self.players {
+                var memory = LinkMemory()
+                var rng = Self.stream(p)
+                a.append(Self.roundTrip(link, &memory, .zero, p, &rng))
+                b.append(Self.roundTrip(link, &memory, SimTime(ns: lag), p, &rng))
+            }
+            return (a, b)
+        }
+
+        /// Each player's best of `n` round trips, each drawn as the last one ends.
+        func bestOf(_ n: Int) -> [Double] {
+            (0..<Self.players).map { p in
+                var memory = LinkMemory()
+                var rng = Self.stream(p)
+                var t = 0.0, least = Double.infinity
+                for _ in 0..<n {
+                    let rt = Self.roundTrip(link, &memory, SimTime(ns: Int64(t)), p, &rng)
+                    least = min(least, rt)
+                    t += rt
+                }
+                return least
+            }
+        }
+    }
+}
