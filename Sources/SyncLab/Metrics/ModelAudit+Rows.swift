@@ -25,12 +25,11 @@ public enum ModelAudit {
 
     // MARK: Links
 
-    /// A link's delay law by Monte Carlo of its own delay process from a fresh player: the uplink
-    /// and downlink of a first request, and the next request's uplink.
+    /// A link's delay law by Monte Carlo of its own delay process: the uplink and downlink of
+    /// fresh players. A process starts each player in its stationary law, so a fresh player's
+    /// draw has the law of every draw, at any instant.
     struct DelayLaw {
         var uplink: [Int64], downlink: [Int64]
-        /// Lag-1 correlation of log-uplinks.
-        var lag1: Double
     }
 
     static func delayLaw(_ link: LinkProfile, seed: UInt64, index: Int) -> DelayLaw {
@@ -38,19 +37,77 @@ public enum ModelAudit {
         var up: [Int64] = [], down: [Int64] = []
         up.reserveCapacity(monteCarloDraws)
         down.reserveCapacity(monteCarloDraws)
-        var pairs = PairMoments()
         for m in 0..<monteCarloDraws {
             var memory = LinkMemory()
             let player = UInt64.max - UInt64(m)
-            let u = Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, player: player, seed: seed, &rng))
-            let d = Distribution.duration(link.correlation.delay(.downlink, on: link, memory: &memory, player: player, seed: seed, &rng))
-            let next = Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, player: player, seed: seed, &rng))
-            up.append(u)
-            down.append(d)
-            let a = AuditCounters.scaledLog(u), b = AuditCounters.scaledLog(next)
+            up.append(Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)))
+            down.append(Distribution.duration(link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)))
+        }
+        return DelayLaw(uplink: up.sorted(), downlink: down.sorted())
+    }
+
+    /// Pairs per gap in the Monte Carlo of the lag-1 correlation.
+    static let pairDraws = 20_000
+
+    /// The correlation of the log-uplinks of fresh players' first request and a request `gap`
+    /// later (a downlink drawn between them, as in the world), by Monte Carlo on a stream of its
+    /// own (`point` keys it).
+    static func lagCorrelation(_ link: LinkProfile, gap: Int64, seed: UInt64, index: Int, point: Int) -> Double {
+        var rng = RandomStream(seed: seed, purpose: purpose, entity: UInt64(index) | UInt64(point + 1) << 32)
+        var pairs = PairMoments()
+        for m in 0..<pairDraws {
+            var memory = LinkMemory()
+            let player = UInt64.max - UInt64(m)
+            let u = link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
+            _ = link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
+            let next = link.correlation.delay(.uplink, on: link, memory: &memory, at: SimTime(ns: gap), player: player, seed: seed, &rng)
+            let a = AuditCounters.scaledLog(Distribution.duration(u)), b = AuditCounters.scaledLog(Distribution.duration(next))
             if a != .min && b != .min { pairs.add(a, b) }
         }
-        return DelayLaw(uplink: up.sorted(), downlink: down.sorted(), lag1: pairs.correlation ?? 0)
+        return pairs.correlation ?? 0
+    }
+
+    /// The expected pooled lag-1 correlation of a run's uplink pairs, and its tolerance less the
+    /// run's own sampling error. Successive uplinks share one marginal law, so the pooled Pearson
+    /// correlation is the pairs' mean covariance over the common variance: the count-weighted
+    /// mean of the correlation at each pair's gap. Per gap bin the correlation lies between its
+    /// values at the bin's ends (every process forgets monotonically with time), widened by the
+    /// millisecond the draw times are kept to: the expected value takes their midpoint, the
+    /// tolerance their half-difference plus z Monte Carlo errors. A process that does not depend
+    /// on time (independent, replayed traces) needs one point, with no binning error.
+    ///
+    /// `perPair` is the variance per pair of the pooled correlation (n pairs: perPair/n), in the
+    /// normal approximation: a pair at correlation r, pooled with a common ρ̄, varies by
+    /// (1 + r²)(1 + ρ̄²) − 4ρ̄r, and a player's chain of such pairs overlaps, which multiplies it
+    /// by 1/(1 − r²). With one r throughout this is Bartlett's (1 − r²) for an AR(1) series.
+    static func expectedLag(_ link: LinkProfile, gaps: [UInt64], seed: UInt64, index: Int)
+        -> (expected: Double, binning: Double, perPair: Double) {
+        let total = Double(gaps.reduce(0, +))
+        let mcError = { (rho: Double) in z * ((1 - rho * rho) / Double(pairDraws)).squareRoot() }
+        var points: [(weight: Double, r: Double)] = []
+        var expected = 0.0, binning = 0.0
+        if link.correlation is IndependentDelays || link.correlation is TraceReplayDelays || total == 0 {
+            let rho = lagCorrelation(link, gap: 0, seed: seed, index: index, point: 0)
+            (expected, binning) = (rho, mcError(rho))
+            points = [(1, rho)]
+        } else {
+            for (k, count) in gaps.enumerated() where count > 0 {
+                let (lower, upper) = UplinkGaps.bounds(k)
+                let near = lagCorrelation(link, gap: max(0, lower - 1_000_000), seed: seed, index: index, point: 2 * k)
+                let far = lagCorrelation(link, gap: upper + 1_000_000, seed: seed, index: index, point: 2 * k + 1)
+                let w = Double(count) / total
+                expected += w * (near + far) / 2
+                binning += w * (abs(near - far) / 2 + max(mcError(near), mcError(far)))
+                // The larger correlation of the bin's ends: the wider variance.
+                points.append((w, max(abs(near), abs(far))))
+            }
+        }
+        let pooled = expected
+        let perPair = points.reduce(0.0) { sum, p in
+            let r = min(0.99, p.r)
+            return sum + p.weight * max(0, (1 + r * r) * (1 + pooled * pooled) - 4 * pooled * r) / (1 - r * r)
+        }
+        return (expected, binning, perPair)
     }
 
     static func linkRows(_ link: LinkProfile, _ a: LinkAudit, seed: UInt64, index: Int) -> [AuditRow] {
@@ -58,8 +115,10 @@ public enum ModelAudit {
         let model = "link \(link.name)"
         if a.uplink.count >= 30 || a.downlink.count >= 30 {
             let law = delayLaw(link, seed: seed, index: index)
+            let lag = expectedLag(link, gaps: a.lagGaps, seed: seed, index: index)
             // Successive delays of a player are correlated: fewer independent values than draws.
-            let rho = min(0.99, max(0, law.lag1))
+            // The largest correlation the run's gaps allow, so the shrink errs wide.
+            let rho = min(0.99, max(0, lag.expected + lag.binning))
             let shrink = (1 - rho) / (1 + rho)
             for (name, drawn, sorted) in [("uplinkMs", a.uplink, law.uplink), ("downlinkMs", a.downlink, law.downlink)] where drawn.count >= 30 {
                 let n = Double(drawn.count) * shrink
@@ -75,9 +134,8 @@ public enum ModelAudit {
             }
             if a.lag.count >= 30 {
                 let n = Double(a.lag.count)
-                rows.append(AuditRow(model: model, figure: "uplinkLag1Correlation", expected: law.lag1, realised: a.lag.correlation ?? .nan,
-                                     tolerance: z * ((1 - law.lag1 * law.lag1) / n + 1 / Double(monteCarloDraws)).squareRoot(),
-                                     samples: a.lag.count))
+                rows.append(AuditRow(model: model, figure: "uplinkLag1Correlation", expected: lag.expected, realised: a.lag.correlation ?? .nan,
+                                     tolerance: z * (lag.perPair / n).squareRoot() + lag.binning, samples: a.lag.count))
             }
         }
         if let loss = link.loss as? TCPRetransmitLoss, !a.messagesBySegments.isEmpty {

@@ -41,9 +41,10 @@ struct AuditCounters {
     let stride: Int
     let first: Int
     var links: [LinkAudit]
-    /// Per audited player (by local slot): the last uplink's scaled log (`.min`: none), the last
-    /// network activity (true ns, `.min`: none yet).
+    /// Per audited player (by local slot): the last uplink's scaled log (`.min`: none) and true
+    /// instant (ns), the last network activity (true ns, `.min`: none yet).
     var lastLogUplink: [Int64]
+    var lastUplinkAt: [Int64]
     var lastActive: [Int64]
     /// Per audited player, the standby in progress: wakes begun and time asleep in the window,
     /// counted only when the standby ends (one still going at the end would be cut off).
@@ -63,6 +64,7 @@ struct AuditCounters {
         let lo = (players.lowerBound + stride - 1) / stride, hi = (players.upperBound + stride - 1) / stride
         let slots = max(0, hi - lo)
         lastLogUplink = [Int64](repeating: .min, count: slots)
+        lastUplinkAt = [Int64](repeating: .min, count: slots)
         lastActive = [Int64](repeating: .min, count: slots)
         standbyWakes = [UInt32](repeating: 0, count: slots)
         standbyAsleep = [Int64](repeating: 0, count: slots)
@@ -72,6 +74,7 @@ struct AuditCounters {
     /// Drops the per-player memory (the totals stay).
     mutating func forgetPlayers() {
         lastLogUplink = []
+        lastUplinkAt = []
         lastActive = []
         standbyWakes = []
         standbyAsleep = []
@@ -114,14 +117,18 @@ struct AuditCounters {
         return g / stride - (first + stride - 1) / stride
     }
 
-    /// A request's uplink delay drawn (ns): every player's in the window, and the audited players'
-    /// successive pairs.
-    mutating func uplink(_ c: Int, _ delay: Int64, link: Int, measured: Bool) {
+    /// A request's uplink delay drawn (ns) at true time t: every player's in the window, and the
+    /// audited players' successive pairs with the gap between them.
+    mutating func uplink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
         if measured { links[link].uplink.add(delay) }
         guard let s = slot(c) else { return }
         let log = Self.scaledLog(delay)
-        if measured, lastLogUplink[s] != .min, log != .min { links[link].lag.add(lastLogUplink[s], log) }
+        if measured, lastLogUplink[s] != .min, log != .min {
+            links[link].lag.add(lastLogUplink[s], log)
+            links[link].lagGaps[UplinkGaps.bin(t - lastUplinkAt[s])] += 1
+        }
         lastLogUplink[s] = log
+        lastUplinkAt[s] = t
     }
 
     /// A response's downlink delay drawn (ns).
@@ -198,6 +205,9 @@ struct LinkAudit {
     var downlink = Moments()
     /// Pairs (previous uplink, this uplink) of a player, as scaled logs.
     var lag = PairMoments()
+    /// Those pairs by the gap between their uplinks (`UplinkGaps`): on a link correlated in time
+    /// the expected correlation depends on it.
+    var lagGaps = [UInt64](repeating: 0, count: UplinkGaps.bins)
     /// Messages by segment count, those that lost a segment, and their summed added delay (ns).
     var messagesBySegments: [Int: UInt64] = [:]
     var lateMessages: UInt64 = 0
@@ -222,6 +232,7 @@ struct LinkAudit {
         uplink.merge(o.uplink)
         downlink.merge(o.downlink)
         lag.merge(o.lag)
+        for k in lagGaps.indices { lagGaps[k] += o.lagGaps[k] }
         messagesBySegments.merge(o.messagesBySegments, uniquingKeysWith: +)
         lateMessages += o.lateMessages
         addedDelay += o.addedDelay
@@ -236,6 +247,23 @@ struct LinkAudit {
         coldMade += o.coldMade
         lookupsByTrueGap += o.lookupsByTrueGap
         lookupsMade += o.lookupsMade
+    }
+}
+
+/// Bins of the gap between a player's successive uplinks, by octave of milliseconds: bin 0 is
+/// [0, 1 ms), bin k is [2^(k−1), 2^k) ms, the last open above.
+enum UplinkGaps {
+    static let bins = 36
+
+    @inline(__always)
+    static func bin(_ ns: Int64) -> Int {
+        let ms = max(0, ns) / 1_000_000
+        return ms < 1 ? 0 : min(bins - 1, 64 - ms.leadingZeroBitCount)
+    }
+
+    /// Bin k's bounds (ns): [lower, upper).
+    static func bounds(_ k: Int) -> (lower: Int64, upper: Int64) {
+        k == 0 ? (0, 1_000_000) : ((Int64(1) << (k - 1)) * 1_000_000, (Int64(1) << k) * 1_000_000)
     }
 }
 

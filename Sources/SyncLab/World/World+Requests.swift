@@ -24,7 +24,7 @@ extension World {
             : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
                            bytesPerSecond: linkDraw(.bandwidth, c, link: link), at: t)
         let uplink = linkDelay(.uplink, c, link: link, at: t)
-        measure.recorder.audit.uplink(c, uplink, link: link, measured: measure.recorder.inWindow(t))
+        measure.recorder.audit.uplink(c, uplink, at: t.ns, link: link, measured: measure.recorder.inWindow(t))
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SyncLab
 import SyncLabKernel
@@ -171,6 +172,64 @@ import SyncLabKernel
             let lossRows = ModelAudit.linkRows(doubled, r.auditCounts!.links[0], seed: s.seed, index: 0)
             #expect(lossRows.first { $0.figure == "lateMessageShare" }?.holds == false)
         }
+    }
+
+    /// Gap bins by octave of milliseconds, counted by hand.
+    @Test func uplinkGapBins() {
+        #expect(UplinkGaps.bin(0) == 0 && UplinkGaps.bin(999_999) == 0 && UplinkGaps.bin(-5) == 0)
+        #expect(UplinkGaps.bin(1_000_000) == 1 && UplinkGaps.bin(1_999_999) == 1 && UplinkGaps.bin(2_000_000) == 2)
+        // 100 ms lies in [64, 128) ms, bin 7; 7 minutes (420,000 ms) in [2^18, 2^19) ms, bin 19.
+        #expect(UplinkGaps.bin(100_000_000) == 7 && UplinkGaps.bounds(7) == (64_000_000, 128_000_000))
+        #expect(UplinkGaps.bin(420 * 1_000_000_000) == 19)
+        #expect(UplinkGaps.bin(.max) == UplinkGaps.bins - 1)
+    }
+
+    /// AR(1) on a lognormal link: two log-delays Δt apart correlate at exp(−Δt/τ) (closed form),
+    /// which the Monte Carlo matches within z of its own standard errors; the expected pooled
+    /// correlation of pairs all in one gap bin lies between the closed form at the bin's ends
+    /// (widened by the millisecond), and its tolerance covers both.
+    @Test func lagCorrelationFollowsTheGap() {
+        var link = LinkPresets.named("lte")!
+        link.uplink = .lognormal(median: 40e6, sigma: 0.5)
+        link.downlink = .lognormal(median: 40e6, sigma: 0.5)
+        link.correlation = AR1Delays(tau: 2 * .second)
+        let m = Double(ModelAudit.pairDraws)
+        for (gap, closed) in [(Int64(100_000_000), Foundation.exp(-0.05)), (Int64(2_000_000_000), Foundation.exp(-1.0)), (Int64(10_000_000_000), Foundation.exp(-5.0))] {
+            let r = ModelAudit.lagCorrelation(link, gap: gap, seed: 7, index: 0, point: 0)
+            #expect(abs(r - closed) < 5 * ((1 - closed * closed) / m).squareRoot(), "gap \(gap): \(r) vs \(closed)")
+        }
+        var gaps = [UInt64](repeating: 0, count: UplinkGaps.bins)
+        gaps[7] = 1_000
+        let lag = ModelAudit.expectedLag(link, gaps: gaps, seed: 7, index: 0)
+        let near = Foundation.exp(-0.063 / 2), far = Foundation.exp(-0.129 / 2)
+        #expect(abs(lag.expected - (near + far) / 2) < 5 * ((1 - far * far) / m).squareRoot(), "\(lag)")
+        #expect(lag.binning >= (near - far) / 2)
+        // Independent draws: one point, near 0, whatever the gaps.
+        link.correlation = IndependentDelays()
+        let flat = ModelAudit.expectedLag(link, gaps: gaps, seed: 7, index: 0)
+        #expect(abs(flat.expected) < 5 / m.squareRoot() && abs(flat.perPair - 1) < 0.01, "\(flat)")
+    }
+
+    /// The correlation row, end to end on recommended's LTE (AR(1), τ 2 s, three probes back to
+    /// back, refetches minutes apart): it holds against the link as run, and fails against the
+    /// same marginals drawn independently or forgetting 1,000 times more slowly.
+    @Test func aWrongTimeCorrelationFails() throws {
+        let s = Self.scenario(players: 6_000)
+        let i = try #require(s.links.firstIndex { $0.correlation is AR1Delays })
+        let r = Simulation.run(s, threads: 2)
+        let counts = try #require(r.auditCounts).links[i]
+        func lagRow(_ link: LinkProfile) -> AuditRow? {
+            ModelAudit.linkRows(link, counts, seed: s.seed, index: i).first { $0.figure == "uplinkLag1Correlation" }
+        }
+        let right = try #require(lagRow(s.links[i]))
+        #expect(right.holds, "\(right)")
+        #expect(counts.lagGaps[0..<12].reduce(0, +) > 0 && counts.lagGaps[17...].reduce(0, +) > 0, "\(counts.lagGaps)")
+        var independent = s.links[i]
+        independent.correlation = IndependentDelays()
+        #expect(lagRow(independent)?.holds == false)
+        var slow = s.links[i]
+        slow.correlation = AR1Delays(tau: 1_000 * (s.links[i].correlation as! AR1Delays).tau)
+        #expect(lagRow(slow)?.holds == false)
     }
 }
 
