@@ -12,7 +12,9 @@ import SyncLabKernel
 ///
 /// For a lognormal mixture (`LognormalMixture`) x runs with σ = 1 and the delay is the
 /// mixture's quantile at Φ(x): each delay keeps the mixture's law and two delays keep the rank
-/// correlation of the process; with a lognormal this is the same as the form above.
+/// correlation of the process; with a lognormal this is the same as the form above. The quantile
+/// is read from a table built once per link direction at load (`MixtureQuantileTable`,
+/// `tabulated(for:)`); a process not tabulated for its link's mixture inverts the CDF exactly.
 ///
 /// x is kept in single precision (half a word per direction): its rounding, a relative 6e-8,
 /// moves a delay by far less than a nanosecond at σ ≤ 2.
@@ -33,10 +35,30 @@ public struct AR1Delays: DelayProcess, Equatable {
     /// The shortest time constant accepted: the draw times are kept to the millisecond.
     public static let minimumTimeConstant: Nanoseconds = 100 * .millisecond
 
+    /// The quantile tables of the link this process was tabulated for, per direction; each is
+    /// used only while the link's mixture in that direction is the one it was built from.
+    public private(set) var uplinkQuantiles: MixtureQuantileTable? = nil
+    public private(set) var downlinkQuantiles: MixtureQuantileTable? = nil
+
     public init(tau: Nanoseconds) {
         precondition(tau >= Self.minimumTimeConstant)
         self.tau = tau
     }
+
+    /// This process with a quantile table for each of `link`'s mixture directions (a table
+    /// already built for the same mixture is kept, not rebuilt).
+    public func tabulated(for link: LinkProfile) -> AR1Delays {
+        func table(_ d: Distribution, _ current: MixtureQuantileTable?) -> MixtureQuantileTable? {
+            guard case .lognormalMixture(let mixture) = d else { return nil }
+            return current?.mixture == mixture ? current : MixtureQuantileTable(mixture)
+        }
+        var p = self
+        p.uplinkQuantiles = table(link.uplink, uplinkQuantiles)
+        p.downlinkQuantiles = table(link.downlink, downlinkQuantiles)
+        return p
+    }
+
+    public func prepared(for link: LinkProfile) -> any DelayProcess { tabulated(for: link) }
 
     public init(_ node: InputNode, in context: PluginContext) throws {
         let tauNode = try node.required("tau")
@@ -72,10 +94,12 @@ public struct AR1Delays: DelayProcess, Equatable {
             return median * DeterministicMath.exp(step(sigma: sigma, direction, now, &memory, &rng))
         case .lognormalMixture(let mixture):
             // x is standard normal here; the delay is the mixture's quantile at Φ(x), so each
-            // delay keeps the mixture's law (a Gaussian copula). Above 0 the upper form, so a
-            // far-tail x does not round Φ(x) to 1.
+            // delay keeps the mixture's law (a Gaussian copula).
             let x = step(sigma: 1, direction, now, &memory, &rng)
-            return x <= 0 ? mixture.quantile(NormalLaw.cdf(x)) : mixture.upperQuantile(NormalLaw.cdf(-x))
+            if let table = direction == .uplink ? uplinkQuantiles : downlinkQuantiles, table.mixture == mixture {
+                return table.quantile(at: x)
+            }
+            return MixtureQuantileTable.exactQuantile(mixture, at: x)
         default:
             return link.distribution(direction).sample(&rng)   // refused by `check`
         }

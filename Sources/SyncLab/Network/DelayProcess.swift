@@ -23,9 +23,13 @@ public protocol DelayProcess: Plugin {
                seed: UInt64, _ rng: inout RandomStream) -> Double
     /// The chance the request just drawn is lost (read after its uplink delay is drawn).
     func failure(on link: LinkProfile, memory: LinkMemory) -> Double
+    /// This process ready to draw on `link`, with whatever it precomputes from the link's
+    /// distributions (once at load, shared by every player); by default itself.
+    func prepared(for link: LinkProfile) -> any DelayProcess
 }
 
 extension DelayProcess {
+    public func prepared(for link: LinkProfile) -> any DelayProcess { self }
     public func failure(on link: LinkProfile, memory: LinkMemory) -> Double { link.failure }
 }
 

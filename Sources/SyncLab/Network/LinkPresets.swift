@@ -47,16 +47,25 @@ public enum LinkPresets {
             .lognormalMixture(LognormalMixture(bodyMedian: body * 1e6, bodySigma: bodySigma, tailShare: tailShare,
                                                tailMedian: tail * 1e6, tailSigma: tailSigma))
         }
-        return LinkProfile(name: name, share: 0,
-                           uplink: delay(bodyMs.0, tailMs.0),
-                           downlink: delay(bodyMs.1, tailMs.1),
-                           bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
-                           failure: failure, timeout: 30 * .second,
-                           correlation: timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays())
+        let link = LinkProfile(name: name, share: 0,
+                               uplink: delay(bodyMs.0, tailMs.0),
+                               downlink: delay(bodyMs.1, tailMs.1),
+                               bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
+                               failure: failure, timeout: 30 * .second,
+                               correlation: IndependentDelays())
+        return link.preparingCorrelation(timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays())
     }
 }
 
 extension LinkProfile {
+    /// This profile drawing its delays through `process`, prepared for its distributions (a
+    /// correlated process's tables are built here, once at load).
+    func preparingCorrelation(_ process: any DelayProcess) -> LinkProfile {
+        var link = self
+        link.correlation = process.prepared(for: self)
+        return link
+    }
+
     /// Reads one element of `network.profiles`: either every key, or a `preset` whose keys the
     /// element may override (`name` defaults to the preset's name). `others` are the profiles
     /// read so far, whose names this one must not repeat.
@@ -115,6 +124,7 @@ extension LinkProfile {
             correlated.correlation = try context.read(.delayProcess, from: node)
             try correlated.correlation.check(link, at: node)
         }
+        correlated = correlated.preparingCorrelation(correlated.correlation)
         if let node = p.child("loss") { correlated.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
         if let node = p.child("connection") { correlated.connection = try context.read(.connection, from: node) as any ConnectionSetup }
         if let node = p.child("radio") { correlated.radio = try context.read(.radio, from: node) as any RadioState }
