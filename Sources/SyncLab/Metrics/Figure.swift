@@ -53,10 +53,11 @@ public struct Figure: Sendable {
     /// Where `summary.json` holds the figure, dotted (nil: only budgets and reports name it).
     public let json: String?
 
+    /// `json` defaults to the key; `budgetOnly` figures are not in summary.json.
     public init(_ key: String, _ unit: FigureUnit, _ meaning: String, range: ClosedRange<Double>? = nil,
-                scope: FigureScope = .run, decimals: Int? = nil, json: String?? = .none) {
+                scope: FigureScope = .run, decimals: Int? = nil, json: String? = nil, budgetOnly: Bool = false) {
         self.key = key
-        self.json = json ?? key
+        self.json = budgetOnly ? nil : json ?? key
         self.unit = unit
         self.meaning = meaning
         self.range = range ?? unit.range
@@ -111,9 +112,9 @@ extension Figure {
     /// Every figure, in the order budgets' hints and docs list them.
     public static let all: [Figure] = {
         var f: [Figure] = []
-        func triple(_ key: String, _ what: String, quantiles: [String] = ["p50", "p99", "max"], json: String?? = .none) {
+        func triple(_ key: String, _ what: String, quantiles: [String] = ["p50", "p99", "max"], budgetOnly: Bool = false) {
             for q in quantiles {
-                f.append(Figure("\(key).\(q)", .milliseconds, "\(what), \(q == "max" ? "maximum" : q)", json: json.map { _ in nil }))
+                f.append(Figure("\(key).\(q)", .milliseconds, "\(what), \(q == "max" ? "maximum" : q)", budgetOnly: budgetOnly))
             }
         }
         triple("transitionGapMs", "per item change, latest minus earliest show instant (worst pair), over changes shown by ≥ 2 players")
@@ -137,18 +138,18 @@ extension Figure {
         f.append(Figure("p99RequestsPerSecond", .requestsPerSecond, "99th percentile of requests per server second", decimals: 0))
         f.append(Figure("p999RequestsPerSecond", .requestsPerSecond, "99.9th percentile of requests per server second", decimals: 0))
         f.append(Figure("meanRequestsPerSecond", .requestsPerSecond, "mean requests per server second"))
-        f.append(Figure("peakToMeanRatio", .ratio, "peak over mean requests per second", json: nil))
+        f.append(Figure("peakToMeanRatio", .ratio, "peak over mean requests per second", budgetOnly: true))
         f.append(Figure("bareShare", .share, "viewing position-time with no data"))
         f.append(Figure("staleShare", .share, "viewing position-time showing another item than the true one"))
         f.append(Figure("failedRequestShare", .share, "client-noticed failures over requests sent"))
         f.append(Figure("displayedSecondWrongShare", .share, "samples whose screen showed another whole second than the server's"))
         for clock in ReferenceClocks.labels {
-            triple("estimateErrorMs.byClock.\(clock)", "|estimate error| of the same syncs measured with the \(clock) clock", json: nil)
+            triple("estimateErrorMs.byClock.\(clock)", "|estimate error| of the same syncs measured with the \(clock) clock", budgetOnly: true)
         }
-        triple("clientErrorMs.byLink.<link>", "|displayed error| of the players on link <link>", json: nil)
+        triple("clientErrorMs.byLink.<link>", "|displayed error| of the players on link <link>", budgetOnly: true)
         f.append(Figure("requestsPerMonth", .count, "requests extrapolated to a 30-day month", decimals: 0))
         f.append(Figure("bytesPerMonth", .bytes, "response bytes extrapolated to a 30-day month", decimals: 0))
-        f.append(Figure("costPerMonth.<model>", .dollars, "monthly price under cost model <model>", decimals: 2, json: nil))
+        f.append(Figure("costPerMonth.<model>", .dollars, "monthly price under cost model <model>", decimals: 2, budgetOnly: true))
         for source in ErrorSource.allCases {
             f.append(Figure("errorSourceMs.\(source.key).mean", .milliseconds, "mean of the displayed error's \(source.key) part (signed)",
                             range: -FigureUnit.largestMs...FigureUnit.largestMs))
@@ -179,18 +180,18 @@ extension Figure {
         f.append(Figure("queueWaitMs.mean", .milliseconds, "server queue wait, mean", json: "serverQueue.waitMsMean"))
         f.append(Figure("queueWaitMs.p99", .milliseconds, "server queue wait, p99", json: "serverQueue.waitMsP99"))
         f.append(Figure("queueWaitMs.max", .milliseconds, "server queue wait, maximum", json: "serverQueue.waitMsMax"))
-        f.append(Figure("queueLengthMax", .count, "longest server queue", decimals: 0, json: nil))
-        f.append(Figure("outageFailures", .count, "requests refused or timed out by an outage", decimals: 0, json: nil))
-        f.append(Figure("originalPlan.earlyShowShare", .share, "original plan: shows before their start", json: nil))
-        f.append(Figure("originalPlan.earlyVisibilityMs.max", .milliseconds, "original plan: most any change was seen early", json: nil))
-        f.append(Figure("originalPlan.queryWaitMs.p99", .milliseconds, "original plan: database query wait, p99", json: nil))
+        f.append(Figure("queueLengthMax", .count, "longest server queue", decimals: 0, budgetOnly: true))
+        f.append(Figure("outageFailures", .count, "requests refused or timed out by an outage", decimals: 0, budgetOnly: true))
+        f.append(Figure("originalPlan.earlyShowShare", .share, "original plan: shows before their start", budgetOnly: true))
+        f.append(Figure("originalPlan.earlyVisibilityMs.max", .milliseconds, "original plan: most any change was seen early", budgetOnly: true))
+        f.append(Figure("originalPlan.queryWaitMs.p99", .milliseconds, "original plan: database query wait, p99", budgetOnly: true))
         f.append(Figure("boundCoverageShare", .share, "samples whose truth lay inside the client's claimed ± bound", json: "boundCoverage.share"))
         f.append(Figure("boundMs.p50", .milliseconds, "the claimed ± bound, p50", json: "boundCoverage.boundMs.p50"))
         f.append(Figure("boundMs.p99", .milliseconds, "the claimed ± bound, p99", json: "boundCoverage.boundMs.p99"))
         f.append(Figure("boundCoverageShare.byLink.<link>", .share, "bound coverage of the players on link <link>", json: "boundCoverage.byLink.<link>"))
         f.append(Figure("modelAudit.allHold", .flag, "1 when every row of the model audit holds, else 0", decimals: 0))
-        f.append(Figure("seedFailureRate", .share, "share of seeds on which a per-run budget fails", scope: .acrossSeeds, json: nil))
-        f.append(Figure("seedFailureRate.upper95", .share, "upper end of the 95% Wilson interval of seedFailureRate", scope: .acrossSeeds, json: nil))
+        f.append(Figure("seedFailureRate", .share, "share of seeds on which a per-run budget fails", scope: .acrossSeeds, budgetOnly: true))
+        f.append(Figure("seedFailureRate.upper95", .share, "upper end of the 95% Wilson interval of seedFailureRate", scope: .acrossSeeds, budgetOnly: true))
         return f
     }()
 

@@ -228,12 +228,15 @@ public struct ScenarioLoader {
         let min = try n.optional("min") { try $0.double() }
         try n.rejectUnknownKeys()
         // A limit outside what the figure can be makes a budget that always or never passes: a typo.
+        // (Only a share's or verdict's upper bound limits a budget: a time or rate budget past a
+        // millennium is odd but harmless, and the schema allows it.)
         let figure = Figure.declared(metric)
         for (key, limit) in [("max", max), ("min", min)] {
-            guard let limit, let figure, !figure.range.contains(limit) else { continue }
-            let what = figure.range.upperBound == 1 ? "is a share from 0 to 1"
-                : limit < figure.range.lowerBound ? "is never negative" : "is \(figure.expected) up to \(Bounds.number(figure.range.upperBound))"
-            throw try n.required(key).error("'\(metric)' \(what); got \(Bounds.number(limit))")
+            guard let limit, let figure else { continue }
+            let share = figure.range.upperBound == 1
+            guard limit < figure.range.lowerBound || (share && limit > 1) else { continue }
+            throw try n.required(key).error(share ? "'\(metric)' is a share from 0 to 1; got \(Bounds.number(limit))"
+                                                  : "'\(metric)' is never negative; got \(Bounds.number(limit))")
         }
         switch (max, min) {
         case (let limit?, nil): return Budget(name: name, metric: metric, comparison: .atMost, limit: limit)
