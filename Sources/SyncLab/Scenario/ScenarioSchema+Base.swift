@@ -310,7 +310,7 @@ extension ScenarioSchema {
       "additionalProperties": false,
       "required": ["share"],
       "if": { "not": { "required": ["preset"] } },
-      "then": { "required": ["name", "uplink", "downlink", "bandwidth"] },
+      "then": { "required": ["name"], "anyOf": [ { "required": ["uplink", "downlink", "bandwidth"] }, { "required": ["linkTrace"] } ] },
       "properties": {
         "preset": { "enum": ["wifi", "lte", "3g", "edge"], "description": "Start from a named profile (docs/links.md); every other key overrides it, name defaults to the preset's." },
         "name": { "type": "string", "minLength": 1, "maxLength": 64, "examples": ["wifi"] },
@@ -323,7 +323,18 @@ extension ScenarioSchema {
         "correlation": { "$ref": "#/$defs/delayProcess", "description": "How a player's successive delays relate (default independent)." },
         "loss": { "$ref": "#/$defs/packetLoss", "description": "Segments lost and sent again by TCP (default none)." },
         "connection": { "$ref": "#/$defs/connection", "description": "Idle connections close; a new one pays DNS, TCP and TLS (default: always open)." },
-        "radio": { "$ref": "#/$defs/radio", "description": "A cellular radio's idle tail and promotion delay (default: always ready)." }
+        "radio": { "$ref": "#/$defs/radio", "description": "A cellular radio's idle tail and promotion delay (default: always ready)." },
+        "linkTrace": {
+          "type": "object", "additionalProperties": false, "required": ["uplink", "downlink"],
+          "description": "Measured packet-delivery traces (Mahimahi format: one line per 1500-byte delivery opportunity, ms since the start; the trace repeats) crossed in place of uplink, downlink, bandwidth and correlation; paths relative to the scenario file (docs/links.md).",
+          "properties": {
+            "uplink": { "type": "object", "additionalProperties": false, "required": ["trace"],
+                        "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/synthetic-link.up"] } } },
+            "downlink": { "type": "object", "additionalProperties": false, "required": ["trace"],
+                          "properties": { "trace": { "type": "string", "minLength": 1, "examples": ["traces/synthetic-link.down"] } } },
+            "baseDelay": { "$ref": "#/$defs/duration", "examples": ["20ms"], "description": "One-way delay added to every crossing, 0 to 1d (default 0s)." }
+          }
+        }
       }
     },
     "outage": {
@@ -337,7 +348,7 @@ extension ScenarioSchema {
     },
     "figure": {
       "type": "string",
-      "pattern": "^(transitionGapMs\\.(p50|p99|max)|transitionSpreadMs\\.(p50|p99)|transitionSpread999Ms\\.(p50|p99)|transitionsWithin500msShare|viewersInBest500msShare|viewersInCentred500msShare|viewerPairsWithin500msShare|transition(Best|Centred)500msShare\\.(p50|p1|min)|transitionPairsWithin500msShare\\.(p50|p1)|displayedSecondWrongShare|(clientErrorMs|estimateErrorMs)\\.(p50|p99|max)|requests|(peak|p99|p999|mean)RequestsPerSecond|peakToMeanRatio|bareShare|staleShare|failedRequestShare|estimateErrorMs\\.byClock\\.(suspending|continuous|uptime-1s|uptime-1us|wall)\\.(p50|p99|max)|clientErrorMs\\.byLink\\..{1,64}\\.(p50|p99|max)|requestsPerMonth|bytesPerMonth|costPerMonth\\.[A-Za-z0-9_-]+|errorSourceMs\\.(timestampResolution|timestampPlacement|serverOffset|pathAndEstimator|clockDrift|standbyPause|clockResolution|uiTick)\\.(mean|sd)|wakeRecoveryMinutes\\.(displayed|estimate)(\\.vsNoSleep)?|deviceEvents\\.(reboots|rebootsWhileViewing|appKills|wallClockChanges|tamperings|wallClockSteps|wallClockSlews)|earlyShowShare|tamperEarlyShowShare|tamperHeadStartMs\\.(mean|max)|queueWaitMs\\.(mean|p99|max)|queueLengthMax|outageFailures|originalPlan\\.(earlyShowShare|earlyVisibilityMs\\.max|queryWaitMs\\.p99)|boundCoverageShare|boundMs\\.(p50|p99)|boundCoverageShare\\.byLink\\..{1,64}|modelAudit\\.allHold|seedFailureRate(\\.upper95)?)$",
+      "pattern": "^(transitionGapMs\\.(p50|p99|max)|transitionSpreadMs\\.(p50|p99)|transitionSpread999Ms\\.(p50|p99)|transitionsWithin500msShare|viewersInBest500msShare|viewersInCentred500msShare|viewerPairsWithin500msShare|transition(Best|Centred)500msShare\\.(p50|p1|min)|transitionPairsWithin500msShare\\.(p50|p1)|displayedSecondWrongShare|(clientErrorMs|estimateErrorMs)\\.(p50|p99|max)|requests|(peak|p99|p999|mean)RequestsPerSecond|peakToMeanRatio|bareShare|staleShare|failedRequestShare|modelAudit\\.allHold|estimateErrorMs\\.byClock\\.(suspending|continuous|uptime-1s|uptime-1us|wall)\\.(p50|p99|max)|clientErrorMs\\.byLink\\..{1,64}\\.(p50|p99|max)|requestsPerMonth|bytesPerMonth|costPerMonth\\.[A-Za-z0-9_-]+|errorSourceMs\\.(timestampResolution|timestampPlacement|serverOffset|pathAndEstimator|clockDrift|standbyPause|clockResolution|uiTick)\\.(mean|sd)|wakeRecoveryMinutes\\.(displayed|estimate)(\\.vsNoSleep)?|deviceEvents\\.(reboots|rebootsWhileViewing|appKills|wallClockChanges|tamperings|wallClockSteps|wallClockSlews)|earlyShowShare|tamperEarlyShowShare|tamperHeadStartMs\\.(mean|max)|queueWaitMs\\.(mean|p99|max)|queueLengthMax|outageFailures|originalPlan\\.(earlyShowShare|earlyVisibilityMs\\.max|queryWaitMs\\.p99)|boundCoverageShare|boundMs\\.(p50|p99)|boundCoverageShare\\.byLink\\..{1,64}|seedFailureRate(\\.upper95)?)$",
       "examples": ["transitionGapMs.p99"],
       "description": "A figure key of summary.json (docs/summary-json.md). Per link profile (clientErrorMs.byLink.<link>.p50, boundCoverageShare.byLink.<link>), per cost model (costPerMonth.<name>) and with device events switched on (deviceEvents.*, earlyShowShare, tamperHeadStartMs.*) only for the links, models and events the scenario has: the loader checks that."
     },
