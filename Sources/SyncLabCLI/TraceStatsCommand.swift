@@ -64,16 +64,18 @@ struct TraceStatsCommand {
         }
         var preset: LinkProfile? = nil
         if let name = parsed.options["--against"] {
-            guard let p = LinkPresets.named(name) else {
+            guard var p = LinkPresets.named(name) else {
                 return cli.usageError("trace-stats", "--against: unknown link preset '\(name)'; expected one of \(LinkPresets.names.joined(separator: ", "))")
             }
-            preset = p
             if let text = parsed.options["--tau"] {
                 guard case .success(let tau) = Units.parseDuration(text), tau >= AR1Delays.minimumTimeConstant, tau <= 30 * 86_400 * .second else {
                     return cli.usageError("trace-stats", "--tau: expected a duration from 100ms to 30d; got '\(text)'")
                 }
-                preset!.correlation = AR1Delays(tau: tau)
+                p.correlation = AR1Delays(tau: tau)
             }
+            // Presets come untabulated; the draws go through the tables a scenario would build.
+            p.correlation = p.correlation.prepared(for: p)
+            preset = p
         } else if parsed.options["--tau"] != nil {
             return cli.usageError("trace-stats", "--tau needs --against PRESET")
         }

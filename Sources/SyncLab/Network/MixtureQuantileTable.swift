@@ -1,3 +1,4 @@
+import Foundation
 import SyncLabKernel
 
 /// A lognormal mixture's quantile as a function of a standard-normal z, Q(Φ(z)), tabulated once
@@ -37,6 +38,28 @@ public struct MixtureQuantileTable: Sendable {
             DeterministicMath.log(Self.exactQuantile(mixture, at: Self.gridPoint(k)))
         }
     }
+
+    /// `mixture`'s table, built at most once per process while it stays in the cache: a
+    /// table costs about 0.15 s of CPU, and every load of a scenario asks for its links' tables
+    /// (the test suite loads the same presets hundreds of times). The table is a function of the
+    /// mixture, so a cached copy holds the same bits as a new one.
+    public static func shared(_ mixture: LognormalMixture) -> MixtureQuantileTable {
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        if let table = cache.tables[mixture] { return table }
+        // Bounded: a sweep over link parameters meets a new mixture per variant (64 KiB each).
+        if cache.tables.count >= Cache.capacity { cache.tables.removeAll() }
+        let table = MixtureQuantileTable(mixture)
+        cache.tables[mixture] = table
+        return table
+    }
+
+    private final class Cache: @unchecked Sendable {
+        static let capacity = 64
+        let lock = NSLock()
+        var tables: [LognormalMixture: MixtureQuantileTable] = [:]   // guarded by lock
+    }
+    private static let cache = Cache()
 
     /// The k-th grid z.
     public static func gridPoint(_ k: Int) -> Double { lowest + Double(k) * step }

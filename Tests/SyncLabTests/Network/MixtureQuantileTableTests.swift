@@ -64,13 +64,17 @@ import SyncLabKernel
         }
     }
 
-    /// The presets draw through their tables: AR(1) on the lte uplink, spaced 0.2 s (τ = 2 s),
+    /// A preset draws through its tables once a scenario uses it (the presets themselves come
+    /// untabulated, so naming them builds nothing): AR(1) on the lte uplink, spaced 0.2 s (τ = 2 s),
     /// keeps the mixture's law (the share at or below the mixture's p-quantile is p within 5
     /// standard errors inflated by (1+ρ)/(1−ρ), as in `DelayProcessTests`) and each delay is
     /// the tabulated quantile of the stored x, within the table's bound of the exact one. Draws
     /// τ apart correlate at exp(−1) in x (5 standard errors √((1−ρ²)/N)).
     @Test func presetDrawsThroughTheTableKeepTheLawAndTheCorrelation() throws {
-        let lte = try #require(LinkPresets.named("lte"))
+        let scenario = try ScenarioLoader().load(text: try ScenarioFixtures.variant(
+            #"{"network": {"profiles": [{"preset": "lte", "share": 1}]}}"#))
+        let lte = scenario.links[0]
+        #expect((LinkPresets.named("lte")?.correlation as? AR1Delays)?.uplinkQuantiles == nil)
         let p = try #require(lte.correlation as? AR1Delays)
         let table = try #require(p.uplinkQuantiles)
         guard case .lognormalMixture(let mixture) = lte.uplink else { Issue.record("lte uplink is not a mixture"); return }
@@ -101,9 +105,17 @@ import SyncLabKernel
         }
     }
 
-    /// The table is a function of the mixture: two builds hold the same bits.
+    /// The table is a function of the mixture: two builds hold the same bits, and so does the
+    /// process's shared copy, whether built by this call or an earlier one.
     @Test func buildsAreIdentical() throws {
         let (_, mixture) = try #require(try Self.presetMixtures().first)
-        #expect(MixtureQuantileTable(mixture).logQuantiles == MixtureQuantileTable(mixture).logQuantiles)
+        let built = MixtureQuantileTable(mixture).logQuantiles
+        #expect(built == MixtureQuantileTable(mixture).logQuantiles)
+        #expect(MixtureQuantileTable.shared(mixture).logQuantiles == built)
+        #expect(MixtureQuantileTable.shared(mixture).logQuantiles == built)
+        var other = mixture
+        other.tailShare = 0.05
+        #expect(MixtureQuantileTable.shared(other).logQuantiles == MixtureQuantileTable(other).logQuantiles)
+        #expect(MixtureQuantileTable.shared(other).logQuantiles != built)
     }
 }

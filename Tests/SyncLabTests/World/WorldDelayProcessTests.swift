@@ -12,7 +12,9 @@ import SyncLabKernel
         s.warmup = 10 * .minute
         s.population.release?.at = SimTime(ns: 15 * .minute)
         if let correlation {
-            for i in s.links.indices { s.links[i].correlation = correlation }
+            // Prepared as a scenario's own would be: a process left untabulated on a mixture
+            // link inverts the CDF by root search on every draw, many times slower.
+            for i in s.links.indices { s.links[i] = s.links[i].preparingCorrelation(correlation) }
         }
         return s
     }
