@@ -286,9 +286,11 @@ extension ModelAuditTests {
                 let row = try #require(rows.first { $0.figure == "\(name).\(key)" })
                 let closed = Self.mixtureQuantile(q, body: law.body, tail: law.tail) / 1e6
                 #expect(row.holds, "\(row)")
-                // The Monte Carlo's law agrees with the closed form, and the realised figure lies
-                // within the row's tolerance of the closed form too.
-                #expect(abs(row.expected - closed) < closed * (q == 0.5 ? 0.01 : 0.03), "\(row) vs \(closed)")
+                // The Monte Carlo's quantile sits where the closed-form CDF puts q, within z of
+                // its M draws' binomial error; the realised figure lies within the row's
+                // tolerance of the closed form too.
+                let at = Self.mixtureCDF(row.expected * 1e6, body: law.body, tail: law.tail)
+                #expect(abs(at - q) < 5 * (q * (1 - q) / Double(ModelAudit.monteCarloDraws)).squareRoot(), "\(row) vs \(closed)")
                 #expect(abs(row.realised - closed) <= row.tolerance * 1.05, "\(row) vs \(closed)")
                 #expect(row.samples >= 3_000)
             }
@@ -305,9 +307,8 @@ extension ModelAuditTests {
         #expect(lag.holds, "\(lag)")
     }
 
-    /// The same LTE counts judged against laws they were not drawn from: 3G's preset (every
-    /// quantile row fails) and LTE with its tail twice as common (p99 moves from 0.99 of the
-    /// mixture to 0.98 of it: the p99 rows fail), so the rows hold above by the law, not by width.
+    /// Recommended's LTE counts judged against 3G's preset, a law they were not drawn from: the
+    /// medians fail (at this size the p99 rows are too wide to tell; the next test is sharp).
     @Test func backToBackProbesFailAgainstAWrongLaw() throws {
         let s = Self.scenario(players: 6_000)
         let i = try #require(s.links.firstIndex { $0.name == "lte" })
@@ -316,17 +317,66 @@ extension ModelAuditTests {
         var threeG = try #require(LinkPresets.named("3g"))
         threeG.name = "lte"
         let wrong = ModelAudit.linkRows(threeG, counts, seed: s.seed, index: i)
-        for figure in ["uplinkMs.p50", "uplinkMs.p99", "downlinkMs.p50", "downlinkMs.p99"] {
+        for figure in ["uplinkMs.p50", "downlinkMs.p50"] {
             #expect(wrong.first { $0.figure == figure }?.holds == false, "\(figure): \(wrong)")
         }
-        var heavier = s.links[i]
+    }
+
+    /// Back-to-back probes on LTE's own delay process (AR(1), τ 2 s), outside the world and at a
+    /// size where the p99 rows are sharp: 40,000 players, 8 rounds 7 minutes apart of 3 probes,
+    /// each sent when the last answer arrives (uplink + 50 ms + downlink). Every draw pooled, as
+    /// the audit did before issue 39, puts the uplink p99 below the law's by more than the row's
+    /// tolerance; the draws the audit now counts (the first probe of each round: exactly 320,000)
+    /// hold every marginal row; and against LTE with its tail twice as common (its p99 moves
+    /// from the tail's median to its 75th percentile) the p99 rows fail.
+    @Test func backToBackProbesOnTheProcessItself() throws {
+        let players = 40_000
+        var s = Self.scenario(players: players)
+        let lte = try #require(s.links.first { $0.name == "lte" })
+        s.links = [lte]
+        var counts = AuditCounters(scenario: s, players: 0..<players)
+        var every: [Int64] = []
+        every.reserveCapacity(players * 24)
+        for p in 0..<players {
+            var memory = LinkMemory()
+            var rng = RandomStream(seed: 5, purpose: StreamPurpose("test-back-to-back"), entity: UInt64(p))
+            var round = Int64(rng.below(420_000_000_000))
+            for _ in 0..<8 {
+                var sent = round
+                for _ in 0..<3 {
+                    let up = Distribution.duration(lte.correlation.delay(.uplink, on: lte, memory: &memory, at: SimTime(ns: sent),
+                                                                         player: UInt64(p), seed: 5, &rng))
+                    counts.uplink(p, up, at: sent, link: 0, measured: true)
+                    every.append(up)
+                    let left = sent + up + 50_000_000
+                    let down = Distribution.duration(lte.correlation.delay(.downlink, on: lte, memory: &memory, at: SimTime(ns: left),
+                                                                           player: UInt64(p), seed: 5, &rng))
+                    counts.downlink(p, down, at: left, link: 0, measured: true)
+                    sent = left + down
+                }
+                round += 420_000_000_000
+            }
+        }
+        let rows = ModelAudit.linkRows(lte, counts.links[0], seed: s.seed, index: 0)
+        for figure in ["uplinkMs.p50", "uplinkMs.p99", "uplinkMs.sd", "downlinkMs.p50", "downlinkMs.p99", "downlinkMs.sd"] {
+            let row = try #require(rows.first { $0.figure == figure })
+            #expect(row.holds && row.samples == players * 8, "\(row)")
+        }
+        let p99 = try #require(rows.first { $0.figure == "uplinkMs.p99" })
+        every.sort()
+        let pooled = Double(every[Int((0.99 * Double(every.count)).rounded(.up)) - 1]) / 1e6
+        #expect(pooled < p99.expected - p99.tolerance, "every draw: \(pooled) ms against \(p99)")
+        let lag = try #require(rows.first { $0.figure == "uplinkLag1Correlation" })
+        #expect(lag.holds, "\(lag)")
+
+        var heavier = lte
         for direction in [LinkDirection.uplink, .downlink] {
             guard case .lognormalMixture(var m) = heavier.distribution(direction) else { Issue.record("not a mixture"); return }
             m.tailShare *= 2
             if direction == .uplink { heavier.uplink = .lognormalMixture(m) } else { heavier.downlink = .lognormalMixture(m) }
         }
-        heavier = heavier.preparingCorrelation(heavier.correlation)
-        let heavy = ModelAudit.linkRows(heavier, counts, seed: s.seed, index: i)
+        heavier = heavier.preparingCorrelation(AR1Delays(tau: 2 * .second))
+        let heavy = ModelAudit.linkRows(heavier, counts.links[0], seed: s.seed, index: 0)
         #expect(heavy.first { $0.figure == "uplinkMs.p99" }?.holds == false, "\(heavy)")
         #expect(heavy.first { $0.figure == "downlinkMs.p99" }?.holds == false, "\(heavy)")
     }
