@@ -219,10 +219,10 @@ extension Figure {
     /// The figures of the model audit's rows (`AuditRow.figure`): per row its unit and meaning.
     /// They are not budget figures; `modelAudit.allHold` is.
     public static let audit: [Figure] = [
-        Figure("uplinkMs.p50", .milliseconds, "median one-way delay up, every request's draw"),
+        Figure("uplinkMs.p50", .milliseconds, "median one-way delay up, of draws timed independently of the player's earlier ones"),
         Figure("uplinkMs.p99", .milliseconds, "99th percentile of the one-way delay up"),
         Figure("uplinkMs.sd", .milliseconds, "standard deviation of the one-way delay up"),
-        Figure("downlinkMs.p50", .milliseconds, "median one-way delay down, every response's draw"),
+        Figure("downlinkMs.p50", .milliseconds, "median one-way delay down, of draws timed independently of the player's earlier ones"),
         Figure("downlinkMs.p99", .milliseconds, "99th percentile of the one-way delay down"),
         Figure("downlinkMs.sd", .milliseconds, "standard deviation of the one-way delay down"),
         Figure("uplinkLag1Correlation", .ratio, "correlation of the logs of a player's successive uplink delays", range: -1...1),
@@ -236,6 +236,11 @@ extension Figure {
         Figure("refusedShare", .share, "arrivals refused by a full queue"),
         Figure("wakesPerAsleepHour", .ratio, "standby wakes per hour of deep sleep"),
         Figure("awakeSecondsPerWake", .ratio, "seconds a standby wake keeps the CPU up"),
+        Figure("lockedBreakShare", .share, "breaks begun with the phone locked"),
+        Figure("suspendedShare", .share, "breaks longer than the lifecycle's grace: the app suspended"),
+        Figure("terminatedShare", .share, "breaks that ended with the app terminated (a cold start on return)"),
+        Figure("correctionsPerPhoneHour", .ratio, "wall-clock corrections from the network per phone and hour"),
+        Figure("firstCorrectionStepShare", .share, "phones' first wall-clock corrections that stepped the clock (the rest slewed or left it)"),
     ]
 
     /// The declaration of audit figure `key`, or nil.

@@ -20,10 +20,48 @@ public enum ModelAudit {
         }
         if let serving { rows += queueRows(scenario, serving) }
         if let wakes = scenario.devices.events.standbyWakes, wakes.script == nil { rows += standbyRows(wakes, audit, seed: scenario.seed) }
+        if let lifecycle = scenario.devices.events.lifecycle { rows += lifecycleRows(scenario, lifecycle, audit) }
+        if let sync = scenario.devices.events.wallClockSync { rows += wallClockRows(scenario, sync, audit) }
         return rows
     }
 
     // MARK: Links
+
+    /// How a link's delay process forgets a player's past, for choosing the draws the marginal
+    /// rows count (issue 39). A client that probes back to back sends each probe when the last
+    /// answer arrives, so after a slow delay the next probe comes later, when a slow state has
+    /// had longer to fade: on a link correlated in time those probes over-sample its good states.
+    /// A draw whose player drew nothing on the link for `horizon` ns is nearly independent of the
+    /// earlier draws (its correlation with them at most `residual`), whenever it was sent.
+    struct Forgetting: Equatable {
+        /// 0: the process has no memory in time (independent draws, traces replayed by order),
+        /// every draw counts; `.max`: unknown, only a player's first draw counts.
+        var horizon: Int64
+        /// Whether the two directions share one state (Gilbert–Elliott), so a downlink's timing
+        /// depends on the uplink just drawn.
+        var directionsShareState: Bool
+        /// The most a counted draw correlates with the player's draw before it.
+        var residual: Double
+    }
+
+    /// The correlation a counted draw may keep with the one before: e^−6.9.
+    static let forgottenBelow = 0.001
+
+    static func forgetting(_ link: LinkProfile) -> Forgetting {
+        let horizonOver = DeterministicMath.log(1 / forgottenBelow)
+        switch link.correlation {
+        case _ where link.trace != nil: return Forgetting(horizon: .max, directionsShareState: false, residual: forgottenBelow)
+        case is IndependentDelays, is TraceReplayDelays: return Forgetting(horizon: 0, directionsShareState: false, residual: 0)
+        case let ar1 as AR1Delays:
+            // exp(−Δt/τ) ≤ 0.001 from Δt = 6.9 τ.
+            return Forgetting(horizon: Int64((Double(ar1.tau) * horizonOver).rounded(.up)), directionsShareState: false, residual: forgottenBelow)
+        case let ge as GilbertElliottDelays:
+            // The state's correlation over Δt is e^(−λΔt), λ = g + b.
+            let lambda = ge.goodToBadPerSecond + ge.badToGoodPerSecond
+            return Forgetting(horizon: Int64((horizonOver / lambda * 1e9).rounded(.up)), directionsShareState: true, residual: forgottenBelow)
+        default: return Forgetting(horizon: .max, directionsShareState: true, residual: forgottenBelow)
+        }
+    }
 
     /// A link's delay law by Monte Carlo of its own delay process: the uplink and downlink of
     /// fresh players. A process starts each player in its stationary law, so a fresh player's
@@ -113,12 +151,15 @@ public enum ModelAudit {
     static func linkRows(_ link: LinkProfile, _ a: LinkAudit, seed: UInt64, index: Int) -> [AuditRow] {
         var rows: [AuditRow] = []
         let model = "link \(link.name)"
-        if a.uplink.count >= 30 || a.downlink.count >= 30 {
+        // A trace-driven link's delays are the trace's crossings, not a law the Monte Carlo draws.
+        if link.trace == nil && (a.uplink.count >= 30 || a.downlink.count >= 30) {
             let law = delayLaw(link, seed: seed, index: index)
             let lag = expectedLag(link, gaps: a.lagGaps, seed: seed, index: index)
-            // Successive delays of a player are correlated: fewer independent values than draws.
-            // The largest correlation the run's gaps allow, so the shrink errs wide.
-            let rho = min(0.99, max(0, lag.expected + lag.binning))
+            // Counted draws a horizon apart are all but independent; on a link without memory in
+            // time (replayed traces step per draw) successive ones are correlated: fewer
+            // independent values than draws, by the largest correlation the run's gaps allow.
+            let forgets = forgetting(link)
+            let rho = min(0.99, max(0, forgets.horizon > 0 ? forgets.residual : lag.expected + lag.binning))
             let shrink = (1 - rho) / (1 + rho)
             for (name, drawn, sorted) in [("uplinkMs", a.uplink, law.uplink), ("downlinkMs", a.downlink, law.downlink)] where drawn.count >= 30 {
                 let n = Double(drawn.count) * shrink
@@ -412,6 +453,115 @@ public enum ModelAudit {
                                  realised: wide(a.wakeLengths.sum) / n / 1e6,
                                  tolerance: z * sd * (1 / n + 1 / Double(monteCarloDraws)).squareRoot() + 1e-6, samples: a.wakeLengths.count))
         }
+        return rows
+    }
+
+    // MARK: App lifecycle
+
+    /// A break begins with the phone locked with chance `lockShare` (a binomial row); it is
+    /// suspended when longer than the grace, with the chance a Monte Carlo of the population's
+    /// break law bounded as the lifecycle bounds it gives; a break that ends is terminated with
+    /// chance 1 − S(b) at its own length b and place, so the terminations are a Poisson–binomial
+    /// count with mean Σ(1 − S) and variance Σ S(1 − S) (the rule applied to the breaks the run
+    /// had: where the break law is not stationary, as around a release, breaks that end in the
+    /// window are not a sample of it). Each terminated app cold-starts on return.
+    static func lifecycleRows(_ scenario: Scenario, _ lifecycle: DeviceEventsConfig.AppLifecycle, _ a: AuditCounters) -> [AuditRow] {
+        var rows: [AuditRow] = []
+        let model = "app lifecycle"
+        if a.breaksBegun >= 30 {
+            let n = Double(a.breaksBegun)
+            let p = scenario.population.lockShare
+            rows.append(AuditRow(model: model, figure: "lockedBreakShare", expected: p, realised: Double(a.lockedBreaksBegun) / n,
+                                 tolerance: z * (p * (1 - p) / n).squareRoot() + 0.5 / n, samples: Int(a.breaksBegun)))
+            var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 3 << 40)
+            var longer = 0
+            for _ in 0..<monteCarloDraws {
+                let drawn = scenario.population.breakDuration.sampleDuration(&rng)
+                if max(lifecycle.bounded(drawn, scenario.population.breakDuration, &rng), .second) > lifecycle.grace { longer += 1 }
+            }
+            let q = Double(longer) / Double(monteCarloDraws)
+            rows.append(AuditRow(model: model, figure: "suspendedShare", expected: q, realised: Double(a.suspendedBreaks) / n,
+                                 tolerance: z * (q * (1 - q) * (1 / n + 1 / Double(monteCarloDraws))).squareRoot() + 0.5 / n,
+                                 samples: Int(a.breaksBegun)))
+        }
+        for (k, place) in ["locked", "other apps"].enumerated() where a.breaksEnded[k] > 0 {
+            let n = Double(a.breaksEnded[k])
+            let mean = wide(a.terminationChance[k]) / AuditCounters.chanceScale
+            let variance = wide(a.terminationVariance[k]) / AuditCounters.chanceScale
+            rows.append(AuditRow(model: "\(model) (\(place))", figure: "terminatedShare", expected: mean / n,
+                                 realised: Double(a.terminations[k]) / n, tolerance: (z * variance.squareRoot() + 0.5) / n,
+                                 samples: Int(a.breaksEnded[k])))
+        }
+        return rows
+    }
+
+    // MARK: Wall clock
+
+    /// Corrections per phone-hour: with a constant interval I every phone corrects at a uniform
+    /// phase, so its count in a window of T is ⌊T/I⌋ or one more, with chance f = frac(T/I):
+    /// mean T/I, variance f(1 − f) per phone. The share of first corrections that step: the
+    /// wall clock is off by O + r·t at a phone's first correction t after the start (O its
+    /// initial offset, r its rate), the estimate by that plus the exchange's error e, and a step
+    /// when |estimate| > stepAbove; with O and r normal (or constant), O + r·t is normal, and the
+    /// chance is averaged over a Monte Carlo of e (half the link's asymmetry, or the drawn law).
+    /// Only where nothing else moves the clock before its first correction.
+    static func wallClockRows(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters) -> [AuditRow] {
+        var rows: [AuditRow] = []
+        let model = "wall clock"
+        let phones = Double(scenario.population.players), hours = Double(scenario.duration) / 3.6e12
+        if case .constant(let interval) = sync.every, interval >= Double(DeviceEventsConfig.minimumInterval), phones * hours > 0 {
+            let ratio = Double(scenario.duration) / interval
+            let f = ratio - ratio.rounded(.down)
+            rows.append(AuditRow(model: model, figure: "correctionsPerPhoneHour", expected: 3.6e12 / interval,
+                                 realised: Double(a.wallCorrections) / (phones * hours),
+                                 tolerance: (z * (phones * f * (1 - f)).squareRoot() + 0.5) / (phones * hours),
+                                 samples: Int(a.wallCorrections)))
+        }
+        let events = scenario.devices.events
+        func normal(_ d: Distribution) -> (Double, Double)? {
+            switch d {
+            case .constant(let v): return (v, 0)
+            case .normal(let mean, let sd): return (mean, sd)
+            default: return nil
+            }
+        }
+        let firsts = a.firstCorrections.values.reduce(0, +)
+        guard firsts >= 30, sync.wander == nil, scenario.server.leapSecond == nil, events.reboots == nil,
+              events.wallClockChanges == nil, events.tampering == nil,
+              let offset = normal(scenario.devices.wallClockOffset), let drift = normal(scenario.devices.driftPPM) else { return rows }
+        let draws = 10_000
+        let step = Double(sync.stepAbove)
+        var expected = 0.0, variance = 0.0, allowance = 0.0
+        var errors: [Int: [Double]] = [:]
+        for key in a.firstCorrections.keys.sorted() {
+            let count = Double(a.firstCorrections[key]!)
+            let link = key >> 32, minute = Double(key & 0xFFFF_FFFF)
+            if errors[link] == nil {
+                var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(link))
+                errors[link] = (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[link])) }
+            }
+            // The chance of a step at t, and its Monte Carlo standard error.
+            func chance(_ t: Double) -> (Double, Double) {
+                let mean = offset.0 + drift.0 * 1e-6 * t, sd = (offset.1 * offset.1 + (drift.1 * 1e-6 * t) * (drift.1 * 1e-6 * t)).squareRoot()
+                var sum = 0.0, squares = 0.0
+                for e in errors[link]! {
+                    let g = sd > 0 ? 1 - normalCDF((step - mean - e) / sd) + normalCDF((-step - mean - e) / sd) : (abs(mean + e) > step ? 1 : 0)
+                    sum += g
+                    squares += g * g
+                }
+                let m = sum / Double(draws)
+                return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
+            }
+            let (lo, loError) = chance(minute * 6e10), (hi, hiError) = chance((minute + 1) * 6e10)
+            let p = (lo + hi) / 2
+            expected += count * p
+            variance += count * p * (1 - p)
+            allowance += count * (abs(hi - lo) / 2 + z * max(loError, hiError))
+        }
+        let n = Double(firsts)
+        rows.append(AuditRow(model: model, figure: "firstCorrectionStepShare", expected: expected / n,
+                             realised: Double(a.firstCorrectionSteps) / n,
+                             tolerance: (z * variance.squareRoot() + allowance + 0.5) / n, samples: Int(firsts)))
         return rows
     }
 }

@@ -41,10 +41,16 @@ struct AuditCounters {
     let stride: Int
     let first: Int
     var links: [LinkAudit]
-    /// Per audited player (by local slot): the last uplink's scaled log (`.min`: none) and true
-    /// instant (ns), the last network activity (true ns, `.min`: none yet).
+    /// Per link, how its delay process forgets (`ModelAudit.forgetting`): a draw counts in the
+    /// marginal rows only when the player drew nothing in the last `horizon` ns (0: every draw).
+    let forgetting: [ModelAudit.Forgetting]
+    /// Per audited player (by local slot): the last uplink's scaled log (`.min`: none), true
+    /// instant (ns) and whether it counted in the marginal rows, the last downlink's true
+    /// instant, the last network activity (true ns, `.min`: none yet).
     var lastLogUplink: [Int64]
     var lastUplinkAt: [Int64]
+    var lastUplinkCounted: [Bool]
+    var lastDownlinkAt: [Int64]
     var lastActive: [Int64]
     /// Per audited player, the standby in progress: wakes begun and time asleep in the window,
     /// counted only when the standby ends (one still going at the end would be cut off).
@@ -56,15 +62,35 @@ struct AuditCounters {
     var wakes: UInt64 = 0
     var asleep: Int64 = 0
     var wakeLengths = Moments()
+    /// The app lifecycle (every player): breaks begun in the window, those with the phone locked
+    /// and those longer than the grace (suspended); per place (0: locked, 1: other apps) the
+    /// breaks that ended in the window, the apps terminated, and the summed chance of
+    /// termination and its binomial variance, in units of 2^−40 (integers: exact merges).
+    var breaksBegun: UInt64 = 0
+    var lockedBreaksBegun: UInt64 = 0
+    var suspendedBreaks: UInt64 = 0
+    var breaksEnded: [UInt64] = [0, 0]
+    var terminations: [UInt64] = [0, 0]
+    var terminationChance: [Int128] = [0, 0]
+    var terminationVariance: [Int128] = [0, 0]
+    static let chanceScale = 0x1p40
+    /// Wall-clock corrections from the network (every player) in the window; each phone's first
+    /// correction since the start by link and whole minute of the window, and those that stepped.
+    var wallCorrections: UInt64 = 0
+    var firstCorrections: [Int: UInt64] = [:]
+    var firstCorrectionSteps: UInt64 = 0
 
     init(scenario: Scenario, players: Range<Int>) {
         stride = max(1, scenario.population.players / Self.auditedPlayers)
         first = players.lowerBound
         links = scenario.links.map { _ in LinkAudit() }
+        forgetting = scenario.links.map(ModelAudit.forgetting)
         let lo = (players.lowerBound + stride - 1) / stride, hi = (players.upperBound + stride - 1) / stride
         let slots = max(0, hi - lo)
         lastLogUplink = [Int64](repeating: .min, count: slots)
         lastUplinkAt = [Int64](repeating: .min, count: slots)
+        lastUplinkCounted = [Bool](repeating: false, count: slots)
+        lastDownlinkAt = [Int64](repeating: .min, count: slots)
         lastActive = [Int64](repeating: .min, count: slots)
         standbyWakes = [UInt32](repeating: 0, count: slots)
         standbyAsleep = [Int64](repeating: 0, count: slots)
@@ -75,6 +101,8 @@ struct AuditCounters {
     mutating func forgetPlayers() {
         lastLogUplink = []
         lastUplinkAt = []
+        lastUplinkCounted = []
+        lastDownlinkAt = []
         lastActive = []
         standbyWakes = []
         standbyAsleep = []
@@ -117,23 +145,47 @@ struct AuditCounters {
         return g / stride - (first + stride - 1) / stride
     }
 
-    /// A request's uplink delay drawn (ns) at true time t: every player's in the window, and the
-    /// audited players' successive pairs with the gap between them.
+    /// A request's uplink delay drawn (ns) at true time t. The marginal rows count it when its
+    /// timing cannot depend on the player's earlier draws through the link's state (issue 39):
+    /// on a link that forgets, only an audited player's draw after an idle `horizon`; on one
+    /// without memory in time, every player's. The correlation row takes the audited players'
+    /// successive pairs whose first draw so counted, or whose gap is past the horizon.
     mutating func uplink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
-        if measured { links[link].uplink.add(delay) }
-        guard let s = slot(c) else { return }
+        let f = forgetting[link]
+        guard let s = slot(c) else {
+            if measured && f.horizon == 0 { links[link].uplink.add(delay) }
+            return
+        }
+        let previous = f.directionsShareState ? max(lastUplinkAt[s], lastDownlinkAt[s]) : lastUplinkAt[s]
+        let counted = Self.apart(t, previous, f.horizon)
+        if measured && counted { links[link].uplink.add(delay) }
         let log = Self.scaledLog(delay)
-        if measured, lastLogUplink[s] != .min, log != .min {
+        if measured, lastLogUplink[s] != .min, log != .min, lastUplinkCounted[s] || Self.apart(t, lastUplinkAt[s], f.horizon) {
             links[link].lag.add(lastLogUplink[s], log)
             links[link].lagGaps[UplinkGaps.bin(t - lastUplinkAt[s])] += 1
         }
         lastLogUplink[s] = log
         lastUplinkAt[s] = t
+        lastUplinkCounted[s] = counted
     }
 
-    /// A response's downlink delay drawn (ns).
-    mutating func downlink(_ c: Int, _ delay: Int64, link: Int, measured: Bool) {
-        if measured { links[link].downlink.add(delay) }
+    /// A response's downlink delay drawn (ns) at true time t, counted in the marginal rows by the
+    /// uplink's rule.
+    mutating func downlink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
+        let f = forgetting[link]
+        guard let s = slot(c) else {
+            if measured && f.horizon == 0 { links[link].downlink.add(delay) }
+            return
+        }
+        let previous = f.directionsShareState ? max(lastUplinkAt[s], lastDownlinkAt[s]) : lastDownlinkAt[s]
+        if measured && Self.apart(t, previous, f.horizon) { links[link].downlink.add(delay) }
+        lastDownlinkAt[s] = t
+    }
+
+    /// Whether a draw at t is at least `horizon` after the last one (`.min`: none, always).
+    @inline(__always)
+    static func apart(_ t: Int64, _ last: Int64, _ horizon: Int64) -> Bool {
+        last == .min || horizon == 0 || (horizon != .max && t - last >= horizon)
     }
 
     /// Player c's radio and connection were busy until `t` (true time, never rounded).
@@ -190,11 +242,49 @@ struct AuditCounters {
         if lookedUp { links[link].lookupsMade += 1 }
     }
 
+    /// A break of `length` begins at t (in the window or not), the phone locked or not.
+    mutating func breakBegins(length: Int64, locked: Bool, grace: Int64, inWindow: Bool) {
+        guard inWindow else { return }
+        breaksBegun += 1
+        if locked { lockedBreaksBegun += 1 }
+        if length > grace { suspendedBreaks += 1 }
+    }
+
+    /// A break in the window ends; the app survived it with chance `survival`.
+    mutating func breakEnds(locked: Bool, survival: Double, terminated: Bool) {
+        let k = locked ? 0 : 1
+        let p = min(1, max(0, 1 - survival))
+        breaksEnded[k] += 1
+        if terminated { terminations[k] += 1 }
+        terminationChance[k] += Int128((p * Self.chanceScale).rounded())
+        terminationVariance[k] += Int128((p * (1 - p) * Self.chanceScale).rounded())
+    }
+
+    /// The wall clock's correction number `ordinal` at t (in the window) on `link`, a step or not.
+    mutating func wallCorrection(link: Int, ordinal: UInt32, at t: Int64, stepped: Bool) {
+        wallCorrections += 1
+        guard ordinal == 0 else { return }
+        firstCorrections[link << 32 | Int(t / 60_000_000_000), default: 0] += 1
+        if stepped { firstCorrectionSteps += 1 }
+    }
+
     mutating func merge(_ o: AuditCounters) {
         for i in links.indices { links[i].merge(o.links[i]) }
         wakes += o.wakes
         asleep += o.asleep
         wakeLengths.merge(o.wakeLengths)
+        breaksBegun += o.breaksBegun
+        lockedBreaksBegun += o.lockedBreaksBegun
+        suspendedBreaks += o.suspendedBreaks
+        for k in 0..<2 {
+            breaksEnded[k] += o.breaksEnded[k]
+            terminations[k] += o.terminations[k]
+            terminationChance[k] += o.terminationChance[k]
+            terminationVariance[k] += o.terminationVariance[k]
+        }
+        wallCorrections += o.wallCorrections
+        firstCorrections.merge(o.firstCorrections, uniquingKeysWith: +)
+        firstCorrectionSteps += o.firstCorrectionSteps
     }
 }
 

@@ -163,7 +163,11 @@ extension World {
         let locked = !clients[c].screenOn
         var rng = deviceEventStream(World.lifecyclePurpose, c, clients[c].powerEpoch)
         let terminated = lifecycle.terminated(afterBreak: t.ns - clients[c].viewEndAt, locked: locked, &rng)
-        if measure.recorder.inWindow(t) { measure.recorder.deviceEvents.breakEnded(locked: locked, terminated: terminated) }
+        if measure.recorder.inWindow(t) {
+            measure.recorder.deviceEvents.breakEnded(locked: locked, terminated: terminated)
+            measure.recorder.audit.breakEnds(locked: locked, survival: lifecycle.survival(afterBreak: t.ns - clients[c].viewEndAt, locked: locked),
+                                             terminated: terminated)
+        }
         if terminated { killApp(c) }
     }
 }

@@ -61,6 +61,10 @@ extension World {
             clients[c].phase = .away
             if clients[c].behaviourRNG.bernoulli(population.lockShare) { screenOff(c, t) }
             let pause = boundedBreak(c, t, drawn: population.breakDuration.sampleDuration(&clients[c].behaviourRNG))
+            if let lifecycle = scenario.devices.events.lifecycle {
+                measure.recorder.audit.breakBegins(length: max(pause, .second), locked: !clients[c].screenOn, grace: lifecycle.grace,
+                                                   inWindow: measure.recorder.inWindow(t))
+            }
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(pause, .second))
         } else {
             // The visit ends; the app is terminated and the phone locked.

@@ -62,7 +62,7 @@ extension World {
         let service = serviceDelay(c)
         let link = Int(clients[c].link)
         let downlink = linkDelay(.downlink, c, link: link, at: t + service)
-        measure.recorder.audit.downlink(c, downlink, link: link, measured: measure.recorder.inWindow(t))
+        measure.recorder.audit.downlink(c, downlink, at: (t + service).ns, link: link, measured: measure.recorder.inWindow(t))
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: t + service)
         clients[c].requestTimestamp = timestamp

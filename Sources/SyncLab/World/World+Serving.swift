@@ -107,7 +107,7 @@ extension World {
         case .responseSend: left
         }
         let downlink = linkDelay(.downlink, c, link: link, at: left)
-        measure.recorder.audit.downlink(c, downlink, link: link, measured: measured)
+        measure.recorder.audit.downlink(c, downlink, at: left.ns, link: link, measured: measured)
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
         clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: server.serving!.offsets[k])

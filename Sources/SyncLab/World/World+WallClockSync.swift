@@ -32,7 +32,12 @@ extension World {
         // The time server's clock takes a leap second as the API server's does (LeapSecond.swift):
         // after a stepped leap a phone that has not taken it is 1 s ahead of the time it is told.
         let leap = server.store.leap?.offset(at: t.ns) ?? 0
-        switch sync.correction(offset: clients[c].device.wallOffset(at: t, context) &- leap, error: error) {
+        let correction = sync.correction(offset: clients[c].device.wallOffset(at: t, context) &- leap, error: error)
+        if inWindow {
+            if case .step = correction { measure.recorder.audit.wallCorrection(link: Int(clients[c].link), ordinal: ordinal, at: t.ns, stepped: true) }
+            else { measure.recorder.audit.wallCorrection(link: Int(clients[c].link), ordinal: ordinal, at: t.ns, stepped: false) }
+        }
+        switch correction {
         case .step(let delta):
             updateDevice(c) {
                 $0.anchorWallClock(at: t, context)
