@@ -257,6 +257,10 @@ struct MergeCommand {
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("merge", "missing the part folders") }
         guard let out = parsed.options["--out"], !out.isEmpty else { return cli.usageError("merge", "--out DIR is required") }
+        // Parts of a sharded search merge into the search's report (SearchCommand.swift).
+        if PathKind((parsed.positional[0] as NSString).appendingPathComponent(SearchPart.fileName)) == .regularFile {
+            return SearchCommand(cli: cli).merge(parsed.positional, out: out)
+        }
         let inputs = parsed.positional + parsed.positional.map { ($0 as NSString).appendingPathComponent(SweepPart.fileName) }
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab merge: \(problem)\n")

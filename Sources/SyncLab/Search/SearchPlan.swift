@@ -155,7 +155,7 @@ public struct SearchPlan: Sendable {
     }
 
     /// The worst relative miss of a run over every constraint, with the constraint's index.
-    func worstMiss(_ run: SearchRun) -> (miss: Double, constraint: Int) {
+    public func worstMiss(_ run: SearchRun) -> (miss: Double, constraint: Int) {
         var worst = (miss: -Double.infinity, constraint: 0)
         for (i, b) in constraints.enumerated() {
             let v = figures.firstIndex(of: b.metric).flatMap { run.values[$0] }
@@ -165,14 +165,14 @@ public struct SearchPlan: Sendable {
         return worst
     }
 
-    func meets(_ run: SearchRun) -> Bool {
+    public func meets(_ run: SearchRun) -> Bool {
         constraints.allSatisfy { b in value(b.metric, run).map(b.holds) ?? false }
     }
 
-    func value(_ key: String, _ run: SearchRun) -> Double? { figures.firstIndex(of: key).flatMap { run.values[$0] } }
+    public func value(_ key: String, _ run: SearchRun) -> Double? { figures.firstIndex(of: key).flatMap { run.values[$0] } }
 
     /// Whether a screening run is pruned: some constraint missed by more than the slack.
-    func prunedAtScreen(_ run: SearchRun) -> Bool { worstMiss(run).miss > (screen?.slack ?? 0) }
+    public func prunedAtScreen(_ run: SearchRun) -> Bool { worstMiss(run).miss > (screen?.slack ?? 0) }
 
     // MARK: The search
 
