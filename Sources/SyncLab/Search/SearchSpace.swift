@@ -165,7 +165,8 @@ public struct SearchSpace: Sendable {
         } else if keys.contains(objectiveKey) {
             objective = .figure(objectiveKey)
         } else {
-            let near = keys.min { ScenarioLoader.editDistanceForHints($0, objectiveKey) < ScenarioLoader.editDistanceForHints($1, objectiveKey) }
+            let names = ["servers"] + keys
+            let near = names.min { ScenarioLoader.editDistanceForHints($0, objectiveKey) < ScenarioLoader.editDistanceForHints($1, objectiveKey) }
             let hint = near.map { ScenarioLoader.editDistanceForHints($0, objectiveKey) <= 3 ? "; did you mean '\($0)'?" : "" } ?? ""
             throw objectiveNode.error("'\(objectiveKey)' is not a figure to minimise\(hint): give servers, a cost figure such as "
                 + (base.costModels.first.map { "costPerMonth.\($0.name)" } ?? "costPerMonth.<model>") + ", peakRequestsPerSecond or requestsPerMonth")
@@ -188,6 +189,8 @@ public struct SearchSpace: Sendable {
             try node.rejectUnknownKeys()
             screen = SearchScreen(players: players, slack: slack)
         }
+        // A note for people, as a scenario's "description".
+        _ = try root.value("description", default: "") { try $0.string() }
         try root.rejectUnknownKeys()
         let space = SearchSpace(file: file, basePath: basePath, baseReference: reference, knobs: knobs, constraints: constraints,
                                 constraintsGiven: given, objective: objective, seedCount: seedCount, maxFailingSeeds: maxFailing, screen: screen)
