@@ -134,4 +134,18 @@ import SyncLabReports
             #expect(!FileManager.default.fileExists(atPath: dir + "/out\(i)"))
         }
     }
+
+    @Test func progressSaysWhichCandidateOfHowManyAndHelpHasExamples() throws {
+        let dir = CLITests.temporaryDirectory()
+        _ = try Self.loadedScenario(in: dir)
+        let file = try Self.searchFile(dir, "p.json", knobs: "{ \"key\": \"server.fleet.servers\", \"values\": [6, 8], \"monotone\": true }")
+        let r = ProgressAndHelpTests.synclab(["search", file, "--out", dir + "/p", "--threads", "1"], progress: true)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("\rcandidate 2 of 2, full seed 1: ") && r.err.contains("\rcandidate 1 of 2, full seed 2: "), "stderr: \(r.err)")
+        #expect(!r.out.contains("\r"), "progress only on stderr")
+        let help = ProgressAndHelpTests.synclab(["search", "--help"], progress: false)
+        #expect(help.status == 0 && help.out.hasPrefix("synclab search — ") && help.out.contains("USAGE\n") && help.out.contains("EXAMPLES"))
+        #expect(ProgressAndHelpTests.synclab(["help", "search"], progress: false).out == help.out)
+        #expect(ProgressAndHelpTests.synclab(["help"], progress: false).out.contains("synclab search "))
+    }
 }

@@ -19,7 +19,10 @@ import SyncLab
     static func runs(shard: Int, of shards: Int) -> [SearchRun] {
         (0..<plan.groups).filter { SearchPlan.shard(ofGroup: $0, count: shards) == shard }.flatMap { g in
             plan.search(group: g) { c, _, _ in
-                let v = plan.values(of: c).map { if case .number(let d, _) = $0 { d } else { 0 } }
+                let v: [Double] = plan.values(of: c).map { value -> Double in
+                    guard case .number(let d, _) = value else { return 0 }
+                    return d
+                }
                 return plan.figures.map { key -> Double? in key == "servers" ? v[1] : key == "failedRequestShare" ? SearchPart.rounded(0.03 * v[0] / v[1]) : 0.99 }
             }
         }
