@@ -266,9 +266,10 @@ public enum SearchReport {
         md += "Pruning is explained in docs/search.md: what each stage decides on, and what it can miss.\n\n"
         md += "## Pareto front: \(objectiveLabel) against the 500 ms figure\n\n"
         if outcome.front.isEmpty {
-            md += "No candidate ran at full size.\n\n"
+            md += "No candidate that ran at full size meets the constraints not on `\(SearchSpace.mainFigure)`.\n\n"
         } else {
-            md += "Full-size candidates that nothing else beats on both \(objectiveLabel) (lower) and `\(SearchSpace.mainFigure)` (higher):\n\n"
+            md += "Full-size candidates meeting every constraint not on `\(SearchSpace.mainFigure)` that no other such candidate beats "
+                + "on both \(objectiveLabel) (lower) and `\(SearchSpace.mainFigure)` (higher):\n\n"
             md += "| " + plan.knobs.map { "`\(SweepReport.shortKey($0.keyPath))`" }.joined(separator: " | ") + " | \(objectiveLabel) | `\(SearchSpace.mainFigure)` | verdict |\n"
             md += "|" + String(repeating: "---|", count: plan.knobs.count) + "---:|---:|---|\n"
             for c in outcome.front {
@@ -306,17 +307,19 @@ public enum SearchReport {
                                  lower: min(0, xs.min() ?? 0), upper: max(1, xs.max() ?? 1))
         let y = ChartAxis.linear(label: "\(SearchSpace.mainFigure) (share)", lower: min(0.9, (ys.min() ?? 0.9)), upper: 1, target: 5, roundUp: false,
                                  tickLabel: { Format.fixed($0, $1) })
+        // The front last, so its line and dots lie over the others.
         let series = [
+            LineSeries(name: "misses", color: "#999999", width: 0, runs: misses, markers: true),
+            LineSeries(name: "meets all", color: ChartPalette.color(2), width: 0, runs: meets, markers: true),
             LineSeries(name: "Pareto front", color: ChartPalette.color(0), width: 1.5, runs: front.isEmpty ? [] : [front], markers: true),
-            LineSeries(name: "meets every constraint", color: ChartPalette.color(2), width: 0, runs: meets, markers: true),
-            LineSeries(name: "misses a constraint", color: "#999999", width: 0, runs: misses, markers: true),
         ]
         let limit = plan.constraints.first { $0.metric == SearchSpace.mainFigure && $0.comparison == .atLeast }
         let chart = LineChart(title: "\(objectiveLabel) against \(SearchSpace.mainFigure)", x: x, y: y, series: series,
                               references: limit.map { [ReferenceLine(.horizontal, at: $0.limit, label: "constraint \(NumberText.compact($0.limit, 6))")] } ?? [],
                               noDataMessage: "no data: no candidate ran at full size")
         return ChartFile(name: "pareto", title: chart.title,
-                         caption: "Each dot is a candidate run at full size (mean over its seeds); the line joins the Pareto front.",
+                         caption: "Each dot is a candidate run at full size (mean over its seeds): green meets every constraint, grey misses one; "
+                            + "the blue line joins the Pareto front, drawn among the candidates that meet every constraint not on the 500 ms figure.",
                          svg: chart.svg(), csv: "")
     }
 

@@ -74,7 +74,7 @@ public struct SearchOutcome: Sendable, Equatable {
     /// With no winner: the run candidate that came closest, and what it missed.
     public var nearestMiss: Int?
     /// Full-size candidates on the Pareto front of objective (lower) against the main figure
-    /// (higher), by ascending objective.
+    /// (higher), among those meeting every other constraint, by ascending objective.
     public var front: [Int]
     public var screenRuns: Int
     public var fullRuns: Int
@@ -283,9 +283,16 @@ public struct SearchPlan: Sendable {
             let pool = ran.isEmpty ? fates.filter { $0.stage == .screen } : ran
             nearest = pool.min { ($0.shortfall ?? .infinity, $0.candidate) < ($1.shortfall ?? .infinity, $1.candidate) }?.candidate
         }
-        // Pareto front over full-size candidates: nothing else has both a lower-or-equal
-        // objective and a higher-or-equal main figure, one of them strictly.
-        let points = fates.filter { $0.stage == .full && $0.objective != nil && $0.main != nil }
+        // Pareto front over the full-size candidates that meet every constraint not on the main
+        // figure (the trade-off it shows is the main figure's): nothing else has both a
+        // lower-or-equal objective and a higher-or-equal main figure, one of them strictly.
+        let others = constraints.filter { $0.metric != SearchSpace.mainFigure }
+        let points = fates.filter { f in
+            f.stage == .full && f.objective != nil && f.main != nil
+                && (byCandidate[f.candidate] ?? []).filter { $0.stage == .full }.filter { run in
+                    !others.allSatisfy { b in value(b.metric, run).map(b.holds) ?? false }
+                }.count <= maxFailingSeeds
+        }
         let front = points.filter { p in
             !points.contains { q in
                 q.candidate != p.candidate && q.objective! <= p.objective! && q.main! >= p.main!
