@@ -189,8 +189,9 @@ public struct SearchSpace: Sendable {
             try node.rejectUnknownKeys()
             screen = SearchScreen(players: players, slack: slack)
         }
-        // A note for people, as a scenario's "description".
+        // A note for people, as a scenario's "description", and the schema an editor checks against.
         _ = try root.value("description", default: "") { try $0.string() }
+        _ = try root.value("$schema", default: "") { try $0.string() }
         try root.rejectUnknownKeys()
         let space = SearchSpace(file: file, basePath: basePath, baseReference: reference, knobs: knobs, constraints: constraints,
                                 constraintsGiven: given, objective: objective, seedCount: seedCount, maxFailingSeeds: maxFailing, screen: screen)

@@ -127,3 +127,22 @@ private extension JSONValue {
         return -1
     }
 }
+
+/// The search file's schema: the committed file is the reader's text, and it names exactly the
+/// keys the reader accepts.
+@Suite struct SearchSchemaTests {
+    @Test func theCommittedSchemaIsTheReadersAndNamesItsKeys() throws {
+        let root = ScenarioFixtures.packageRoot
+        let committed = try String(contentsOfFile: root + "/Scenarios/search/search.schema.json", encoding: .utf8)
+        #expect(committed == SearchSpace.schema, "Scenarios/search/search.schema.json differs from SearchSpace.schema")
+        let schema = try JSONParser.parse(SearchSpace.schema)
+        guard case .object(let members)? = schema["properties"] else { Issue.record("no properties"); return }
+        #expect(members.map(\.key) == SearchSpace.keys)
+        // The gallery's search reads, and with a key the schema lacks it is refused naming it.
+        let gallery = root + "/Scenarios/search/gallery.json"
+        let text = try String(contentsOfFile: gallery, encoding: .utf8)
+        _ = try SearchSpace.read(text: text, file: gallery)
+        let bad = text.replacingOccurrences(of: "\"seeds\": 1,", with: "\"seeds\": 1, \"sedes\": 2,")
+        #expect(throws: InputError.self) { _ = try SearchSpace.read(text: bad, file: gallery) }
+    }
+}
