@@ -6,6 +6,9 @@ DEFAULT_SCENARIO := Scenarios/v115-pausing.json
 # story order; Reports/README.md indexes them (notes from docs/gallery.md).
 REPORTED := original-plan v115-idealised v115-pausing v115-uptime fix-subsecond-timestamp fix-rtt-half fix-aligned-ticks \
             fix-continuous-clock recommended multistore-80 outage-fixed-retry outage-backoff leap-second-step leap-second-smear
+# The gallery's search (docs/search.md): the cheapest design meeting the recommended design's
+# budgets, written to Reports/search/. Exit 1 (no design meets) still writes the report.
+SEARCH := Scenarios/search/gallery.json
 INDEX = $(SYNCLAB) index $(addprefix $(1)/,$(REPORTED)) --title "SyncLab gallery" --notes docs/gallery.md --out $(1)/README.md
 
 # One optimised build serves the tests, `run`, the reports and CI: the lab's code in release
@@ -35,9 +38,11 @@ test:
 reports: build
 	@for s in $(REPORTED); do $(SYNCLAB) run Scenarios/$$s.json --out Reports/$$s > /dev/null || exit 1; done
 	@$(call INDEX,Reports) > /dev/null
-	@echo "reports regenerated: $(REPORTED) and Reports/README.md"
+	@$(SYNCLAB) search $(SEARCH) --out Reports/search --quiet > /dev/null; test $$? -le 1
+	@echo "reports regenerated: $(REPORTED), Reports/README.md and Reports/search"
 
-# Fail if a committed report differs from what the code produces now.
+# Fail if a committed report differs from what the code produces now. The search is checked in a
+# folder as deep as Reports/search: its best.json extends the base by a path relative to it.
 check-reports: build
 	@tmp=$$(mktemp -d); status=0; \
 	for s in $(REPORTED); do \
@@ -48,7 +53,13 @@ check-reports: build
 	$(call INDEX,$$tmp) > /dev/null && diff Reports/README.md $$tmp/README.md > /dev/null \
 	  || { echo "Reports/README.md is out of date: run 'make reports'"; status=1; }; \
 	rm -rf $$tmp; \
-	if [ $$status -eq 0 ]; then echo "reports up to date: $(REPORTED)"; fi; exit $$status
+	tmp=$$(mktemp -d .search-check.XXXXXX); \
+	$(SYNCLAB) search $(SEARCH) --out $$tmp/search --quiet > /dev/null 2>&1; \
+	if [ $$? -gt 1 ]; then echo "search failed: $(SEARCH)"; status=1; \
+	else rm -f $$tmp/search/.synclab-report; diff -r -x .synclab-report Reports/search $$tmp/search > /dev/null \
+	  || { echo "Reports/search is out of date: run 'make reports'"; status=1; }; fi; \
+	rm -rf $$tmp; \
+	if [ $$status -eq 0 ]; then echo "reports up to date: $(REPORTED) and search"; fi; exit $$status
 
 # Regenerate Scenarios/scenario.schema.json and the app-team example's schema from the plug-in
 # registries (a test fails when either is stale).

@@ -36,6 +36,7 @@ public struct CLI {
       synclab check SCENARIO.json... [--junit FILE] [--seeds N] [--max-failures M]
       synclab compare A.json B.json... [--out DIR] [--seed S]
       synclab sweep SCENARIO.json --vary KEYPATH=v1,v2,... [--vary ...] [--seeds N] [--shard i/n] [--out DIR]
+      synclab search SEARCH.json [--shard i/n] [--out DIR]
       synclab merge PART_DIR... --out DIR
       synclab validate SCENARIO.json...
       synclab list [DIR] | --kinds
@@ -48,7 +49,8 @@ public struct CLI {
       check      run scenarios and judge their budgets (CI gate; exit 1 when one fails)
       compare    run scenarios on the same seed and report them side by side
       sweep      run a grid of scenario variants (shardable across machines)
-      merge      combine the parts of a sharded sweep
+      search     the cheapest design in a space that meets the budgets (exit 1 when none does)
+      merge      combine the parts of a sharded sweep or search
       validate   check scenario files without running them
       list       list the scenarios in a folder (default: Scenarios), or the plug-in kinds
       schema     print or write the scenario JSON Schema, generated from the plug-in kinds
@@ -59,7 +61,7 @@ public struct CLI {
 
     """
 
-    static let commands: Set<String> = ["run", "check", "compare", "sweep", "merge", "validate", "list", "schema", "index"]
+    static let commands: Set<String> = ["run", "check", "compare", "sweep", "search", "merge", "validate", "list", "schema", "index"]
     static let helpWords: Set<String> = ["help", "--help", "-h"]
 
     /// Runs one command line (without the program name); returns the exit status.
@@ -80,6 +82,7 @@ public struct CLI {
         case "check": return CheckCommand(cli: self).main(rest)
         case "compare": return CompareCommand(cli: self).main(rest)
         case "sweep": return SweepCommand(cli: self).main(rest)
+        case "search": return SearchCommand(cli: self).main(rest)
         case "merge": return MergeCommand(cli: self).main(rest)
         case "validate": return ValidateCommand(cli: self).main(rest)
         case "list": return ListCommand(cli: self).main(rest)

@@ -231,7 +231,7 @@ struct MergeCommand {
     static let maximumPartBytes = 500_000_000
 
     static let help = """
-    synclab merge — combine the parts of a sharded sweep
+    synclab merge — combine the parts of a sharded sweep (or search)
 
     USAGE
       synclab merge PART_DIR... --out DIR
@@ -240,7 +240,8 @@ struct MergeCommand {
     writes DIR exactly as the unsharded sweep would (sweep.csv, sweep.md, sweep_chart.svg/.csv),
     byte for byte. Refuses (exit 2) parts of different sweeps (scenario content, --vary, seeds
     or chart), overlapping parts (a shard given twice), missing shards, and a part whose rows
-    are not exactly its points × seeds.
+    are not exactly its points × seeds. Folders holding search-part.csv (from 'synclab search
+    --shard i/n') merge into the search's report the same way (docs/search.md).
 
     EXAMPLES
       synclab merge /shared/part-0 /shared/part-1 /shared/part-2 --out Reports/sweep-v115-uptime
@@ -257,6 +258,10 @@ struct MergeCommand {
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("merge", "missing the part folders") }
         guard let out = parsed.options["--out"], !out.isEmpty else { return cli.usageError("merge", "--out DIR is required") }
+        // Parts of a sharded search merge into the search's report (SearchCommand.swift).
+        if PathKind((parsed.positional[0] as NSString).appendingPathComponent(SearchPart.fileName)) == .regularFile {
+            return SearchCommand(cli: cli).merge(parsed.positional, out: out)
+        }
         let inputs = parsed.positional + parsed.positional.map { ($0 as NSString).appendingPathComponent(SweepPart.fileName) }
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab merge: \(problem)\n")

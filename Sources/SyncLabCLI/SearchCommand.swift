@@ -1,0 +1,269 @@
+import Foundation
+import SyncLab
+import SyncLabReports
+import SyncLabKernel
+
+/// `synclab search`: the cheapest design in a declared space that meets the budgets.
+struct SearchCommand {
+    let cli: CLI
+
+    static let help = """
+    synclab search — the cheapest design in a space that meets the budgets
+
+    USAGE
+      synclab search SEARCH.json [--shard i/n] [--out DIR] [--threads N] [--quiet]
+
+    SEARCH.json names a base scenario ("base", relative to the search file), the knobs and the
+    values each may take ("knobs": key paths as sweep takes them; at most one "monotone", such as
+    server.fleet.servers, whose larger values never break a constraint a smaller one meets), the
+    "constraints" (budgets in the scenario format; default: the base's budgets), the "objective"
+    to minimise (servers, or a figure such as costPerMonth.vps, peakRequestsPerSecond or
+    requestsPerMonth), "seeds" and "maxFailingSeeds", and "screen": {"players", "slack"}. A bad
+    key path, an empty knob or an objective that is not a figure is exit 2 naming the file and
+    key path before anything runs. docs/search.md has the format and what pruning can miss.
+
+    The search screens each group of candidates (all knobs fixed but the monotone one) at its
+    most favourable value with fewer players and one seed, confirms survivors at the base's size
+    with every seed, and bisects the monotone knob for its smallest passing value. Every run
+    uses the same seeds (common random numbers); the files are byte-identical for any --threads.
+
+    Writes DIR:
+      search.md        the winner, the Pareto front of the objective against the 500 ms
+                       figure, every full-size candidate and what the search cost
+      candidates.csv   every candidate: knobs, mean figures, verdict, stage reached, why
+      pareto.csv/.svg  every full-size candidate, the front marked
+      best.json        the winner as a scenario extending the base (only when one meets)
+
+    OPTIONS
+      --shard i/n      search only the groups g with g mod n = i and write DIR/search-part.csv
+                       for 'synclab merge', which writes exactly the bytes of one machine
+      --out DIR        default: Reports/search-<name>, or Reports/search-<name>-part-i-of-n
+      --threads N      threads per run
+      --quiet          no progress (candidate i of n) on stderr
+
+    Exit status: 0 a design meets every constraint, 1 none does (the nearest miss is named),
+    2 bad input or usage. A shard exits 0 once its part is written.
+
+    EXAMPLES
+      synclab search Scenarios/search/gallery.json --out Reports/search
+      synclab search Scenarios/search/gallery.json --shard 0/2 --out /shared/part-0
+      synclab merge /shared/part-0 /shared/part-1 --out Reports/search
+
+    """
+
+    /// A search part holds a few hundred bytes per run; refuse a larger file unread.
+    static let maximumPartBytes = 200_000_000
+
+    func main(_ arguments: [String]) -> Int32 {
+        let valued: Set<String> = ["--shard", "--out", "--threads"]
+        if let problem = RunCommand.shapeProblem(arguments, valued: valued) { return cli.usageError("search", problem) }
+        let parsed: ParsedArguments
+        switch cli.parse(arguments, command: "search", valued: valued, flags: [CLI.quietFlag], help: SearchCommand.help) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
+        }
+        guard parsed.positional.count == 1 else {
+            return cli.usageError("search", parsed.positional.isEmpty ? "missing the search file" : "expected one search file, got \(parsed.positional.count)")
+        }
+        let path = parsed.positional[0]
+        var shard = 0, shards = 1
+        if let text = parsed.options["--shard"] {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let a = CLI.wholeNumber(String(parts[0]), as: Int.self), let b = CLI.wholeNumber(String(parts[1]), as: Int.self),
+                  b >= 1, b <= 10_000, a >= 0, a < b else {
+                return cli.usageError("search", "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got \(SafePaths.quoted(text))")
+            }
+            (shard, shards) = (a, b)
+        }
+        var threads = Simulation.defaultThreads
+        if let text = parsed.options["--threads"] {
+            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
+                return cli.usageError("search", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
+            }
+            threads = n
+        }
+        if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("search", "--out needs a folder; got an empty value") }
+
+        // Read and validate everything before any run: the file, the base, every candidate.
+        let text: String
+        switch SafePaths.readInput(path, limit: 10_000_000) {
+        case .success(let t): text = t
+        case .failure(let e):
+            cli.err("synclab search: \(path): \(e.message)\n")
+            return 2
+        }
+        let loader = ScenarioLoader()
+        let space: SearchSpace, base: Scenario, baseValue: JSONValue
+        do {
+            (space, base) = try SearchSpace.read(text: text, file: path, loader: loader)
+            baseValue = try loader.mergedValue(path: space.basePath)
+        } catch {
+            cli.err("synclab search: \(error)\n")
+            return 2
+        }
+        let plan = SearchPlan(space, baseSeed: base.seed)
+        let memoryLimit = MemoryLimit.current()
+        var full: [Int: Scenario] = [:]
+        var screen: [Int: Scenario] = [:]
+        for c in 0..<plan.candidates {
+            let overrides = space.overrides(plan.values(of: c))
+            let mine = SearchPlan.shard(ofGroup: plan.group(of: c), count: shards) == shard
+            do {
+                let s = try loader.load(path: space.basePath, overrides: overrides)
+                if let problem = ScenarioLoader.memoryProblem(s, limit: memoryLimit) {
+                    cli.err("synclab search: \(path): knobs: candidate \(c + 1) (\(plan.describe(c))): \(problem)\n")
+                    return 2
+                }
+                if mine { full[c] = s }
+                if let players = space.screen?.players, plan.step(of: c) == plan.steps - 1 {
+                    let small = try loader.load(path: space.basePath, overrides: overrides
+                        + [ScenarioLoader.Override(keyPath: "population.players", value: .number(Double(players), literal: String(players)))])
+                    if mine { screen[c] = small }
+                }
+            } catch {
+                cli.err("synclab search: \(path): knobs: candidate \(c + 1) (\(plan.describe(c))): \(error)\n")
+                return 2
+            }
+        }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let spec = SearchSpec(name: name, scenario: base.name, basePath: space.basePath,
+                              fingerprint: SweepSpec.fingerprint(text + "\n" + baseValue.serialized(indent: 0)),
+                              plan: plan, players: base.population.players, constraintsGiven: space.constraintsGiven)
+        let sharded = parsed.options["--shard"] != nil
+        let out = parsed.options["--out"] ?? (sharded ? "Reports/search-\(name)-part-\(shard)-of-\(shards)" : "Reports/search-\(name)")
+        let inputs = [path] + loader.inputFiles(path: space.basePath)
+        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
+            cli.err("synclab search: \(problem)\n")
+            return 2
+        }
+
+        cli.out("seeds \(plan.seeds.map(String.init).joined(separator: ", "))\n")
+        let mineGroups = (0..<plan.groups).filter { SearchPlan.shard(ofGroup: $0, count: shards) == shard }
+        cli.out("search of \(base.name): \(plan.candidates) candidates in \(plan.groups) group\(plan.groups == 1 ? "" : "s") of \(plan.steps)"
+            + (sharded ? "; shard \(shard)/\(shards) searches \(mineGroups.count) groups" : "") + "\n")
+        var runs: [SearchRun] = []
+        let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
+        for g in mineGroups {
+            runs += plan.search(group: g) { c, stage, seed in
+                var scenario = (stage == .screen ? screen[c] : full[c])!
+                scenario.seed = seed
+                let label = "candidate \(c + 1) of \(plan.candidates), \(stage.rawValue) seed \(seed)"
+                let result = Simulation.run(scenario, threads: threads, progress: cli.progress(label, simulating: scenario, flags: parsed.flags))
+                cli.progressDone(flags: parsed.flags)
+                let figures = result.figures
+                let servers = Double(scenario.server.fleet?.servers ?? 1)
+                let values = plan.figures.map { key in SearchPart.rounded(key == "servers" ? servers : figures[key] ?? nil) }
+                let run = SearchRun(candidate: c, stage: stage, seed: seed, values: values)
+                cli.out("candidate \(c + 1) of \(plan.candidates) (\(plan.describe(c))), \(stage.rawValue) seed \(seed): "
+                    + (stage == .screen ? (plan.prunedAtScreen(run) ? "pruned" : "passes screening") : (plan.meets(run) ? "meets" : "misses")) + "\n")
+                return values
+            }
+        }
+        cli.err("simulated \(runs.count) runs in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
+        let part = SearchPart(spec: spec, shard: shard, shards: shards, runs: runs)
+        if sharded {
+            return write([(SearchPart.fileName, part.text)], to: out, inputs: inputs, shown: SearchPart.fileName) ? 0 : 2
+        }
+        // One machine is the part 0/1 merged: the same path as `merge`, so the same bytes.
+        switch SearchPart.parse(part.text) {
+        case .success(let p): return report([("the search", p)], baseValue: baseValue, out: out, inputs: inputs)
+        case .failure(let e):
+            cli.err("synclab search: internal error: \(e)\n")
+            return 2
+        }
+    }
+
+    /// `synclab merge` of search parts: the report of the whole search.
+    func merge(_ folders: [String], out: String) -> Int32 {
+        let inputs = folders + folders.map { ($0 as NSString).appendingPathComponent(SearchPart.fileName) }
+        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
+            cli.err("synclab merge: \(problem)\n")
+            return 2
+        }
+        var parts: [(source: String, part: SearchPart)] = []
+        for dir in folders {
+            let file = (dir as NSString).appendingPathComponent(SearchPart.fileName)
+            switch SafePaths.readInput(file, limit: SearchCommand.maximumPartBytes) {
+            case .success(let t):
+                switch SearchPart.parse(t.replacingOccurrences(of: "\r\n", with: "\n")) {
+                case .success(let p): parts.append((dir, p))
+                case .failure(let e):
+                    cli.err("synclab merge: \(file): \(e)\n")
+                    return 2
+                }
+            case .failure(let e):
+                cli.err("synclab merge: \(file): \(e.message) (is '\(dir)' a folder written by 'synclab search --shard'?)\n")
+                return 2
+            }
+        }
+        // best.json sets whole arrays from the base: read it, and check it is the searched one.
+        let spec = parts[0].part.spec
+        let baseValue: JSONValue
+        do {
+            baseValue = try ScenarioLoader().mergedValue(path: spec.basePath)
+        } catch {
+            cli.err("synclab merge: the search's base scenario: \(error)\n")
+            return 2
+        }
+        return report(parts, baseValue: baseValue, out: out, inputs: inputs + ScenarioLoader().inputFiles(path: spec.basePath))
+    }
+
+    /// Merges parts, writes the report folder and says the verdict: 0 a winner, 1 none, 2 bad input.
+    func report(_ parts: [(source: String, part: SearchPart)], baseValue: JSONValue, out: String, inputs: [String]) -> Int32 {
+        let command = parts.count == 1 && parts[0].source == "the search" ? "search" : "merge"
+        let spec: SearchSpec, runs: [SearchRun]
+        switch SearchReport.merge(parts) {
+        case .success(let r): (spec, runs) = r
+        case .failure(let e):
+            cli.err("synclab \(command): \(e)\n")
+            return 2
+        }
+        let outcome = spec.plan.outcome(runs)
+        var files = SearchReport.files(spec, runs: runs, best: outcome.winner == nil ? nil : "best.json")
+        if let w = outcome.winner {
+            let extends = SearchCommand.relativePath(from: out, to: spec.basePath)
+            files.append(("best.json", SearchReport.bestScenario(spec, winner: w, base: baseValue, extends: extends)))
+        }
+        let plan = spec.plan
+        cli.out("\(outcome.fullRuns) full-size runs and \(outcome.screenRuns) screening runs; the whole grid at full size is \(plan.candidates * plan.seeds.count)\n")
+        if let w = outcome.winner {
+            cli.out("winner: candidate \(w + 1) (\(plan.describe(w))), \(plan.objective.key) "
+                + Headline.cell(outcome.fates.first { $0.candidate == w }?.objective) + "\n")
+        } else if let n = outcome.nearestMiss, let fate = outcome.fates.first(where: { $0.candidate == n }) {
+            cli.out("no design meets every constraint; nearest miss: candidate \(n + 1) (\(plan.describe(n))), which \(fate.reason)\n")
+        } else {
+            cli.out("no design meets every constraint\n")
+        }
+        guard write(files, to: out, inputs: inputs, shown: "search.md", command: command) else { return 2 }
+        return outcome.winner == nil ? 1 : 0
+    }
+
+    func write(_ files: [(name: String, contents: String)], to out: String, inputs: [String], shown: String, command: String = "search") -> Bool {
+        do {
+            let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
+            for warning in warnings { cli.err("synclab \(command): warning: \(warning)\n") }
+        } catch {
+            cli.err("synclab \(command): \(error)\n")
+            return false
+        }
+        cli.out("wrote \(ReportWriter.expanded(out))/\(shown)\n")
+        return true
+    }
+
+    /// `file` as a path relative to the folder `dir` (both relative to the working folder or
+    /// absolute): what `best.json` in `dir` writes in `extends`.
+    static func relativePath(from dir: String, to file: String) -> String {
+        func parts(_ p: String) -> [String] {
+            let absolute = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
+            var out: [String] = []
+            for c in absolute.split(separator: "/") where c != "." && !c.isEmpty {
+                if c == ".." { if !out.isEmpty { out.removeLast() } } else { out.append(String(c)) }
+            }
+            return out
+        }
+        let from = parts(ReportWriter.expanded(dir)), to = parts(ReportWriter.expanded(file))
+        var common = 0
+        while common < from.count, common < to.count - 1, from[common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
+    }
+}

@@ -1,0 +1,72 @@
+import Testing
+import SyncLab
+@testable import SyncLabReports
+
+/// Search parts and their merge on hand-made runs (no simulation): a part reads back as
+/// written, merge replays each group's search and refuses parts that are not exactly its runs.
+@Suite struct SearchReportTests {
+    static func number(_ n: Int) -> JSONValue { .number(Double(n), literal: String(n)) }
+
+    static let plan = SearchPlan(
+        knobs: [SearchKnob(keyPath: "client.probes", values: [1, 2].map(number)),
+                SearchKnob(keyPath: "server.fleet.servers", values: [2, 4, 6, 8].map(number), monotone: true)],
+        constraints: [Budget(name: "load", metric: "failedRequestShare", comparison: .atMost, limit: 0.01)],
+        objective: .servers, seeds: [3, 4], screen: SearchScreen(players: 10, slack: 0.5))
+    static let spec = SearchSpec(name: "t", scenario: "s", basePath: "s.json", fingerprint: "0123456789abcdef",
+                                 plan: plan, players: 100, constraintsGiven: true)
+
+    /// Failures fall with servers and rise with probes: probes p on n servers fail 0.03 p / n.
+    static func runs(shard: Int, of shards: Int) -> [SearchRun] {
+        (0..<plan.groups).filter { SearchPlan.shard(ofGroup: $0, count: shards) == shard }.flatMap { g in
+            plan.search(group: g) { c, _, _ in
+                let v: [Double] = plan.values(of: c).map { value -> Double in
+                    guard case .number(let d, _) = value else { return 0 }
+                    return d
+                }
+                return plan.figures.map { key -> Double? in key == "servers" ? v[1] : key == "failedRequestShare" ? SearchPart.rounded(0.03 * v[0] / v[1]) : 0.99 }
+            }
+        }
+    }
+
+    @Test func aPartReadsBackAsWrittenAndMergesLikeOneMachine() throws {
+        let whole = SearchPart(spec: Self.spec, shard: 0, shards: 1, runs: Self.runs(shard: 0, of: 1))
+        let parsed = try SearchPart.parse(whole.text).get()
+        #expect(parsed.text == whole.text && parsed.runs == whole.runs)
+        let parts = (0..<2).map { i in ("p\(i)", SearchPart(spec: Self.spec, shard: i, shards: 2, runs: Self.runs(shard: i, of: 2))) }
+        let one = try SearchReport.merge([("whole", parsed)]).get()
+        let two = try SearchReport.merge(parts.reversed()).get()
+        #expect(one.1 == two.1)
+        let a = SearchReport.files(one.0, runs: one.1, best: "best.json"), b = SearchReport.files(two.0, runs: two.1, best: "best.json")
+        #expect(a.map(\.contents) == b.map(\.contents))
+        // 1 probe needs 0.03 / n ≤ 0.01: n = 4 (3 is not a value); 2 probes: n = 6. The winner is 1 probe on 4.
+        let outcome = Self.plan.outcome(one.1)
+        #expect(outcome.winner == Self.plan.candidate(group: 0, step: 1))
+        #expect(a[0].contents.contains("**Winner: `client.probes`=1, `server.fleet.servers`=4.**"))
+    }
+
+    @Test func mergeRefusesAPartWithARunTooManyOrTooFew() {
+        var extra = SearchPart(spec: Self.spec, shard: 0, shards: 1, runs: Self.runs(shard: 0, of: 1))
+        extra.runs.append(SearchRun(candidate: 0, stage: .full, seed: 9, values: extra.runs[0].values))
+        guard case .failure(let e) = SearchReport.merge([("x", extra)]) else { Issue.record("merged a part with an extra run"); return }
+        #expect(e.message.contains("its search makes"), "\(e)")
+        var short = SearchPart(spec: Self.spec, shard: 0, shards: 1, runs: Self.runs(shard: 0, of: 1))
+        short.runs.removeLast()
+        guard case .failure(let f) = SearchReport.merge([("y", short)]) else { Issue.record("merged a part lacking a run"); return }
+        #expect(f.message.contains("lacks the run"), "\(f)")
+    }
+
+    @Test func bestScenarioExtendsTheBaseWithTheWinnersValuesAndWholeArrays() throws {
+        let plan = SearchPlan(knobs: [SearchKnob(keyPath: "network.profiles[1].share", values: [.number(0.5, literal: "0.5")]),
+                                      SearchKnob(keyPath: "client.probes", values: [Self.number(2)])],
+                              constraints: Self.plan.constraints, objective: .servers, seeds: [1])
+        let base = try JSONParser.parse(#"{"network": {"profiles": [{"preset": "wifi", "share": 0.5}, {"preset": "lte", "share": 0.4}]}}"#)
+        let spec = SearchSpec(name: "t", scenario: "s", basePath: "s.json", fingerprint: "0", plan: plan, players: 1, constraintsGiven: false)
+        let text = SearchReport.bestScenario(spec, winner: 0, base: base, extends: "../s.json")
+        let value = try JSONParser.parse(text)
+        #expect(value["extends"] == .string("../s.json"))
+        #expect(value["client"]?["probes"] == Self.number(2))
+        // JSON merging replaces arrays whole: the whole list, with the knob set in it.
+        #expect(value["network"]?["profiles"] == (try JSONParser.parse(#"[{"preset": "wifi", "share": 0.5}, {"preset": "lte", "share": 0.5}]"#)))
+        #expect(value["budgets"] == nil)
+    }
+}

@@ -1,0 +1,148 @@
+import Testing
+@testable import SyncLab
+import SyncLabKernel
+
+/// The staged search on closed forms (no simulation): bisection finds exactly the derivable
+/// optimum, pruning never drops the optimum of a space run in full, fates are explained.
+@Suite struct SearchPlanTests {
+    static func number(_ n: Int) -> JSONValue { .number(Double(n), literal: String(n)) }
+
+    /// A fleet of `n` servers, each serving `rate` requests a second, turns away
+    /// max(0, peak − n × rate) requests in the busiest second (a fluid model with no waiting
+    /// room): it turns nothing away exactly when n × rate ≥ peak.
+    static func refused(servers n: Int, rate: Double, peak: Double) -> Double { max(0, peak - Double(n) * rate) }
+
+    static func serversPlan(_ values: ClosedRange<Int>, screen: SearchScreen? = nil, extra: [SearchKnob] = []) -> SearchPlan {
+        SearchPlan(knobs: extra + [SearchKnob(keyPath: "server.fleet.servers", values: values.map(number), monotone: true)],
+                   constraints: [Budget(name: "nothing turned away", metric: "refusedPerSecond", comparison: .atMost, limit: 0)],
+                   objective: .servers, seeds: [1, 2, 3], screen: screen)
+    }
+
+    @Test func bisectionFindsTheFewestServersAboveThePeakExactly() {
+        // Peaks and pool rates chosen so that n × rate never equals the peak: the answer is
+        // ⌊peak / rate⌋ + 1, the smallest n with n × rate above the peak.
+        var random = RandomStream(state: 43)
+        for _ in 0..<200 {
+            let rate = Double(100 + Int(random.next() % 900)) + 0.5
+            let peak = Double(Int(random.next() % 20_000)) + 0.25
+            let expected = Int((peak / rate).rounded(.down)) + 1
+            let plan = Self.serversPlan(1...64)
+            var evaluations = 0
+            let runs = plan.search(group: 0) { c, _, _ in
+                evaluations += 1
+                let n = plan.values(of: c)[0].intValue
+                return plan.figures.map { $0 == "servers" ? Double(n) : $0 == "refusedPerSecond" ? Self.refused(servers: n, rate: rate, peak: peak) : 1 }
+            }
+            let outcome = plan.outcome(runs)
+            if expected <= 64 {
+                #expect(outcome.winner.map { plan.values(of: $0)[0].intValue } == expected, "peak \(peak), rate \(rate)")
+                // The largest value, then a bisection of 64 values: at most 1 + 6 candidates × 3 seeds.
+                #expect(evaluations <= 7 * 3)
+                #expect(outcome.fates.filter { $0.verdict == .meets }.allSatisfy { plan.values(of: $0.candidate)[0].intValue >= expected })
+            } else {
+                #expect(outcome.winner == nil && outcome.nearestMiss == 63, "the most servers come nearest")
+                #expect(evaluations == 1, "a miss at the most servers stops after its first failing seed")
+            }
+        }
+    }
+
+    /// A space of probes × tick × servers whose figures are closed forms: the staged search
+    /// finds the optimum a full run of the grid finds, and every candidate's fate is consistent.
+    @Test func pruningNeverDropsTheOptimumOfASpaceRunInFull() {
+        let probes = SearchKnob(keyPath: "client.probes", values: [1, 2, 3, 4].map(Self.number))
+        let tick = SearchKnob(keyPath: "client.tick", values: [.string("timer"), .string("aligned")])
+        let constraints = [Budget(name: "500 ms", metric: SearchSpace.mainFigure, comparison: .atLeast, limit: 0.99),
+                           Budget(name: "nothing turned away", metric: "refusedPerSecond", comparison: .atMost, limit: 0)]
+        let screen = SearchScreen(players: 100, slack: 0.02)
+        var random = RandomStream(state: 7)
+        for trial in 0..<100 {
+            let peakPerProbe = Double(500 + Int(random.next() % 3000))
+            let shares = (0..<8).map { _ in 0.95 + Double(random.next() % 600) / 10_000 }   // 0.95 … 1.01 → clamped
+            let plan = SearchPlan(knobs: [probes, tick, SearchKnob(keyPath: "server.fleet.servers", values: (1...20).map(Self.number), monotone: true)],
+                                  constraints: constraints, objective: .servers, seeds: [1, 2], screen: screen)
+            func figures(_ c: Int, _ stage: SearchStage) -> [Double?] {
+                let v = plan.values(of: c)
+                let p = v[0].intValue, n = v[2].intValue
+                let design = (p - 1) * 2 + (v[1] == .string("aligned") ? 1 : 0)
+                // The 500 ms figure is the design's, the same at screening (common random numbers);
+                // the load is lighter at screening size, so it can only look better there.
+                let share = min(1, shares[design])
+                let load = Self.refused(servers: n, rate: 577, peak: Double(p) * peakPerProbe * (stage == .screen ? 0.1 : 1))
+                return plan.figures.map { $0 == "servers" ? Double(n) : $0 == "refusedPerSecond" ? load : share }
+            }
+            // Every candidate at full size: the true optimum.
+            let truth = (0..<plan.candidates).filter { c in
+                let run = SearchRun(candidate: c, stage: .full, seed: 1, values: figures(c, .full))
+                return plan.meets(run)
+            }.min { (plan.values(of: $0)[2].intValue, $0) < (plan.values(of: $1)[2].intValue, $1) }
+            var evaluations = 0
+            let runs = (0..<plan.groups).flatMap { g in plan.search(group: g) { c, stage, _ in evaluations += 1; return figures(c, stage) } }
+            let outcome = plan.outcome(runs)
+            #expect(outcome.winner == truth, "trial \(trial)")
+            #expect(evaluations < plan.candidates * plan.seeds.count)
+            #expect(outcome.fates.count == plan.candidates)
+            for fate in outcome.fates {
+                // A verdict implied without a run agrees with what a run would have shown.
+                let real = plan.meets(SearchRun(candidate: fate.candidate, stage: .full, seed: 1, values: figures(fate.candidate, .full)))
+                switch fate.verdict {
+                case .meets: #expect(real)
+                case .misses, .impliedMiss, .prunedAtScreen, .prunedWithGroup: #expect(!real, "\(fate)")
+                case .notNeeded: #expect(real)
+                }
+            }
+        }
+    }
+
+    @Test func aSpaceWhereNothingPassesNamesTheNearestMiss() {
+        let plan = SearchPlan(knobs: [SearchKnob(keyPath: "client.probes", values: [1, 2, 3].map(Self.number))],
+                              constraints: [Budget(name: "500 ms", metric: SearchSpace.mainFigure, comparison: .atLeast, limit: 0.99)],
+                              objective: .servers, seeds: [5])
+        let shares = [0.90, 0.985, 0.95]
+        let runs = (0..<plan.groups).flatMap { g in
+            plan.search(group: g) { c, _, _ in plan.figures.map { $0 == "servers" ? 5 : shares[c] } }
+        }
+        let outcome = plan.outcome(runs)
+        #expect(outcome.winner == nil)
+        #expect(outcome.nearestMiss == 1)
+        let fate = outcome.fates[1]
+        #expect(fate.verdict == .misses && fate.reason.contains("transitionBest500msShare.p1 0.985 against min 0.99"), "\(fate.reason)")
+        // Relative shortfall: (0.99 − 0.985) / 0.99.
+        #expect(abs((fate.shortfall ?? 0) - 0.005 / 0.99) < 1e-12)
+    }
+
+    @Test func candidatesPutTheMonotoneKnobInnermost() {
+        let plan = Self.serversPlan(3...5, extra: [SearchKnob(keyPath: "client.probes", values: [1, 2].map(Self.number))])
+        #expect(plan.candidates == 6 && plan.groups == 2 && plan.steps == 3)
+        #expect(plan.describe(4) == "client.probes=2 server.fleet.servers=4")
+        #expect(plan.figures == [SearchSpace.mainFigure, "servers", "refusedPerSecond"])
+        #expect(SearchPlan.relativeMiss(Budget(name: "", metric: "x", comparison: .atMost, limit: 0), 3) == 3)
+        #expect(SearchPlan.relativeMiss(Budget(name: "", metric: "x", comparison: .atLeast, limit: 0.5), 0.25) == 0.5)
+        #expect(SearchPlan.relativeMiss(Budget(name: "", metric: "x", comparison: .atLeast, limit: 0.5), nil) == .infinity)
+    }
+}
+
+private extension JSONValue {
+    var intValue: Int {
+        if case .number(let d, _) = self { return Int(d) }
+        return -1
+    }
+}
+
+/// The search file's schema: the committed file is the reader's text, and it names exactly the
+/// keys the reader accepts.
+@Suite struct SearchSchemaTests {
+    @Test func theCommittedSchemaIsTheReadersAndNamesItsKeys() throws {
+        let root = ScenarioFixtures.packageRoot
+        let committed = try String(contentsOfFile: root + "/Scenarios/search/search.schema.json", encoding: .utf8)
+        #expect(committed == SearchSpace.schema, "Scenarios/search/search.schema.json differs from SearchSpace.schema")
+        let schema = try JSONParser.parse(SearchSpace.schema)
+        guard case .object(let members)? = schema["properties"] else { Issue.record("no properties"); return }
+        #expect(members.map(\.key) == SearchSpace.keys)
+        // The gallery's search reads, and with a key the schema lacks it is refused naming it.
+        let gallery = root + "/Scenarios/search/gallery.json"
+        let text = try String(contentsOfFile: gallery, encoding: .utf8)
+        _ = try SearchSpace.read(text: text, file: gallery)
+        let bad = text.replacingOccurrences(of: "\"seeds\": 1,", with: "\"seeds\": 1, \"sedes\": 2,")
+        #expect(throws: InputError.self) { _ = try SearchSpace.read(text: bad, file: gallery) }
+    }
+}
