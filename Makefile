@@ -17,7 +17,7 @@ INDEX = $(SYNCLAB) index $(addprefix $(1)/,$(REPORTED)) --title "SyncLab gallery
 # other built; the tests run with --skip-build because `swift test` adds flags of its own.
 BUILD_FLAGS := -c release -Xswiftc -enable-testing
 
-.PHONY: all build run test reports check-reports schema bench clean
+.PHONY: all build run test reports check-reports schema bench docs api-check api-baseline clean
 
 all: build
 
@@ -70,6 +70,27 @@ schema: build
 # Benchmarks (not part of `test`): fixed workloads, median of 3, appended to bench/results.csv.
 bench: build
 	Scripts/bench.sh
+
+# The library's reference (Sources/SyncLab/SyncLab.docc, docs/library.md links it) as a DocC
+# archive in .build/docs: the toolchain's symbol-graph extractor and docc, no package plug-in.
+# Open .build/docs/SyncLab.doccarchive in Xcode, or serve it: `docc preview` needs the catalog too.
+SYMBOL_GRAPHS := .build/symbol-graphs
+TRIPLE = $(shell $(SWIFT) -print-target-info | sed -n 's/.*"triple": "\(.*\)",/\1/p' | head -1)
+docs: build
+	rm -rf $(SYMBOL_GRAPHS) .build/docs && mkdir -p $(SYMBOL_GRAPHS) .build/docs
+	swift-symbolgraph-extract -module-name SyncLab -I $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/Modules \
+	  -target $(TRIPLE) -minimum-access-level public -output-dir $(SYMBOL_GRAPHS)
+	docc convert Sources/SyncLab/SyncLab.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) \
+	  --fallback-display-name SyncLab --fallback-bundle-identifier org.synclab.SyncLab \
+	  --output-path .build/docs/SyncLab.doccarchive --warnings-as-errors
+	@echo "wrote .build/docs/SyncLab.doccarchive"
+
+# The public API against the committed baseline (.ci/api; docs/library.md#versions-and-the-api-check),
+# and re-recording it after an intended change.
+api-check: build
+	Scripts/api-check.sh
+api-baseline: build
+	Scripts/api-check.sh --record
 
 clean:
 	rm -rf .build

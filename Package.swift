@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "SyncLab", targets: ["SyncLab"]),
         .library(name: "SyncLabKernel", targets: ["SyncLabKernel"]),
         .library(name: "SyncLabReports", targets: ["SyncLabReports"]),
+        // The command line as a library: an app's executable runs it with the app's registry.
+        .library(name: "SyncLabCLI", targets: ["SyncLabCLI"]),
         .executable(name: "synclab", targets: ["SyncLabTool"]),
     ],
     targets: [

@@ -8,7 +8,13 @@ import SyncLabKernel
 ///
 /// Exit status: 0 success, 1 a run finished but a budget failed (`check`), 2 bad input
 /// or usage — with a message naming the file and key path, and no report written.
+///
+/// An app team's own `synclab` is this command line with the app's registry: its executable's
+/// `main.swift` is `CLI.main(plugins: AppPlugins.registry)` (docs/library.md), and every
+/// command then loads, validates, checks and sweeps scenarios that name the app's kinds.
 public struct CLI {
+    /// The plug-in kinds scenarios may name: the built-ins, or an app's registry.
+    public var plugins: PluginRegistry
     public var out: (String) -> Void
     public var err: (String) -> Void
     /// Whether long runs report progress on `err` (`--quiet` turns it off for one command):
@@ -19,9 +25,11 @@ public struct CLI {
     /// Wall seconds, read for progress only.
     var progressClock: () -> Double = ProgressMeter.hostClock
 
-    public init(out: @escaping (String) -> Void = { print($0, terminator: "") },
+    public init(plugins: PluginRegistry = .builtIn,
+                out: @escaping (String) -> Void = { print($0, terminator: "") },
                 err: @escaping (String) -> Void = { StandardError.write($0) },
                 showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+        self.plugins = plugins
         self.out = out
         self.err = err
         self.showsProgress = showsProgress
@@ -60,6 +68,19 @@ public struct CLI {
     Exit status: 0 success, 1 a budget fails (check), 2 bad input or usage.
 
     """
+
+    /// Runs the process's command line with `plugins` and exits with its status: the whole
+    /// of an executable's `main.swift`.
+    public static func main(plugins: PluginRegistry = .builtIn) -> Never {
+        exit(CLI(plugins: plugins).main(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// The loader of every command: it knows the kinds of `plugins`, and an `extends` that names
+    /// no file beside the extending one may name a shipped scenario ("r1.json"), so an app's own
+    /// scenarios need no copy of the lab's folder (where the executable has its resource bundle).
+    var loader: ScenarioLoader {
+        ScenarioLoader(plugins: plugins, files: FileSystemScenarioResolver(fallback: ShippedScenarios.folderIfBundled))
+    }
 
     static let commands: Set<String> = ["run", "check", "compare", "sweep", "search", "merge", "validate", "list", "schema", "index"]
     static let helpWords: Set<String> = ["help", "--help", "-h"]

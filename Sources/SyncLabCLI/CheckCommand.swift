@@ -88,7 +88,7 @@ struct CheckCommand {
         var bad = false
         for (path, named) in expand(parsed.positional) {
             do {
-                let s = try ScenarioLoader().load(path: path)
+                let s = try cli.loader.load(path: path)
                 let perRun = s.budgets.filter { !$0.acrossSeeds }
                 if s.budgets.isEmpty && !named {
                     cli.err("synclab check: skipped \(path): it sets no budgets\n")
@@ -121,7 +121,7 @@ struct CheckCommand {
         if let junit {
             // Checked before the runs, so a typo does not cost a whole run; every file a scenario
             // reads (its extends chain, its traces) is an input the XML must not overwrite.
-            let inputs = parsed.positional + scenarios.flatMap { ScenarioLoader().inputFiles(path: $0.path) }
+            let inputs = parsed.positional + scenarios.flatMap { cli.loader.inputFiles(path: $0.path) }
             if let summaryFile, SafePaths.same(junit, summaryFile) {
                 return cli.usageError("check", "--junit '\(junit)' and GITHUB_STEP_SUMMARY name the same file; "
                     + "the summary appended to it would break the XML — choose another --junit file")
@@ -149,7 +149,7 @@ struct CheckCommand {
                 var variant = scenario
                 variant.seed = seed
                 let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-                let result = Simulation.run(variant, progress: cli.progress("\(scenario.name) seed \(seed)", simulating: variant, run: outcomes.count + 1,
+                let result = Simulation.run(variant, threads: Simulation.defaultThreads, progress: cli.progress("\(scenario.name) seed \(seed)", simulating: variant, run: outcomes.count + 1,
                                                                             of: scenarios.count * seedCount, flags: parsed.flags))
                 cli.progressDone(flags: parsed.flags)
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -195,7 +195,7 @@ struct CheckCommand {
         if let summary = summaryFile {
             let markdown = seedCount == 1 ? CheckReport.markdown(outcomes) + (acrossSeeds ? CheckReport.seedMarkdown(summaries) : "")
                 : CheckReport.seedMarkdown(summaries)
-            let inputs = scenarios.flatMap { ScenarioLoader().inputFiles(path: $0.path) }
+            let inputs = scenarios.flatMap { cli.loader.inputFiles(path: $0.path) }
             do {
                 if let input = inputs.first(where: { SafePaths.same($0, summary) }) {
                     throw ReportWriter.WriteError(message: "it is '\(input)', an input of this command; nothing was written")

@@ -67,7 +67,7 @@ struct CompareCommand {
         var scenarios: [Scenario] = []
         var bad = false
         for path in parsed.positional {
-            do { scenarios.append(try ScenarioLoader().load(path: path)) } catch {
+            do { scenarios.append(try cli.loader.load(path: path)) } catch {
                 cli.err("synclab compare: \(error)\n")
                 bad = true
             }
@@ -83,7 +83,7 @@ struct CompareCommand {
         if bad { return 2 }
         let common = seed ?? scenarios[0].seed
         let out = parsed.options["--out"] ?? "Reports/compare-\(scenarios[0].name)"
-        let inputs = parsed.positional.flatMap { ScenarioLoader().inputFiles(path: $0) }
+        let inputs = parsed.positional.flatMap { cli.loader.inputFiles(path: $0) }
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab compare: \(problem)\n")
             return 2

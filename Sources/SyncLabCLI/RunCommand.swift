@@ -101,29 +101,25 @@ struct RunCommand {
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("run", "--out needs a folder; got an empty value") }
         var scenario: Scenario
         do {
-            scenario = try ScenarioLoader().load(path: path)
+            scenario = try cli.loader.load(path: path)
         } catch {
             cli.err("synclab run: \(error)\n")
             return 2
         }
         if let seed { scenario.seed = seed }
-        if let clients { scenario.population.players = clients }
-        if let duration {
-            if let release = scenario.population.release, release.at.ns >= duration {
-                cli.err("synclab run: note: the release at \(Units.formatDuration(release.at.ns)) falls after --duration \(Units.formatDuration(duration)); running without it\n")
-                scenario.population.release = nil
+        // The library's rules for a new size (Scenario+Resize.swift), with this machine's memory.
+        do {
+            if let dropped = try scenario.resize(players: clients, duration: duration, memory: MemoryLimit.current()), let duration {
+                cli.err("synclab run: note: the release at \(Units.formatDuration(dropped)) falls after --duration \(Units.formatDuration(duration)); running without it\n")
             }
-            scenario.duration = duration
-        }
-        // The overrides change the run's size: refuse before the world is allocated.
-        if let problem = ScenarioLoader.memoryProblem(scenario, limit: MemoryLimit.current()) {
+        } catch {
             let overrides = [clients.map { "--clients \($0)" }, duration.map { "--duration \(Units.formatDuration($0))" }].compactMap { $0 }
-            cli.err("synclab run: \(path)\(overrides.isEmpty ? "" : " with " + overrides.joined(separator: " ")): \(problem)\n")
+            cli.err("synclab run: \(path)\(overrides.isEmpty ? "" : " with " + overrides.joined(separator: " ")): \(error.message)\n")
             return 2
         }
         let out = parsed.options["--out"] ?? "Reports/\(scenario.name)"
         // Every file the run reads (the extends chain, traces) is an input no output may delete.
-        let inputs = ScenarioLoader().inputFiles(path: path)
+        let inputs = cli.loader.inputFiles(path: path)
         // Refuse a destination we must not replace, or cannot write, before spending time on the run.
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab run: \(problem)\n")

@@ -27,7 +27,7 @@ struct SchemaCommand {
         case .parsed(let p): parsed = p
         }
         guard parsed.positional.isEmpty else { return cli.usageError("schema", "unexpected argument \(parsed.positional[0])") }
-        let text = ScenarioSchema.text(for: .builtIn)
+        let text = ScenarioSchema.text(for: cli.plugins)
         guard let out = parsed.options["--out"] else {
             cli.out(text)
             return 0

@@ -92,7 +92,7 @@ struct SearchCommand {
             cli.err("synclab search: \(path): \(e.message)\n")
             return 2
         }
-        let loader = ScenarioLoader()
+        let loader = cli.loader
         let space: SearchSpace, base: Scenario, baseValue: JSONValue
         do {
             (space, base) = try SearchSpace.read(text: text, file: path, loader: loader)
@@ -200,12 +200,12 @@ struct SearchCommand {
         let spec = parts[0].part.spec
         let baseValue: JSONValue
         do {
-            baseValue = try ScenarioLoader().mergedValue(path: spec.basePath)
+            baseValue = try cli.loader.mergedValue(path: spec.basePath)
         } catch {
             cli.err("synclab merge: the search's base scenario: \(error)\n")
             return 2
         }
-        return report(parts, baseValue: baseValue, out: out, inputs: inputs + ScenarioLoader().inputFiles(path: spec.basePath))
+        return report(parts, baseValue: baseValue, out: out, inputs: inputs + cli.loader.inputFiles(path: spec.basePath))
     }
 
     /// Merges parts, writes the report folder and says the verdict: 0 a winner, 1 none, 2 bad input.

@@ -129,7 +129,7 @@ struct SweepCommand {
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("sweep", "--out needs a folder; got an empty value") }
 
         // Load every point before running any: a bad key path or value costs no simulation time.
-        let loader = ScenarioLoader()
+        let loader = cli.loader
         let base: Scenario
         let fingerprint: String
         do {

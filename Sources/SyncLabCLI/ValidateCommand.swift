@@ -36,7 +36,7 @@ struct ValidateCommand {
                 continue
             }
             do {
-                let s = try ScenarioLoader().load(path: path)
+                let s = try cli.loader.load(path: path)
                 cli.out("ok \(s.name) (\(path))\n")
             } catch {
                 cli.err("synclab validate: \(error)\n")
@@ -76,7 +76,7 @@ struct ListCommand {
         }
         if parsed.flags.contains("--kinds") {
             guard parsed.positional.isEmpty else { return cli.usageError("list", "--kinds takes no folder") }
-            cli.out(ListCommand.kinds(PluginRegistry.builtIn))
+            cli.out(ListCommand.kinds(cli.plugins))
             return 0
         }
         guard parsed.positional.count <= 1 else { return cli.usageError("list", "expected at most one folder") }
@@ -89,7 +89,7 @@ struct ListCommand {
         for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
             let path = (dir as NSString).appendingPathComponent(name)
             do {
-                let s = try ScenarioLoader().load(path: path)
+                let s = try cli.loader.load(path: path)
                 let summary = s.description.split(separator: ".").first.map(String.init) ?? ""
                 cli.out("\(s.name)\t\(path)\t\(summary)\n")
             } catch {

@@ -23,6 +23,10 @@ public struct RandomStream: Sendable, Equatable {
         state = RandomStream.mix(b ^ (entity &* 0xABC9_8388_FB8B_AC03 &+ 0x8CB9_2BA7_2F3D_8DD7))
     }
 
+    /// A stream of its own for a test or a one-off draw: `seed` under purpose 0, entity 0. A
+    /// run's streams are keyed by what they are for (`init(seed:purpose:entity:)`).
+    public init(seed: UInt64) { self.init(seed: seed, purpose: StreamPurpose(rawValue: 0)) }
+
     /// The SplitMix64 output function.
     @inlinable public static func mix(_ z0: UInt64) -> UInt64 {
         var z = z0

@@ -32,7 +32,7 @@ public enum MarkdownReport {
         md += "| worst pair (latest − earliest; grows with viewers) p50 / p99 / max | \(t("transitionGapMs.p50")) / \(t("transitionGapMs.p99")) / \(t("transitionGapMs.max")) |\n"
         md += "| item changes whose worst pair is within 500 ms (grows stricter with viewers) | \(pct("transitionsWithin500msShare")) of \(r.gapTransitions.count) |\n"
         md += "| screen shows another whole second than the server's (share of samples) | \(pct("displayedSecondWrongShare")) |\n"
-        md += "| UI time error \\|e\\| (computed at the last tick, before the countdown's cut to whole seconds) p50 / p99 / max | \(t("clientErrorMs.p50")) / \(t("clientErrorMs.p99")) / \(t("clientErrorMs.max")) |\n"
+        md += "| Client error \\|e\\| (the UI's time computed at the last tick, before the countdown's cut to whole seconds) p50 / p99 / max | \(t("clientErrorMs.p50")) / \(t("clientErrorMs.p99")) / \(t("clientErrorMs.max")) |\n"
         md += "| clock estimate error \\|e\\| p50 / p99 / max | \(t("estimateErrorMs.p50")) / \(t("estimateErrorMs.p99")) / \(t("estimateErrorMs.max")) |\n"
         md += "| requests per second peak / p99 / mean | \(fig("peakRequestsPerSecond", 0)) / \(fig("p99RequestsPerSecond", 0)) / \(fig("meanRequestsPerSecond", 2)) |\n"
         md += "| requests served | \(Format.grouped(Double(r.requestsServed))) (\(Format.bytes(Double(r.bytesServed)))) |\n"

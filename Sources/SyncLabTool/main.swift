@@ -1,4 +1,3 @@
-import Foundation
 import SyncLabCLI
 
-exit(CLI().main(Array(CommandLine.arguments.dropFirst())))
+CLI.main()

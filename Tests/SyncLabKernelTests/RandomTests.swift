@@ -321,3 +321,18 @@ struct RandomTests {
         #expect(drawsTaken(from: start) { _ = $0.unitOpenBelow() } == 1)
     }
 }
+
+/// `RandomStream(seed:)`, the stream a test of a plug-in draws from: the keyed derivation with
+/// purpose 0 and entity 0, written out here with the reference finaliser (mix(z) is the
+/// reference generator's first output from state z − γ), then plain SplitMix64.
+@Test func aSeededStreamForTests() {
+    func mix(_ z: UInt64) -> UInt64 { var r = ReferenceSplitMix64(x: z &- golden); return r.next() }
+    for seed: UInt64 in [0, 1, 42, .max] {
+        let start = mix(mix(mix(seed &+ golden) ^ 0) ^ 0x8CB9_2BA7_2F3D_8DD7)
+        var stream = RandomStream(seed: seed)
+        var reference = ReferenceSplitMix64(x: start)
+        #expect(stream.state == start)
+        for _ in 0..<100 { #expect(stream.next() == reference.next()) }
+    }
+    #expect(RandomStream(seed: 7) != RandomStream(seed: 8))
+}

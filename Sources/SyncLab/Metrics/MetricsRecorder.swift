@@ -298,7 +298,7 @@ struct MetricsRecorder {
             requestsSent: requestsSent, requestsLost: requestsLost, requestsFailed: requestsFailed,
             responses: responses, roundTrip: roundTrip.histogram(0), visits: visits,
             releaseOnline: releaseOnline, releaseJoined: releaseJoined,
-            displayError: errors.stats(merging: slots.displayByLink..<slots.displayByLink + links),
+            clientError: errors.stats(merging: slots.displayByLink..<slots.displayByLink + links),
             estimateError: errors.stats(merging: slots.estimateByLink..<slots.estimateByLink + links),
             errorByClock: shadowClockNames.indices.map { (shadowClockNames[$0], errors.stats(slots.shadow + $0)) },
             displayByLink: (0..<links).map { errors.stats(slots.displayByLink + $0) },

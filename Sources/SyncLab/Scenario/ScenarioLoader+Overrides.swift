@@ -16,7 +16,8 @@ extension ScenarioLoader {
     }
 
     /// The scenario at `path` as one JSON value, its `extends` chain merged.
-    public func mergedValue(path: String, resolver: any ScenarioResolver = FileSystemScenarioResolver()) throws(InputError) -> JSONValue {
+    public func mergedValue(path: String, resolver given: (any ScenarioResolver)? = nil) throws(InputError) -> JSONValue {
+        let resolver = given ?? files
         let layers = try resolve(path: resolver.name(of: path, from: nil), chain: [], resolver: resolver)
         return layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
     }

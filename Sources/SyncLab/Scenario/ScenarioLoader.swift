@@ -9,14 +9,22 @@ import SyncLabKernel
 public struct ScenarioLoader {
     /// The plug-in kinds scenarios may name: the built-ins, or an app team's extension of them.
     public var plugins: PluginRegistry
-    public init(plugins: PluginRegistry = .builtIn) { self.plugins = plugins }
+    /// Where `load(path:)`, `inputFiles(path:)` and sweeps' overrides find files: paths on the
+    /// file system, by default. The command line's also finds a shipped scenario an `extends`
+    /// names when no such file is beside the extending one (`FileSystemScenarioResolver.fallback`).
+    public var files: FileSystemScenarioResolver
+
+    public init(plugins: PluginRegistry = .builtIn, files: FileSystemScenarioResolver = FileSystemScenarioResolver()) {
+        self.plugins = plugins
+        self.files = files
+    }
 
     /// Loads `path`, following `extends` chains (paths relative to the extending file).
     ///
     /// An error inside the merged scenario names the file of the chain that wrote the offending
     /// key. `trace`, when given, records every key the loader asked for (see `KeyTrace`).
     public func load(path: String, trace: KeyTrace? = nil) throws(InputError) -> Scenario {
-        try load(path: path, resolver: FileSystemScenarioResolver(), trace: trace)
+        try load(path: path, resolver: files, trace: trace)
     }
 
     /// Loads the file `path` names through `resolver` (`ShippedScenarios.resolver` for the
@@ -65,7 +73,8 @@ public struct ScenarioLoader {
     /// The files of the `extends` chain of `path` (whose text is `text` when given), base first,
     /// each without its `extends` key.
     func resolve(path: String, text: String? = nil, chain: [String],
-                 resolver: any ScenarioResolver = FileSystemScenarioResolver()) throws(InputError) -> [(file: String, value: JSONValue)] {
+                 resolver given: (any ScenarioResolver)? = nil) throws(InputError) -> [(file: String, value: JSONValue)] {
+        let resolver = given ?? files
         let identity = resolver.identity(of: path)
         let source: String
         if let text { source = text } else { source = try Self.readText(path, resolver) }

@@ -35,8 +35,17 @@ public enum ScenarioFileProblem: Error, Sendable, Equatable {
 
 /// Paths on the file system, as the command line gives them: relative to the current folder, or
 /// to the folder of the file that names them.
+///
+/// With a `fallback` folder, an `extends` that names no file beside the extending one names the
+/// file of that name in the fallback folder, if there is one: the command line passes the shipped
+/// scenarios' folder, so an app's own scenario anywhere may say `"extends": "r1.json"`. A file
+/// beside the extending one always wins, and a name found in neither is reported where it was
+/// first looked for.
 public struct FileSystemScenarioResolver: ScenarioResolver {
-    public init() {}
+    /// Where an `extends` that names no existing file is looked for next, or nil.
+    public var fallback: URL?
+
+    public init(fallback: URL? = nil) { self.fallback = fallback }
 
     /// Why a file could not be looked at, in a user's terms.
     static func reason(errno code: Int32) -> String {
@@ -51,7 +60,14 @@ public struct FileSystemScenarioResolver: ScenarioResolver {
 
     public func name(of reference: String, from referrer: String?) -> String {
         guard let referrer, !reference.hasPrefix("/") else { return reference }
-        return URL(fileURLWithPath: referrer).deletingLastPathComponent().appendingPathComponent(reference).path
+        let beside = URL(fileURLWithPath: referrer).deletingLastPathComponent().appendingPathComponent(reference).path
+        // Only a reference from a file falls back: the scenario named on the command line and a
+        // trace (already made relative to its file) are paths as given.
+        guard let fallback, access(beside, F_OK) != 0 else { return beside }
+        let inside = DirectoryScenarioResolver.normalized(reference)
+        guard !inside.isEmpty, inside != "..", !inside.hasPrefix("../") else { return beside }
+        let shipped = fallback.appendingPathComponent(inside).path
+        return access(shipped, F_OK) == 0 ? shipped : beside
     }
 
     public func identity(of name: String) -> String {

@@ -17,6 +17,18 @@ public enum ShippedScenarios {
         return url
     }
 
+    /// The same folder when the resource bundle sits beside the running executable (a `swift
+    /// build` product, an app's test runner), else nil: a binary copied alone (a container image)
+    /// has none, and asking `folder` there would trap.
+    public static var folderIfBundled: URL? {
+        let beside = Bundle.main.bundleURL
+        // SwiftPM names the bundle <package>_<target>, ".resources" on Linux, ".bundle" on Apple systems.
+        let bundled = ["SyncLab_SyncLab.resources", "SyncLab_SyncLab.bundle"].contains {
+            FileManager.default.fileExists(atPath: beside.appendingPathComponent($0).path)
+        }
+        return bundled ? folder : nil
+    }
+
     /// Resolves names among the shipped scenarios: "recommended.json", and a scenario text of
     /// your own may `extends` one of them by that name.
     public static var resolver: DirectoryScenarioResolver {

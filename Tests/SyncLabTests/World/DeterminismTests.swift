@@ -17,7 +17,7 @@ import SyncLabKernel
     static func fingerprint(_ r: RunResult) -> [String] {
         var lines = r.transitions.map { "\($0.time) \($0.position) \($0.viewers) \($0.earliest) \($0.latest) \($0.inBestWindow)" }
         lines.append(r.requestsPerSecond.map(String.init).joined(separator: ","))
-        lines.append("\(r.displayError.magnitude.counts.enumerated().reduce(UInt64(0)) { $0 &* 31 &+ $1.element &* UInt64($1.offset + 1) }) \(r.displayError.signedSumMicros) \(r.estimateError.signedSumMicros)")
+        lines.append("\(r.clientError.magnitude.counts.enumerated().reduce(UInt64(0)) { $0 &* 31 &+ $1.element &* UInt64($1.offset + 1) }) \(r.clientError.signedSumMicros) \(r.estimateError.signedSumMicros)")
         lines.append("\(r.bareSamples) \(r.staleSamples) \(r.requestsServed) \(r.bytesServed)")
         lines.append("\(r.eventsScheduled)")   // last: shards each run the server's cron, so this one varies
         return lines

@@ -142,7 +142,7 @@ import SyncLabKernel
         for row in r.transitions {
             #expect(row.earliest >= -Self.uplink && row.latest < .second - Self.uplink)
         }
-        #expect(r.displayError == r.estimateError)
+        #expect(r.clientError == r.estimateError)
     }
 
     /// A display link shows each transition within one frame of the estimate.

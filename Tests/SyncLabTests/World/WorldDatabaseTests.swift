@@ -63,9 +63,9 @@ import SyncLabKernel
         // downlink (70 ms) plus the query instant's fraction of a second, never ahead. The
         // histogram keeps ~0.1% resolution, hence the small margins.
         #expect(result.samples > 100)
-        #expect(result.displayError.aheadShare == 0)
-        #expect((result.displayError.magnitude.min) >= 69 * .millisecond)
-        #expect((result.displayError.quantile(1) ?? .max) <= 1072 * .millisecond)
+        #expect(result.clientError.aheadShare == 0)
+        #expect((result.clientError.magnitude.min) >= 69 * .millisecond)
+        #expect((result.clientError.quantile(1) ?? .max) <= 1072 * .millisecond)
     }
 
     /// With a 15 s overlap, the Store load at 5 s shows every position whose next row has

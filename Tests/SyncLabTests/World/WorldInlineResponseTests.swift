@@ -35,7 +35,7 @@ import SyncLabKernel
         let sameFingerprint = DeterminismTests.fingerprint(a) == DeterminismTests.fingerprint(b)
         #expect(sameFingerprint, "\(label)")
         #expect(a.responses == b.responses && a.requestsSent == b.requestsSent && a.requestsFailed == b.requestsFailed, "\(label)")
-        #expect(a.displayError == b.displayError && a.estimateError == b.estimateError, "\(label)")
+        #expect(a.clientError == b.clientError && a.estimateError == b.estimateError, "\(label)")
         #expect(a.errorByClock.map(\.1) == b.errorByClock.map(\.1), "\(label)")
         #expect(a.timeline == b.timeline, "\(label)")
         #expect(a.errorAttribution == b.errorAttribution, "\(label)")

@@ -79,7 +79,7 @@ import SyncLabKernel
             let lazy = Self.run(s, pendingLimit: limit)
             #expect(lazy.samples == sweep.samples, "limit \(limit)")
             #expect(DeterminismTests.fingerprint(lazy) == DeterminismTests.fingerprint(sweep), "limit \(limit)")
-            #expect(lazy.displayError == sweep.displayError && lazy.estimateError == sweep.estimateError)
+            #expect(lazy.clientError == sweep.clientError && lazy.estimateError == sweep.estimateError)
             #expect(lazy.errorByClock.map(\.1) == sweep.errorByClock.map(\.1))
             #expect(lazy.displayByLink == sweep.displayByLink && lazy.estimateByLink == sweep.estimateByLink)
             #expect(lazy.displayByWake == sweep.displayByWake && lazy.estimateByWake == sweep.estimateByWake)

@@ -60,7 +60,7 @@ import SyncLabReports
         var s = try AppScenarios.load("constant-latency")
         s.client.estimator = try AppPlugins.loader.load(
             text: #"{"extends": "constant-latency.json", "name": "x", "client": {"estimator": "\#(kind)"}}"#,
-            file: "x.json", resolver: AppScenarios()).client.estimator
+            file: "x.json", resolver: AppScenarios.resolver).client.estimator
         s.population.players = 200
         let r = Simulation.run(s, threads: 1)
         // 200 players, a sync every 6–9 minutes for 2 hours: about 3,200.
@@ -83,7 +83,7 @@ import SyncLabReports
         let kronos = Simulation.run(s, threads: 1)
         // 300 players, a sync every 6–9 minutes for an hour: about 2,400.
         #expect(kronos.fetchSyncError.count > 2_000 && kronos.fetchSyncError == ntp.fetchSyncError)
-        #expect(kronos.estimateError == ntp.estimateError && kronos.displayError == ntp.displayError)
+        #expect(kronos.estimateError == ntp.estimateError && kronos.clientError == ntp.clientError)
         let keys = RunResult.figureKeys(for: s).filter { !$0.hasPrefix("bound") }
         #expect(keys.map { kronos.figures[$0] ?? nil } == keys.map { ntp.figures[$0] ?? nil })
         #expect(ntp.bounds.samples > 0 && kronos.bounds.samples == 0 && kronos.bounds.unbounded == ntp.bounds.samples)

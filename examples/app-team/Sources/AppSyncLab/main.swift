@@ -1,0 +1,3 @@
+import AppSync
+import SyncLabCLI
+CLI.main(plugins: AppPlugins.registry)
