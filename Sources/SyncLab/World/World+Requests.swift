@@ -126,6 +126,11 @@ extension World {
         clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.store.serverTime(at: t)
         keepSync(c, exchange, kept)
         clients[c].hasSync = true
+        if scenario.client.persistSync {
+            // Written to the app's storage at every sync, with the boot time it was taken under.
+            clients[c].syncStored = true
+            clients[c].storedBootWall = clients[c].device.kernelBootWallUnix(context)
+        }
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
         let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)
