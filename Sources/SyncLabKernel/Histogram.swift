@@ -1,8 +1,9 @@
 /// A log-linear histogram of non-negative integer values (HdrHistogram's layout).
 ///
 /// Values below 2^subBits are counted exactly; above, each power-of-two range is split into
-/// 2^(subBits−1) equal buckets, so any reported quantile is within 2^−(subBits−1) relative error
-/// (0.2% with the default 10 bits) of a value actually recorded. Minimum, maximum, count and sum
+/// 2^(subBits−1) equal buckets (0.2% wide with the default 10 bits). A quantile is placed by
+/// rank inside its bucket (`quantile(_:)`), so it is within one bucket's width of the true order
+/// statistic and moves when the counts inside the bucket do. Minimum, maximum, count and sum
 /// are exact. Histograms merge by addition, so per-shard or per-thread results combine exactly.
 public struct Histogram: Sendable, Equatable {
     public let subBits: Int
@@ -90,20 +91,50 @@ public struct Histogram: Sendable, Equatable {
         return sum / Double(count)
     }
 
-    /// The value at quantile q in [0, 1] (nearest-rank); exact min at 0 and max at 1.
-    /// Within a bucket the bucket's lower bound is reported, clamped to [min, max].
+    /// The highest value that falls in bucket `i` (its lower bound plus its width, less one).
+    func bucketUpperBound(_ i: Int) -> UInt64 {
+        let linear = 1 << subBits
+        if i < linear { return UInt64(i) }
+        let shift = (i - linear) / (1 << (subBits - 1)) + 1
+        return bucketLowerBound(i) + (UInt64(1) << UInt64(shift) - 1)
+    }
+
+    /// The value at quantile q in [0, 1]: the value of nearest rank ⌈q·n⌉ (at least 1); exact
+    /// min at 0 and max at 1.
+    ///
+    /// Within a bucket holding c values, the k-th of them is placed by rank, linearly across the
+    /// bucket's occupied range [a, b]: a is the bucket's lower bound, or the exact minimum if the
+    /// bucket holds it, b its upper bound or the exact maximum. A known end is where its rank sits
+    /// (k = 1 at the minimum, k = c at the maximum); an unknown end is half a slot away, so the
+    /// c values fill c equal slots (rank k at the middle of slot k when neither end is known):
+    ///
+    ///     value = a + (b − a)·(k − 1 + α) / (c − 1 + α + β),   α, β = 0 at a known end, ½ otherwise
+    ///
+    /// rounded down to an integer. So a quantile is exact below 2^subBits (one value per bucket),
+    /// for a single value, for values spread evenly inside one bucket, and at the extremes; it is
+    /// otherwise within the bucket's width (2^−(subBits−1) of the value) of the true order
+    /// statistic, and moves with the counts inside the bucket instead of sticking to its edge.
+    /// Integer arithmetic only: the same counts give the same value on every machine.
     public func quantile(_ q: Double) -> Int64? {
         guard count > 0 else { return nil }
         if q <= 0 { return min }
         if q >= 1 { return max }
-        let rank = UInt64((q * Double(count)).rounded(.up))
+        let rank = Swift.max(UInt64((q * Double(count)).rounded(.up)), 1)
         var seen: UInt64 = 0
         for (i, c) in counts.enumerated() where c > 0 {
-            seen += c
-            if seen >= Swift.max(rank, 1) {
-                let v = Int64(bucketLowerBound(i))
-                return Swift.min(Swift.max(v, min), max)
-            }
+            guard seen + c >= rank else { seen += c; continue }
+            let k = rank - seen                                      // 1...c
+            let lower = bucketLowerBound(i), upper = bucketUpperBound(i)
+            let holdsMin = UInt64(min) >= lower, holdsMax = UInt64(max) <= upper
+            let a = holdsMin ? UInt64(min) : lower, b = holdsMax ? UInt64(max) : upper
+            // In halves, so α and β stay integers: (2k − 2 + 2α) / (2c − 2 + 2α + 2β).
+            let numerator = 2 * (k - 1) + (holdsMin ? 0 : 1)
+            let denominator = 2 * (c - 1) + (holdsMin ? 0 : 1) + (holdsMax ? 0 : 1)
+            guard denominator > 0, b > a else { return Int64(a) }   // one value, min = max
+            // (b − a)·numerator / denominator < b − a: the 128-bit quotient fits in 64 bits.
+            let product = (b - a).multipliedFullWidth(by: numerator)
+            let offset = denominator.dividingFullWidth((high: product.high, low: product.low)).quotient
+            return Int64(a + offset)
         }
         return max
     }

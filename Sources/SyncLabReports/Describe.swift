@@ -38,7 +38,11 @@ enum Describe {
     static func clientOptions(_ c: ClientDesign) -> String? {
         let plugins: [Any] = [c.clock, c.estimator, c.tick, c.refetch, c.retry]
         var parts = plugins.compactMap { ($0 as? any Plugin)?.settings }
-        if c.probes > 1 { parts.append("best of \(c.probes) back-to-back probes per sync (smallest round trip)") }
+        if c.probes > 1 {
+            parts.append(c.estimator.readsEveryProbe ? "\(c.probes) back-to-back probes per sync, all read by the estimator"
+                                                     : "best of \(c.probes) back-to-back probes per sync (smallest round trip)")
+        }
+        if c.persistSync { parts.append("last sync kept across app launches (restored unless the device rebooted or its wall clock was set)") }
         if c.syncReading == .responseHeaders {
             parts.append("sync read when the response headers arrive (the server's stamps travel in them), not after the file")
         }

@@ -81,11 +81,12 @@ struct HistogramTests {
         for q in quantiles.sorted() {
             let exact = nearestRank(sorted, q)
             guard let got = h.quantile(q) else { Issue.record("nil quantile"); continue }
-            // The bucket's lower bound is reported: never above the exact value, and below it by
-            // less than the bucket width 2^shift ≤ exact / 2^(subBits−1) (the documented bound).
-            #expect(got <= exact, "q = \(q)")
-            #expect(exact - got <= exact >> Int64(subBits - 1), "q = \(q): \(got) vs \(exact)")
-            #expect(got == Swift.max(bucketRange(exact, subBits: subBits).lower, sorted.first!), "q = \(q)")
+            // Placed by rank inside the exact value's bucket (narrowed to [min, max]): off by less
+            // than the bucket width 2^shift ≤ exact / 2^(subBits−1) (the documented bound).
+            let (lower, upper) = bucketRange(exact, subBits: subBits)
+            #expect(got >= Swift.max(lower, sorted.first!), "q = \(q): \(got) vs \(exact)")
+            #expect(got <= Swift.min(upper &- 1 == Int64.max ? Int64.max : upper &- 1, sorted.last!), "q = \(q)")
+            #expect(abs(exact - got) <= exact >> Int64(subBits - 1), "q = \(q): \(got) vs \(exact)")
             #expect(got >= previous, "quantiles are monotone")
             previous = got
         }
@@ -100,6 +101,93 @@ struct HistogramTests {
         for q in [0.0, 0.01, 0.5, 0.99, 1.0] { #expect(h.quantile(q) == 123_456_789) }
         // Its bucket's lower bound is lower than the value: the clamp is what makes it exact.
         #expect(bucketRange(123_456_789, subBits: 4).lower < 123_456_789)
+    }
+
+    /// The bucket of the issue's tie: 82,837,504 ns = 632 · 2^17 is a bucket's lower bound with 10
+    /// sub-bits (27 bits, shift 17), so the bucket is [82,837,504, 82,968,576), 131,072 ns wide.
+    static let tieBucket: (lower: Int64, width: Int64) = (82_837_504, 131_072)
+
+    @Test("Values spread evenly inside one bucket come back exactly at every rank")
+    func evenlySpreadInOneBucket() {
+        // 100 values 1,024 ns apart inside the bucket: the minimum and the maximum are known, so
+        // rank k sits at min + (max − min)(k − 1)/99 = min + 1,024·(k − 1), the k-th value itself.
+        let (lower, width) = Self.tieBucket
+        let data = (0..<100).map { lower + 1_000 + Int64($0) * 1_024 }
+        #expect(data.last! < lower + width)
+        let h = histogram(data)
+        for q in quantiles { #expect(h.quantile(q) == nearestRank(data, q), "q = \(q)") }
+    }
+
+    @Test("A bucket with neither extreme places rank k at the middle of its k-th slot")
+    func slotMiddlesWithoutExtremes() {
+        // 64 values anywhere in the bucket, the minimum below it and the maximum above: rank k of
+        // the bucket's 64 sits at lower + (width − 1)(2k − 1)/128, rounded down. With one value
+        // below, overall rank r is the bucket's k = r − 1.
+        let (lower, width) = Self.tieBucket
+        var h = Histogram()
+        h.record(1_000)
+        for j in 0..<64 { h.record(lower + Int64(j * 37 % 64) * 2_000) }
+        h.record(1_000_000_000)
+        #expect(h.count == 66)
+        for r in 2...65 {
+            let q = Double(r) / 66
+            let k = Int64(r - 1)
+            #expect(h.quantile(q) == lower + (width - 1) * (2 * k - 1) / 128, "rank \(r)")
+        }
+    }
+
+    @Test("Uniform values in one bucket: the quantile is the order statistic within its sampling spread")
+    func uniformInOneBucket() {
+        // 20,000 values uniform on the bucket, one far below and one far above. The k-th of c
+        // uniform order statistics has standard deviation ≤ width·½/√c ≈ 463 ns; placed by rank
+        // the estimate lies within 5 of those of the exact order statistic, where the bucket's
+        // lower edge would be off by up to its whole width (0.99 of it at the 99th percentile).
+        let (lower, width) = Self.tieBucket
+        var rng = RandomStream(seed: 7, purpose: StreamPurpose("histogram-uniform"))
+        let inside = (0..<20_000).map { _ in lower + Int64(rng.below(UInt64(width))) }
+        let data = ([1_000] + inside + [1_000_000_000]).sorted()
+        let h = histogram(data)
+        let sigma = Double(width) * 0.5 / Double(20_000).squareRoot()
+        for q in [0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99] {
+            let exact = nearestRank(data, q), got = h.quantile(q)!
+            #expect(Double(abs(got - exact)) <= 5 * sigma, "q = \(q): \(got) vs \(exact)")
+        }
+        let p99 = h.quantile(0.99)!
+        #expect(p99 - lower > width * 9 / 10)
+    }
+
+    @Test("Two samples whose p99 falls in one bucket with different counts there get different p99s")
+    func samplesThatDifferInsideABucket() {
+        // Each: 980 values of 10 ms, then 20 values in the tie bucket, then 1 s values: A has 5
+        // of those, B 10. The p99 has rank ⌈0.99·n⌉: A (n = 1,005) rank 995, the 15th of the
+        // bucket's 20; B (n = 1,010) rank 1,000, the 20th. Neither end of the bucket is known:
+        // value = lower + ⌊(width − 1)(2k − 1)/40⌋, so A gives +95,026 ns (k = 15), B +127,794 ns
+        // (k = 20). The bucket's lower edge, reported before, was 82,837,504 ns for both.
+        let (lower, width) = Self.tieBucket
+        func sample(tail: Int) -> Histogram {
+            var h = Histogram()
+            h.record(10_000_000, times: 980)
+            for j in 0..<20 { h.record(lower + Int64(j) * 6_000) }
+            h.record(1_000_000_000, times: UInt64(tail))
+            return h
+        }
+        let a = sample(tail: 5).quantile(0.99)!, b = sample(tail: 10).quantile(0.99)!
+        #expect(a == lower + (width - 1) * 29 / 40)
+        #expect(b == lower + (width - 1) * 39 / 40)
+        #expect(a == 82_932_530 && b == 82_965_298)
+        #expect(bucketRange(a, subBits: 10).lower == bucketRange(b, subBits: 10).lower)
+    }
+
+    @Test("A few values in buckets of their own: the extremes are exact, the rest within a bucket")
+    func smallSampleInOwnBuckets() {
+        let data: [Int64] = [3, 700, 5_000, 123_456, 9_876_543, 80_000_000_000]
+        let h = histogram(data)
+        // 3 and 700 are below 2^10 (exact buckets); the last is the maximum.
+        for (r, v) in data.enumerated() {
+            let got = h.quantile(Double(r + 1) / Double(data.count))!
+            let (lower, upper) = bucketRange(v, subBits: 10)
+            if v < 1_024 || r == data.count - 1 { #expect(got == v) } else { #expect(got >= lower && got < upper) }
+        }
     }
 
     @Test("min, max, count, sum and mean are exact")

@@ -64,6 +64,12 @@ public struct SyncAnchor: Sendable, Equatable {
 /// cannot outlive the call, so an estimator cannot keep or overrun another client's memory.
 /// `halfWidth(for:_:)` is the honest ± bound of the one-exchange estimate at its anchor reading
 /// (see `SyncUncertainty.swift`), or `.unbounded` when it claims none.
+///
+/// A sync of `client.probes` > 1 sends that many requests back to back. By default the
+/// estimator sees the best of them (the smallest round trip on the measuring clock) through
+/// `estimate(for:memory:_:)`. One that filters across the probes of a round (RFC 5905's clock
+/// filter, Kronos's per-server minimum, a median) says `readsEveryProbe` and implements
+/// `estimate(probes:best:memory:_:)`, which gets them all.
 public protocol SyncEstimator: Sendable {
     var name: String { get }
     func anchor(for sample: SyncSample) -> SyncAnchor
@@ -71,8 +77,17 @@ public protocol SyncEstimator: Sendable {
     func halfWidth(for sample: SyncSample, _ model: BoundModel) -> SyncBound
     /// Words of per-client memory the estimator keeps (0: stateless).
     var memoryWords: Int { get }
-    /// The estimate with the client's memory (`memoryWords` words, all 0 after an app start).
+    /// The estimate with the client's memory (`memoryWords` words, all 0 after an app start
+    /// unless the design keeps its sync across launches, `client.persistSync`).
     func estimate(for sample: SyncSample, memory: inout MutableSpan<Int64>, _ model: BoundModel) -> SyncEstimate
+    /// Whether `estimate(probes:best:memory:_:)` reads more than the best probe (default false).
+    /// When true the world keeps every probe of a round (9 words each per player while the
+    /// round is under way) and calls it at the end of every round, of one probe or several.
+    var readsEveryProbe: Bool { get }
+    /// The estimate from every probe of one sync round, in the order they answered; `best` is
+    /// the index of the one with the smallest round trip on the measuring clock (the earlier on a
+    /// tie). Memory as in `estimate(for:memory:_:)`. The default passes `probes[best]` to it.
+    func estimate(probes: Span<SyncSample>, best: Int, memory: inout MutableSpan<Int64>, _ model: BoundModel) -> SyncEstimate
 }
 
 extension SyncEstimator {
@@ -81,6 +96,19 @@ extension SyncEstimator {
     public func halfWidth(for sample: SyncSample, _ model: BoundModel) -> SyncBound { .unbounded }
     public func estimate(for sample: SyncSample, memory: inout MutableSpan<Int64>, _ model: BoundModel) -> SyncEstimate {
         SyncEstimate(anchor: anchor(for: sample), bound: halfWidth(for: sample, model), boundGrowthPPB: model.maxDriftPPB)
+    }
+    public var readsEveryProbe: Bool { false }
+    public func estimate(probes: Span<SyncSample>, best: Int, memory: inout MutableSpan<Int64>, _ model: BoundModel) -> SyncEstimate {
+        estimate(for: probes[best], memory: &memory, model)
+    }
+
+    /// `estimate(probes:best:memory:_:)` with the probes and memory in arrays: for an
+    /// estimator's own tests.
+    public func estimate(probes: [SyncSample], best: Int, memory words: inout [Int64], _ model: BoundModel) -> SyncEstimate {
+        words.withUnsafeMutableBufferPointer { buffer in
+            var memory = unsafe MutableSpan(_unsafeElements: buffer)
+            return estimate(probes: probes.span, best: best, memory: &memory, model)
+        }
     }
 
     /// `estimate(for:memory:_:)` with the memory in an array (at least `memoryWords` long, all 0

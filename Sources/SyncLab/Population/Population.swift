@@ -103,6 +103,10 @@ public struct ClientDesign: Sendable {
     public var maxDriftPPM: Double
     /// Which arrival the client reads its clock at for the sync (the seeds: download complete).
     public var syncReading: SyncReadingInstant = .downloadComplete
+    /// Whether the last sync survives the app's termination (what Kronos keeps in the app's
+    /// defaults): a cold start restores it if the device has not rebooted and its wall clock
+    /// has not been set since (docs/lifecycle.md). Off: every app start begins without a sync.
+    public var persistSync = false
     public init(clock: any DeviceClock = SuspendingDeviceClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
                 tick: any TickPolicy = TimerTick(), refetch: any RefetchPolicy = UniformWindowRefetch(),
                 retry: any RetryPolicy = FixedIntervalRetry(), probes: Int = 1,

@@ -112,7 +112,8 @@ extension ScenarioSchema {
         "refetch": { "$ref": "#/$defs/refetch" },
         "retry": { "$ref": "#/$defs/retry" },
         "syncAt": { "enum": ["download-complete", "response-headers"], "description": "When the client reads its clock for the sync: after the whole response (default) or when the response headers carrying the server's stamps arrive." },
-        "probes": { "type": "integer", "minimum": 1, "maximum": 16, "description": "Requests per sync, back to back; the sync uses the one with the smallest round trip (1 to 16, default 1)." },
+        "probes": { "type": "integer", "minimum": 1, "maximum": 16, "description": "Requests per sync, back to back; the sync uses the one with the smallest round trip, or all of them for an estimator that reads every probe (1 to 16, default 1)." },
+        "persistSync": { "type": "boolean", "description": "Keep the last sync (anchor, bound, the estimator's memory) across the app's termination, as Kronos stores it in the app's defaults; a cold start restores it when the device has not rebooted and its wall clock has not been set since, as Kronos checks (default false)." },
         "driftCorrection": {
           "description": "Frequency correction from two syncs at least minInterval apart: true (defaults 1h, 500 ppm), false, or an object.",
           "oneOf": [

@@ -103,6 +103,9 @@ struct ClientState {
     /// The player holds an open connection, last used at `lastNetworkAt` (`ConnectionSetup`;
     /// in the padding after `probesDone`). A failed request or the app's end closes it.
     var connectionOpen = false
+    /// The last sync is in the app's storage (`client.persistSync`): the anchor fields hold it
+    /// while the app is dead, and a cold start may restore it (`World.restoreStoredSync`).
+    var syncStored = false
     /// True instant the response leaves the server (the server's transmit stamp is taken then).
     var responseLeftAt = SimTime.zero
     /// True instant the response's headers (and the server's stamps in them) arrived.
@@ -125,9 +128,12 @@ struct ClientState {
     /// whole, in true time, because the warm-up's instants are negative: activity then must
     /// keep its own time, not read back as the measured window's start.
     var lastNetworkAt: Int64 = .min
-    /// Unused: pads the state to whole cache lines (512 bytes) now that the disciplined wall
-    /// clock made the device state 20 bytes larger. State added later takes these bytes first.
-    var padding: (Int64, Int64) = (0, 0)
+    /// `KERN_BOOTTIME` as the OS kept it when the stored sync was taken (unix ns): what Kronos
+    /// compares at launch (`World.restoreStoredSync`).
+    var storedBootWall: Int64 = 0
+    /// Unused: pads the state to whole cache lines (512 bytes). State added later takes these
+    /// bytes first.
+    var padding: Int64 = 0
 
     /// The power state changes (the screen comes on or goes off, the device restarts): a
     /// pending deep sleep and the current standby's wakes no longer apply.

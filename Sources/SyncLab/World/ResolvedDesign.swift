@@ -3,8 +3,9 @@ import SyncLabKernel
 /// The scenario's client design, resolved once when the world is built.
 struct ResolvedDesign {
     let estimator: any SyncEstimator
-    /// Whether the estimator keeps no memory and has no drift correction: its estimate is the
-    /// one-exchange anchor and bound, so the bound can wait for a sample (`settleSync`).
+    /// Whether the estimator keeps no memory, reads only the best probe and has no drift
+    /// correction: its estimate is the one-exchange anchor and bound, so the bound can wait for
+    /// a sample (`settleSync`).
     let isStateless: Bool
     let refetch: any RefetchPolicy
     /// What the design's ± bounds assume (it reads the clock's resolution).
@@ -21,7 +22,7 @@ struct ResolvedDesign {
     init(_ scenario: Scenario, context: ClockContext) {
         let client = scenario.client
         estimator = client.estimator
-        isStateless = client.estimator.memoryWords == 0 && client.driftCorrection == nil
+        isStateless = client.estimator.memoryWords == 0 && client.driftCorrection == nil && !client.estimator.readsEveryProbe
         refetch = client.refetch
         boundModel = scenario.boundModel
         clockPausesInDeepSleep = client.clock.pausesInDeepSleep

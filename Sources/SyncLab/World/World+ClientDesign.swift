@@ -20,7 +20,8 @@ struct DesignMemoryLayout: Equatable {
     init(_ design: ClientDesign) {
         estimatorWords = design.estimator.memoryWords
         driftWords = design.driftCorrection == nil ? 0 : DriftCorrection.memoryWords
-        probeWords = design.probes > 1 ? ProbeExchange.words : 0
+        // The best probe so far, or every probe of the round for an estimator that reads them all.
+        probeWords = design.probes <= 1 ? 0 : ProbeExchange.words * (design.estimator.readsEveryProbe ? design.probes : 1)
         retryWords = design.retry.usesPreviousDelay ? 1 : 0
     }
 
@@ -96,59 +97,103 @@ extension World {
                       exactStamp: clients[c].requestExactStamp, serverOffset: clients[c].requestServerOffset)
     }
 
-    /// Best-of-n probes: records probe `e`; returns the round's exchange with the smallest round
-    /// trip on the measuring clock (the earlier on a tie) once all `client.probes` answered, else
-    /// nil (the caller sends the next probe).
-    mutating func probeRound(_ c: Int, _ e: ProbeExchange) -> ProbeExchange? {
+    /// A round of n probes (`client.probes`): records probe `e`; once all n answered, returns the
+    /// round's exchange with the smallest round trip on the measuring clock (the earlier on a
+    /// tie) and its index in the round, else nil (the caller sends the next probe). For an
+    /// estimator that reads every probe each is kept in its own slot, else only the best so far.
+    mutating func probeRound(_ c: Int, _ e: ProbeExchange) -> (best: ProbeExchange, index: Int)? {
         let n = scenario.client.probes
         let done = Int(clients[c].probesDone) + 1
         let clocks = design.clocks, device = clients[c].device
         func roundTrip(_ x: ProbeExchange) -> Nanoseconds {
             clocks.reading(device, at: x.doneAt) - clocks.reading(device, at: x.sentAt)
         }
-        var best = e
-        if done > 1 {
-            let kept = withDesignMemory(c, memory.layout.probeOffset, ProbeExchange.words) { m in
-                ProbeExchange(sentAt: SimTime(ns: m[0]), uploadCompleteAt: SimTime(ns: m[1]), doneAt: SimTime(ns: m[2]),
-                              timestamp: m[3], transmit: m[4], arrivedAt: SimTime(ns: m[5]), leftAt: SimTime(ns: m[6]),
-                              exactStamp: m[7], serverOffset: m[8])
-            }
-            if roundTrip(kept) <= roundTrip(e) { best = kept }
+        let every = design.estimator.readsEveryProbe
+        if every {
+            storeProbe(c, slot: done - 1, e)
+        } else if done > 1 {
+            let kept = probe(c, slot: 0)
+            if roundTrip(kept) > roundTrip(e) { storeProbe(c, slot: 0, e) }
+        } else {
+            storeProbe(c, slot: 0, e)
         }
-        if done >= n {
-            clients[c].probesDone = 0
-            return best
+        guard done >= n else {
+            clients[c].probesDone = UInt8(done)
+            return nil
         }
-        clients[c].probesDone = UInt8(done)
-        withDesignMemory(c, memory.layout.probeOffset, ProbeExchange.words) { m in
-            (m[0], m[1], m[2], m[3], m[4]) = (best.sentAt.ns, best.uploadCompleteAt.ns, best.doneAt.ns, best.timestamp, best.transmit)
-            (m[5], m[6], m[7], m[8]) = (best.arrivedAt.ns, best.leftAt.ns, best.exactStamp, best.serverOffset)
+        clients[c].probesDone = 0
+        guard every else { return (probe(c, slot: 0), 0) }
+        var best = 0, bestTrip = roundTrip(probe(c, slot: 0))
+        for k in 1..<n {
+            let trip = roundTrip(probe(c, slot: k))
+            if trip < bestTrip { (best, bestTrip) = (k, trip) }
         }
-        return nil
+        return (probe(c, slot: best), best)
     }
 
-    /// The design's estimate for sample `s`, with its filter memory and drift correction. The
-    /// memory is cleared at the first sync after an app start (it lived in the killed process).
-    mutating func syncEstimate(_ c: Int, _ s: SyncSample) -> SyncEstimate {
+    /// Probe `slot` of player c's round in progress.
+    mutating func probe(_ c: Int, slot: Int) -> ProbeExchange {
+        withDesignMemory(c, memory.layout.probeOffset + slot * ProbeExchange.words, ProbeExchange.words) { m in
+            ProbeExchange(sentAt: SimTime(ns: m[0]), uploadCompleteAt: SimTime(ns: m[1]), doneAt: SimTime(ns: m[2]),
+                          timestamp: m[3], transmit: m[4], arrivedAt: SimTime(ns: m[5]), leftAt: SimTime(ns: m[6]),
+                          exactStamp: m[7], serverOffset: m[8])
+        }
+    }
+
+    mutating func storeProbe(_ c: Int, slot: Int, _ e: ProbeExchange) {
+        withDesignMemory(c, memory.layout.probeOffset + slot * ProbeExchange.words, ProbeExchange.words) { m in
+            (m[0], m[1], m[2], m[3], m[4]) = (e.sentAt.ns, e.uploadCompleteAt.ns, e.doneAt.ns, e.timestamp, e.transmit)
+            (m[5], m[6], m[7], m[8]) = (e.arrivedAt.ns, e.leftAt.ns, e.exactStamp, e.serverOffset)
+        }
+    }
+
+    /// The design's estimate for the round that ended at t with sample `s` (its best probe, index
+    /// `best`), with the estimator's memory and the drift correction. An estimator that reads
+    /// every probe gets the round's samples, read with the design clock as `s` was. The memory
+    /// is cleared at the first sync after an app start (it lived in the killed process), unless
+    /// the design keeps its sync across launches and one was restored.
+    mutating func syncEstimate<C: DeviceClock, T: DeviceClock>(_ c: Int, _ s: SyncSample, best: Int, at t: SimTime,
+                                                               _ d: DesignClocks<C, T>) -> SyncEstimate {
         let model = design.boundModel
         let layout = memory.layout
         let words = layout.estimatorWords + layout.driftWords
-        guard words > 0 else {
-            var none = MutableSpan<Int64>()
-            return design.estimator.estimate(for: s, memory: &none, model)
-        }
-        let fresh = !clients[c].hasSync
-        let client = scenario.client
-        return withDesignMemory(c, 0, words) { m in
-            if fresh { m.update(repeating: 0) }
-            var own = unsafe MutableSpan(_unsafeElements: m[0..<layout.estimatorWords])
-            var e = client.estimator.estimate(for: s, memory: &own, model)
-            if let drift = client.driftCorrection {
-                var driftWords = unsafe MutableSpan(_unsafeElements: m[layout.driftOffset..<words])
-                e = drift.apply(e, memory: &driftWords, model)
+        let estimator = design.estimator
+        let n = estimator.readsEveryProbe ? scenario.client.probes : 1
+        // The round's samples on the stack: no allocation per sync.
+        return withUnsafeTemporaryAllocation(of: SyncSample.self, capacity: n) { buffer in
+            if n == 1 {
+                buffer.initialize(repeating: s)
+            } else {
+                let device = clients[c].device
+                for k in 0..<n {
+                    (buffer.baseAddress! + k).initialize(to: designSync(device, ShadowExchange(probe(c, slot: k)), at: t, d).0)
+                }
             }
-            return e
+            defer { buffer.deinitialize() }
+            let probes = unsafe Span(_unsafeElements: UnsafeBufferPointer(buffer))
+            let index = n == 1 ? 0 : best
+            guard words > 0 else {
+                var none = MutableSpan<Int64>()
+                return estimator.estimate(probes: probes, best: index, memory: &none, model)
+            }
+            let fresh = !clients[c].hasSync
+            let drift = scenario.client.driftCorrection
+            return withDesignMemory(c, 0, words) { m in
+                if fresh { m.update(repeating: 0) }
+                var own = unsafe MutableSpan(_unsafeElements: m[0..<layout.estimatorWords])
+                var e = estimator.estimate(probes: probes, best: index, memory: &own, model)
+                if let drift {
+                    var driftWords = unsafe MutableSpan(_unsafeElements: m[layout.driftOffset..<words])
+                    e = drift.apply(e, memory: &driftWords, model)
+                }
+                return e
+            }
         }
+    }
+
+    /// `syncEstimate(_:_:best:at:_:)` for a round of one probe, `s`.
+    mutating func syncEstimate(_ c: Int, _ s: SyncSample) -> SyncEstimate {
+        syncEstimate(c, s, best: 0, at: .zero, design.clocks)
     }
 
     /// Retry delay after the failures so far, with the previous delay kept when the policy uses it.

@@ -93,7 +93,8 @@ extension World {
     }
 
     /// The app's process ends: sync, file and any request in flight are gone, so the Store
-    /// cold-starts (fetches) the next time it is on screen.
+    /// cold-starts (fetches) the next time it is on screen. A sync the design stores
+    /// (`client.persistSync`) stays in the state, for the cold start to restore.
     mutating func killApp(_ c: Int) {
         clients[c].hasSync = false
         clients[c].previousValid = false
@@ -105,6 +106,25 @@ extension World {
         clients[c].fetchEpoch &+= 1
         clients[c].refetchDue = ClockReading(ns: .max)
         clients[c].connectionOpen = false
+    }
+
+    /// A cold start with a sync in the app's storage (`client.persistSync`): Kronos's check at
+    /// launch. The stored anchor is a reading of the design's measuring clock, and such a reading
+    /// means the same thing only within one boot, so the sync is restored when the boot instant
+    /// the OS reports now, `KERN_BOOTTIME`, rounds to the same second as when it was stored; a
+    /// reboot records a new one, and the OS shifts it by every step of the wall clock, so a set
+    /// clock (a user, a tamperer, a network step) discards the sync too, while drift and slews
+    /// keep it. Restored, the sync is in force at once: the anchor, its bound and the estimator's
+    /// memory as they were, the clock's readings since as the clock counted them (a suspending
+    /// clock lost its deep sleep). The Store has no data yet (its file was not stored) and
+    /// fetches as any cold start does.
+    mutating func restoreStoredSync(_ c: Int) {
+        let now = clients[c].device.kernelBootWallUnix(context), then = clients[c].storedBootWall
+        guard floorDiv(now &+ .second / 2, .second) == floorDiv(then &+ .second / 2, .second) else {
+            clients[c].syncStored = false
+            return
+        }
+        clients[c].hasSync = true
     }
 
     /// A restart at `t`: the app is killed, the kernel's clocks start again from zero. A Store
@@ -120,6 +140,9 @@ extension World {
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(downtime, .second))
         }
         if clients[c].phase != .offline { killApp(c) }
+        // A stored sync is in readings of clocks that start again (Kronos would find a new boot
+        // time and discard it).
+        clients[c].syncStored = false
         let context = self.context
         updateDevice(c) { $0.reboot(at: t, epochUnix: context.epochUnix, wallSlewPPB: context.wallSlewPPB) }
         clients[c].screenOn = false

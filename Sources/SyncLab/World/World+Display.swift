@@ -68,11 +68,12 @@ extension World {
         } else if shown > clients[c].shownUpTo {
             // The file is read in place, and only when a transition is reached (most ticks reach
             // none).
+            // No file yet after a cold start with a restored sync: every change passes bare.
             let file = Int(clients[c].file)
             var i = Int(clients[c].cursor)
             while i < transitions.count && transitions[i].time <= shown {
                 let tr = transitions[i]
-                if server.store.files[file].lists(tr.time, position: Int(tr.position)) {
+                if file >= 0 && server.store.files[file].lists(tr.time, position: Int(tr.position)) {
                     // The first true instant the server's clock reaches it (LeapSecond.swift).
                     let trueTime = server.store.trueInstant(reaching: tr.time).ns
                     measure.recorder.transitionShown(index: i, offset: t.ns &- trueTime, player: players.lowerBound &+ c,
@@ -94,6 +95,7 @@ extension World {
     /// The file is read in place (a copy would retain and release it).
     mutating func positionStates(file f: Int, shown: Int64, truth: Int64, near hint: Int) -> (bare: Int, stale: Int) {
         let positions = scenario.positions
+        guard f >= 0 else { return (positions, 0) }   // a restored sync before its first file
         let listsAll = server.store.files[f].listsAll(shown)
         var bare = 0
         if !listsAll {

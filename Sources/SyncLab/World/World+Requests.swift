@@ -95,14 +95,15 @@ extension World {
         var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
         if measure.recorder.trace != nil { traceClose(c, .answered, at: t) }
+        var bestProbe = 0
         if scenario.client.probes > 1 {
-            // Best of n: every probe is a real request; the next leaves as soon as one answers.
-            guard let best = probeRound(c, exchange) else {
+            // n probes: every probe is a real request; the next leaves as soon as one answers.
+            guard let round = probeRound(c, exchange) else {
                 measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
                 sendRequest(c, t, probe: true)
                 return
             }
-            exchange = best
+            (exchange, bestProbe) = round
         }
         let kept = ShadowExchange(exchange)
         let (s, now) = designSync(device, kept, at: t, d)
@@ -115,7 +116,7 @@ extension World {
             clients[c].anchor = design.estimator.anchor(for: s)
             clients[c].syncBoundGrowthPPB = design.boundModel.maxDriftPPB
         } else {
-            let estimate = syncEstimate(c, s)
+            let estimate = syncEstimate(c, s, best: bestProbe, at: t, d)
             clients[c].anchor = estimate.anchor
             clients[c].syncBound = estimate.bound
             clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
@@ -125,6 +126,11 @@ extension World {
         clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.store.serverTime(at: t)
         keepSync(c, exchange, kept)
         clients[c].hasSync = true
+        if scenario.client.persistSync {
+            // Written to the app's storage at every sync, with the boot time it was taken under.
+            clients[c].syncStored = true
+            clients[c].storedBootWall = clients[c].device.kernelBootWallUnix(context)
+        }
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
         let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)

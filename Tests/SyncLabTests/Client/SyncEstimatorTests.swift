@@ -189,3 +189,66 @@ private struct Exchange {
                 == -260 * .millisecond + 2_000 + 20 * .millisecond)
     }
 }
+
+/// An estimator that reads every probe of a round: the one of median NTP delay δ (the lower
+/// middle for an even count, the earlier on a tie), anchored as NTP's one exchange. Less
+/// disturbed by one lucky probe than the minimum, as a filter across a round may want.
+struct MedianDelayEstimator: SyncEstimator {
+    var name: String { "median-delay" }
+    func anchor(for s: SyncSample) -> SyncAnchor { NTPEstimator().anchor(for: s) }
+    var readsEveryProbe: Bool { true }
+    func estimate(probes: Span<SyncSample>, best: Int, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
+        let n = probes.count
+        var chosen = 0
+        // Ranks by (δ, index), a strict order: the probe of rank ⌊(n − 1)/2⌋ is the median.
+        for i in 0..<n {
+            var below = 0
+            for j in 0..<n where NTPEstimator.delay(probes[j]) < NTPEstimator.delay(probes[i])
+                || (NTPEstimator.delay(probes[j]) == NTPEstimator.delay(probes[i]) && j < i) { below += 1 }
+            if below == (n - 1) / 2 { chosen = i; break }
+        }
+        return SyncEstimate(anchor: anchor(for: probes[chosen]), bound: .unbounded, boundGrowthPPB: m.maxDriftPPB)
+    }
+}
+
+/// Every probe of a sync round reaches an estimator that asks for them.
+@Suite struct EveryProbeTests {
+    static let ms = Nanoseconds.millisecond
+    static let model = BoundModel(serverResolution: .microsecond, clockResolution: 1, maxDriftPPB: 0)
+
+    /// A perfect clock reading true time and a server whose clock is true time, stamping the
+    /// instant the request arrives and again when the response leaves (no residence):
+    /// T1 = sent, T2 = T3 = sent + up, T4 = sent + up + down.
+    static func probe(sent: Int64, up: Int64, down: Int64) -> SyncSample {
+        SyncSample(serverTimestamp: sent + up, requestSent: ClockReading(ns: sent), uploadComplete: ClockReading(ns: sent),
+                   downloadComplete: ClockReading(ns: sent + up + down), serverTransmit: sent + up)
+    }
+
+    /// Three probes, by hand (δ = up + down, θ = (up − down)/2, anchor T4 + θ at T4):
+    /// A at 0 s: 20 ms up, 80 ms down, δ 100 ms, θ −30 ms;
+    /// B at 1 s: 30 ms up, 30 ms down, δ 60 ms, θ 0;
+    /// C at 2 s: 10 ms up, 20 ms down, δ 30 ms, θ −5 ms.
+    /// The best (smallest round trip) is C, so best-probe estimators say server time is 2.025 s
+    /// when the clock reads 2.030 s: 5 ms behind. The median delay is B's, which is exact: 1.060 s
+    /// at 1.060 s. At the clock reading 3 s, best-probe says 2.995 s and median-delay 3.000 s.
+    @Test func medianDelayDiffersFromBestProbeByHand() {
+        let round = [Self.probe(sent: 0, up: 20 * Self.ms, down: 80 * Self.ms),
+                     Self.probe(sent: 1_000 * Self.ms, up: 30 * Self.ms, down: 30 * Self.ms),
+                     Self.probe(sent: 2_000 * Self.ms, up: 10 * Self.ms, down: 20 * Self.ms)]
+        let best = 2
+        var none: [Int64] = []
+        let median = MedianDelayEstimator().estimate(probes: round, best: best, memory: &none, Self.model)
+        let bestProbe = NTPEstimator(window: 1)
+        var words = [Int64](repeating: 0, count: bestProbe.memoryWords)
+        let viaBest = bestProbe.estimate(probes: round, best: best, memory: &words, Self.model)
+        let three = ClockReading(ns: 3 * .second)
+        #expect(median.anchor == SyncAnchor(serverTime: 1_060 * Self.ms, reading: ClockReading(ns: 1_060 * Self.ms)))
+        #expect(viaBest.anchor == SyncAnchor(serverTime: 2_025 * Self.ms, reading: ClockReading(ns: 2_030 * Self.ms)))
+        #expect(median.anchor.serverTime(at: three) == 3_000 * Self.ms)
+        #expect(viaBest.anchor.serverTime(at: three) == 2_995 * Self.ms)
+        // The default hands the best probe to the one-sample form: the same as calling it directly.
+        var again = [Int64](repeating: 0, count: bestProbe.memoryWords)
+        #expect(bestProbe.estimate(for: round[best], memory: &again, Self.model) == viaBest)
+        #expect(!bestProbe.readsEveryProbe && !CristianEstimator().readsEveryProbe)
+    }
+}

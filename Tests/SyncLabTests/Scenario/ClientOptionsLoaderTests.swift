@@ -40,6 +40,9 @@ import SyncLabKernel
         #expect(on.client.retry as? ExponentialBackoffRetry == ExponentialBackoffRetry())
         let off = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"client": {"driftCorrection": false}}"#))
         #expect(off.client.driftCorrection == nil)
+        #expect(!seeds.client.persistSync)
+        let kept = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"client": {"persistSync": true}}"#))
+        #expect(kept.client.persistSync)
     }
 
     @Test(arguments: [
@@ -49,6 +52,8 @@ import SyncLabKernel
         (#"{"client": {"probes": 0}}"#, "client.probes"),
         (#"{"client": {"probes": 17}}"#, "client.probes"),
         (#"{"client": {"probes": 2.5}}"#, "client.probes"),
+        (#"{"client": {"persistSync": "yes"}}"#, "client.persistSync"),
+        (#"{"client": {"persistSync": 1}}"#, "client.persistSync"),
         (#"{"client": {"driftCorrection": "yes"}}"#, "client.driftCorrection"),
         (#"{"client": {"driftCorrection": {"minInterval": "10s"}}}"#, "client.driftCorrection.minInterval"),
         (#"{"client": {"driftCorrection": {"maxPpm": -1}}}"#, "client.driftCorrection.maxPpm"),

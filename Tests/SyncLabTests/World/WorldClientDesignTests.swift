@@ -107,12 +107,70 @@ import SyncLabKernel
         #expect(world.probeRound(0, a) == nil)
         #expect(world.clients[0].probesDone == 1)
         #expect(world.probeRound(0, b) == nil)
-        #expect(world.probeRound(0, c) == b)          // tie with b: the earlier stays
+        #expect(world.probeRound(0, c).map(\.best) == b)          // tie with b: the earlier stays
         #expect(world.clients[0].probesDone == 0)
         // The next round starts afresh.
         #expect(world.probeRound(0, c) == nil)
         #expect(world.probeRound(0, a) == nil)
-        #expect(world.probeRound(0, b) == c)
+        #expect(world.probeRound(0, b).map(\.best) == c)
+    }
+
+    /// An estimator that reads every probe: the world keeps the round's three exchanges (27
+    /// words), and hands them, read with the design clock, to `estimate(probes:best:…)` with the
+    /// index of the smallest round trip. Probes as in `EveryProbeTests` (A: 20 ms up, 80 ms down;
+    /// B: 30/30; C: 10/20), on a continuous clock that reads true time + 1 h (booted 1 h before
+    /// the start, no drift): median-delay anchors on B, best-probe NTP on C (index 2).
+    @Test func everyProbeOfARoundReachesTheEstimator() {
+        var design = ClientDesign(clock: ContinuousDeviceClock(), estimator: MedianDelayEstimator())
+        design.probes = 3
+        var world = World(scenario: Self.scenario(design, players: 1))
+        #expect(world.memory.layout.probeWords == 3 * ProbeExchange.words)
+        let ms = Nanoseconds.millisecond
+        func probe(_ sent: Int64, up: Int64, down: Int64) -> ProbeExchange {
+            ProbeExchange(sentAt: SimTime(ns: sent), uploadCompleteAt: SimTime(ns: sent), doneAt: SimTime(ns: sent + up + down),
+                          timestamp: sent + up, transmit: sent + up, arrivedAt: SimTime(ns: sent + up),
+                          leftAt: SimTime(ns: sent + up), exactStamp: sent + up, serverOffset: 0)
+        }
+        let a = probe(0, up: 20 * ms, down: 80 * ms), b = probe(1_000 * ms, up: 30 * ms, down: 30 * ms)
+        let c = probe(2_000 * ms, up: 10 * ms, down: 20 * ms)
+        #expect(world.probeRound(0, a) == nil)
+        #expect(world.probeRound(0, b) == nil)
+        let round = world.probeRound(0, c)
+        #expect(round?.best == c && round?.index == 2)
+        let end = SimTime(ns: 2_030 * ms)
+        let (s, _) = world.designSync(world.clients[0].device, ShadowExchange(c), at: end, world.design.clocks)
+        let e = world.syncEstimate(0, s, best: 2, at: end, world.design.clocks)
+        // B read with the clock: T1 = 1 h + 1 s, T4 = 1 h + 1.06 s, stamps 1.03 s: θ = −1 h, so
+        // the anchor is server time 1.06 s at the reading 1 h + 1.06 s, exact.
+        #expect(e.anchor == SyncAnchor(serverTime: 1_060 * ms, reading: ClockReading(ns: .hour + 1_060 * ms)))
+        // Best-probe NTP on the same round: C, 5 ms behind.
+        #expect(NTPEstimator().anchor(for: s) == SyncAnchor(serverTime: 2_025 * ms, reading: ClockReading(ns: .hour + 2_030 * ms)))
+    }
+
+    /// End to end with drawn uplinks (10–500 ms): with one probe per sync the median of one is
+    /// that probe, so median-delay and best-probe NTP give byte-identical runs; with three
+    /// probes they pick different probes and the error figures part.
+    @Test(arguments: [1, 3])
+    func medianDelayAgainstBestProbeEndToEnd(probes: Int) {
+        func run(_ estimator: any SyncEstimator) -> RunResult {
+            var design = ClientDesign(clock: ContinuousDeviceClock(), estimator: estimator)
+            design.probes = probes
+            return Simulation.run(Self.scenario(design, players: 20, duration: 40 * .minute, stamp: .microsecond,
+                                                uplink: .uniform(min: 10e6, max: 500e6)), threads: 1)
+        }
+        let median = run(MedianDelayEstimator()), best = run(NTPEstimator(window: 1))
+        #expect(median.requestsSent == best.requestsSent)
+        #expect(median.requestsSent > 0 && median.requestsSent % UInt64(probes) == 0)
+        let p50 = "estimateErrorMs.p50"
+        if probes == 1 {
+            #expect(median.figures[p50]! == best.figures[p50]!)
+            #expect(median.estimateError == best.estimateError)
+        } else {
+            // NTP errs by (up − down)/2 with 60 ms down: the smallest round trip has the smallest
+            // uplink and so the smallest error; the median's uplink, and error, is larger.
+            #expect(median.estimateError != best.estimateError)
+            #expect(median.figures[p50]!! > best.figures[p50]!!)
+        }
     }
 
     /// Timers run on any of the four clocks, any period: a transition is shown at the first tick

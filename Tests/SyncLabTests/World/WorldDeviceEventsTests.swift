@@ -56,6 +56,93 @@ import SyncLabKernel
         #expect(r.deviceEvents.appKills == (kills ? 1 : 0))
     }
 
+    /// Kronos's stored sync across a kill (`client.persistSync`). The player views 5 s → 65 s on a
+    /// continuous clock running 50 ppm fast, locks the phone; the OS kills the app at 180 s; the
+    /// player is back at 665 s, a cold start. With persistence the stored anchor is in force at
+    /// once, and the first tick (665 s, the session's start) shows the stored sync's error plus
+    /// the clock's drift since the sync. By hand: the seeds' estimate is stamp + M(1 + 50 ppm),
+    /// M = download − upload complete (100 ms and the file's bytes at 400 GB/s) as the fast clock
+    /// reads it; at download complete d its error is (stamp − upload complete) + M/20,000. From d to 665 s
+    /// the clock counts (665 s − d)·(1 + 50 ppm), so the error grows by 1/20,000 of that: 33.0 ms
+    /// over 659.9 s. Each reading floors once: ± 2 ns. Off, the cold start has no sync and shows
+    /// nothing until its fetch lands at 665.1 s.
+    @Test(arguments: [true, false])
+    func storedSyncIsInForceAtAColdStart(persist: Bool) {
+        let events = DeviceEventsConfig(appKills: .init(every: .constant(Double(3 * Int64.minute))))
+        var s = Self.scenario(clock: ContinuousDeviceClock(), duration: 700 * .second, sessions: 2, viewing: 60 * .second,
+                              pause: 10 * .minute, events: events)
+        s.devices.driftPPM = .constant(50)
+        s.client.persistSync = persist
+        var world = World(scenario: s)
+        let back = 665 * Int64.second
+        world.run(until: SimTime(ns: 100 * .second))                        // the first sync, before the kill
+        let first = world.clients[0]
+        world.run(until: SimTime(ns: back + 50 * .millisecond))
+        let c = world.clients[0]
+        #expect(c.phase == .viewing && c.fetchInFlight)
+        #expect(c.requestSentAt == SimTime(ns: back))                      // a cold start fetches at once
+        #expect(world.measure.recorder.deviceEvents.appKills == 1)
+        #expect(c.hasSync == persist)
+        guard persist else {
+            #expect(c.shownUpTo == .min)
+            return
+        }
+        #expect(c.anchor == first.anchor && c.anchorSetAt == first.anchorSetAt)
+        let synced = first.anchorSetAt.ns                                   // download complete of the 5 s fetch
+        let m = synced - first.uploadCompleteAt.ns                          // 100 ms and the file's bytes
+        #expect(m >= 100 * .millisecond && m < 100 * .millisecond + .microsecond)
+        let storedError = (first.requestTimestamp - first.uploadCompleteAt.ns) + m / 20_000
+        let drift = (back - synced) / 20_000                                 // 50 ppm = 1/20,000
+        let firstShownError = c.shownUpTo - back
+        #expect(abs(firstShownError - (storedError + drift)) <= 2, "\(firstShownError) vs \(storedError) + \(drift)")
+        #expect(drift > 32 * .millisecond && drift < 34 * .millisecond)
+    }
+
+    /// Kronos's check at launch: the stored sync is dropped when the boot time the OS reports
+    /// moved, which a step of the wall clock does (XNU shifts `KERN_BOOTTIME` by it) and a reboot
+    /// does (a new boot). Kills at 180 s as above; a +2 s step at 300 s, or a reboot at 300 s
+    /// (while the app is dead): at 665 s the cold start has no sync, as without persistence.
+    @Test(arguments: [false, true])
+    func storedSyncIsDroppedAfterAWallStepOrAReboot(reboot: Bool) {
+        var events = DeviceEventsConfig(appKills: .init(every: .constant(Double(3 * Int64.minute))))
+        if reboot {
+            events.reboots = .init(every: .constant(Double(5 * Int64.minute)), downtime: .minute)
+        } else {
+            events.wallClockChanges = .init(every: .constant(Double(5 * Int64.minute)), jump: .constant(Double(2 * Int64.second)))
+        }
+        var s = Self.scenario(clock: ContinuousDeviceClock(), duration: 700 * .second, sessions: 2, viewing: 60 * .second,
+                              pause: 10 * .minute, events: events)
+        s.client.persistSync = true
+        var world = World(scenario: s)
+        world.run(until: SimTime(ns: 665 * .second + 50 * .millisecond))
+        let c = world.clients[0]
+        #expect(c.phase == .viewing && c.fetchInFlight)
+        #expect(!c.hasSync && !c.syncStored)
+        #expect(c.shownUpTo == .min)
+    }
+
+    /// End to end with drawn terminations (the lifecycle's hazard, reboots, kills) on the uptime
+    /// clock: with persistence, cold starts that find a valid stored sync show its time at once,
+    /// so more samples carry an error (and fewer have no sync); every figure stays independent
+    /// of the thread count.
+    @Test func persistenceEndToEndIsThreadCountIndependent() throws {
+        var s = try DeterminismTests.shipped("v115-uptime.json")
+        s.population.players = 3_000
+        s.duration = 30 * .minute
+        s.population.release = nil
+        s.devices.events.appKills = .init(every: .exponential(mean: 6e11))
+        s.devices.events.reboots = .init(every: .exponential(mean: 3.6e12))
+        var off = s
+        off.client.persistSync = false
+        s.client.persistSync = true
+        let one = Simulation.run(s, threads: 1), two = Simulation.run(s, threads: 2)
+        #expect(DeterminismTests.fingerprint(one).dropLast() == DeterminismTests.fingerprint(two).dropLast())
+        let plain = Simulation.run(off, threads: 1)
+        #expect(one.deviceEvents.appKills > 0)
+        #expect(one.displayError.count > plain.displayError.count)
+        #expect(one.requestsSent == plain.requestsSent)   // a cold start fetches either way
+    }
+
     /// The wall clock is moved +1 h at 3 min, in a 4 min break (view 5 s → 65 s, back at 305 s).
     /// A design measuring with `uptime-wall` sees 1 h pass and refetches on return; the
     /// OS-adjusted `uptime` sees about 5 min, under the 6–9 min refetch window: no fetch.

@@ -84,6 +84,24 @@ import SyncLabKernel
         #expect(inlineSomewhere)
     }
 
+    /// A design that keeps its sync across launches (`client.persistSync`): visits end with the
+    /// app terminated and restart with the stored sync in force and no file, which the shortcuts
+    /// must not change either. On a server that answers at once, so players run ahead.
+    @Test func storedSyncsDoNotDependOnTheShortcut() throws {
+        var s = try Self.load("v115-pausing.json", players: 400, duration: 2 * .hour)
+        s.server.fleet = nil
+        s.server.workers = nil
+        s.server.queueLimit = nil
+        s.client.persistSync = true
+        let (inline, queued, _, ahead) = Self.both(s)
+        #expect(queued.responses > 100 && ahead > 0)
+        Self.expectSame(inline, queued, "persistSync")
+        var off = s
+        off.client.persistSync = false
+        var plain = World(scenario: off)
+        #expect(plain.run().displayError.count < inline.displayError.count)
+    }
+
     /// Device events other than the wall clock's corrections are not followed: with reboots on,
     /// every event is queued.
     @Test func otherDeviceEventsSwitchTheShortcutsOff() throws {
