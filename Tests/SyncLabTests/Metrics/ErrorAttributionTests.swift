@@ -114,7 +114,7 @@ import SyncLabKernel
         var world = World(scenario: s)
         let r = world.run()
         let a = r.errorAttribution
-        #expect(a.count == r.displayError.count)
+        #expect(a.count == r.clientError.count)
         #expect(a.count > 100)
         var sum = WideSum()
         for part in a.sums { sum.add(part) }
@@ -176,7 +176,7 @@ import SyncLabKernel
         var world = World(scenario: s)
         let r = world.run()
         let a = r.errorAttribution
-        #expect(a.count == r.displayError.count)
+        #expect(a.count == r.clientError.count)
         #expect(a.count > 100)
         var sum = WideSum()
         for part in a.sums { sum.add(part) }

@@ -230,8 +230,8 @@ import SyncLabKernel
         var independent = s.links[i]
         independent.correlation = IndependentDelays()
         #expect(lagRow(independent)?.holds == false)
-        var slow = s.links[i]
-        slow.correlation = AR1Delays(tau: 1_000 * (s.links[i].correlation as! AR1Delays).tau)
+        // Prepared as a scenario's link is at load, so its draws go through the quantile table.
+        let slow = s.links[i].preparingCorrelation(AR1Delays(tau: 1_000 * (s.links[i].correlation as! AR1Delays).tau))
         #expect(lagRow(slow)?.holds == false)
     }
 }

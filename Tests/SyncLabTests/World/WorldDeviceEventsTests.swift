@@ -139,7 +139,7 @@ import SyncLabKernel
         #expect(DeterminismTests.fingerprint(one).dropLast() == DeterminismTests.fingerprint(two).dropLast())
         let plain = Simulation.run(off, threads: 1)
         #expect(one.deviceEvents.appKills > 0)
-        #expect(one.displayError.count > plain.displayError.count)
+        #expect(one.clientError.count > plain.clientError.count)
         #expect(one.requestsSent == plain.requestsSent)   // a cold start fetches either way
     }
 

@@ -99,7 +99,7 @@ import SyncLabKernel
         var off = s
         off.client.persistSync = false
         var plain = World(scenario: off)
-        #expect(plain.run().displayError.count < inline.displayError.count)
+        #expect(plain.run().clientError.count < inline.clientError.count)
     }
 
     /// Device events other than the wall clock's corrections are not followed: with reboots on,
