@@ -25,4 +25,16 @@ import SyncLab
         #expect(ci.contains("SHARDS: 4") && ci.contains("shard: [0, 1, 2, 3]"))
         #expect(ci.contains("--shard ${{ matrix.shard }}/$SHARDS") && ci.contains("synclab merge parts/sweep-part-* --out sweep"))
     }
+
+    @Test func searchMatrixNamesAReadableSearchAndAgreesOnTheShardCount() throws {
+        let ci = try String(contentsOfFile: Self.root + "/examples/ci/github-actions-search.yml", encoding: .utf8)
+        #expect(ci.contains("SHARDS: 4") && ci.contains("shard: [0, 1, 2, 3]"))
+        #expect(ci.contains("--shard ${{ matrix.shard }}/$SHARDS") && ci.contains("synclab merge parts/search-part-* --out search"))
+        // The search file it names reads as a search, with its base scenario.
+        let line = try #require(ci.split(separator: "\n").first { $0.contains("SEARCH: ") })
+        let file = Self.root + "/" + String(try #require(line.split(separator: " ").last))
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let (space, base) = try SearchSpace.read(text: text, file: file)
+        #expect(!space.knobs.isEmpty && base.population.players > 0)
+    }
 }
