@@ -50,6 +50,7 @@ public struct CLI {
       synclab list [DIR] | --kinds
       synclab schema [--out FILE]
       synclab index REPORT_DIR... [--notes FILE] [--out FILE]
+      synclab trace-stats UPLINK DOWNLINK [--against PRESET]
       synclab help [COMMAND]
 
     COMMANDS
@@ -63,9 +64,10 @@ public struct CLI {
       list       list the scenarios in a folder (default: Scenarios), or the plug-in kinds
       schema     print or write the scenario JSON Schema, generated from the plug-in kinds
       index      one table of several reports' headline figures (the gallery index)
+      trace-stats crossing times, lag correlations and outages of a Mahimahi trace pair
 
     Run 'synclab COMMAND --help' for a command's options and examples.
-    Exit status: 0 success, 1 a budget fails (check), 2 bad input or usage.
+    Exit status: 0 success, 1 a budget fails (check) or no design meets (search), 2 bad input or usage.
 
     """
 
@@ -82,7 +84,7 @@ public struct CLI {
         ScenarioLoader(plugins: plugins, files: FileSystemScenarioResolver(fallback: ShippedScenarios.folderIfBundled))
     }
 
-    static let commands: Set<String> = ["run", "check", "compare", "sweep", "search", "merge", "validate", "list", "schema", "index"]
+    static let commands: Set<String> = ["run", "check", "compare", "sweep", "search", "merge", "validate", "list", "schema", "index", "trace-stats"]
     static let helpWords: Set<String> = ["help", "--help", "-h"]
 
     /// Runs one command line (without the program name); returns the exit status.
