@@ -154,6 +154,29 @@ public struct CLI {
         err("synclab \(command): \(message)\nRun 'synclab \(command) --help' for usage.\n")
         return 2
     }
+
+    /// `--threads N` (1 to 256; every core when absent); nil after reporting a usage error.
+    func threads(_ parsed: ParsedArguments, _ command: String) -> Int? {
+        guard let text = parsed.options["--threads"] else { return Simulation.defaultThreads }
+        guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
+            _ = usageError(command, "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
+            return nil
+        }
+        return n
+    }
+
+    /// `--shard i/n` (0 ≤ i < n ≤ 10,000; the whole job, 0/1, when absent); nil after reporting
+    /// a usage error.
+    func shard(_ parsed: ParsedArguments, _ command: String) -> (index: Int, count: Int)? {
+        guard let text = parsed.options["--shard"] else { return (0, 1) }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = CLI.wholeNumber(String(parts[0]), as: Int.self),
+              let n = CLI.wholeNumber(String(parts[1]), as: Int.self), n >= 1, n <= 10_000, i >= 0, i < n else {
+            _ = usageError(command, "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got \(SafePaths.quoted(text))")
+            return nil
+        }
+        return (i, n)
+    }
 }
 
 extension CLI {

@@ -56,13 +56,7 @@ struct CompareCommand {
             }
             seed = v
         }
-        var threads = Simulation.defaultThreads
-        if let text = parsed.options["--threads"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
-                return cli.usageError("compare", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
-            }
-            threads = n
-        }
+        guard let threads = cli.threads(parsed, "compare") else { return 2 }
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("compare", "--out needs a folder; got an empty value") }
         var scenarios: [Scenario] = []
         var bad = false

@@ -77,13 +77,7 @@ struct RunCommand {
             clients = n
         }
         let maxDuration = ScenarioLoader.Limits.runLength
-        var threads = Simulation.defaultThreads
-        if let text = parsed.options["--threads"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
-                return cli.usageError("run", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
-            }
-            threads = n
-        }
+        guard let threads = cli.threads(parsed, "run") else { return 2 }
         var traced = 0
         if let text = parsed.options["--trace-requests"] {
             guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= RunCommand.maxTraced else {

@@ -66,22 +66,8 @@ struct SearchCommand {
             return cli.usageError("search", parsed.positional.isEmpty ? "missing the search file" : "expected one search file, got \(parsed.positional.count)")
         }
         let path = parsed.positional[0]
-        var shard = 0, shards = 1
-        if let text = parsed.options["--shard"] {
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let a = CLI.wholeNumber(String(parts[0]), as: Int.self), let b = CLI.wholeNumber(String(parts[1]), as: Int.self),
-                  b >= 1, b <= 10_000, a >= 0, a < b else {
-                return cli.usageError("search", "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got \(SafePaths.quoted(text))")
-            }
-            (shard, shards) = (a, b)
-        }
-        var threads = Simulation.defaultThreads
-        if let text = parsed.options["--threads"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
-                return cli.usageError("search", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
-            }
-            threads = n
-        }
+        guard let (shard, shards) = cli.shard(parsed, "search") else { return 2 }
+        guard let threads = cli.threads(parsed, "search") else { return 2 }
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("search", "--out needs a folder; got an empty value") }
 
         // Read and validate everything before any run: the file, the base, every candidate.

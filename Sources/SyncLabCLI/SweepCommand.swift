@@ -110,21 +110,8 @@ struct SweepCommand {
             }
             seedCount = n
         }
-        var shard = 0, shards = 1
-        if let text = parsed.options["--shard"] {
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let a = CLI.wholeNumber(String(parts[0]), as: Int.self), let b = CLI.wholeNumber(String(parts[1]), as: Int.self), b >= 1, b <= 10_000, a >= 0, a < b else {
-                return cli.usageError("sweep", "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got \(SafePaths.quoted(text))")
-            }
-            (shard, shards) = (a, b)
-        }
-        var threads = Simulation.defaultThreads
-        if let text = parsed.options["--threads"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= 256 else {
-                return cli.usageError("sweep", "--threads expects a whole number from 1 to 256; got \(SafePaths.quoted(text))")
-            }
-            threads = n
-        }
+        guard let (shard, shards) = cli.shard(parsed, "sweep") else { return 2 }
+        guard let threads = cli.threads(parsed, "sweep") else { return 2 }
         let chart = parsed.options["--chart"] ?? "transitionBest500msShare.p1"
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("sweep", "--out needs a folder; got an empty value") }
 
