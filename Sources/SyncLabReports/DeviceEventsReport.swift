@@ -6,7 +6,15 @@ import SyncLabKernel
 /// and the "App lifecycle" section when it switches on `devices.lifecycle`.
 public enum DeviceEventsReport {
     public static func markdown(_ r: RunResult) -> String {
-        lifecycleMarkdown(r) + eventsMarkdown(r)
+        lifecycleMarkdown(r) + storedSyncMarkdown(r) + eventsMarkdown(r)
+    }
+
+    /// What the stored sync did at cold starts, present when the design keeps it (`client.persistSync`).
+    static func storedSyncMarkdown(_ r: RunResult) -> String {
+        guard r.scenario.client.persistSync else { return "" }
+        let d = r.deviceEvents
+        return "\n## Stored sync\n\n- The design keeps its last sync across app launches: \(d.storedSyncsRestored) cold starts in the "
+            + "window restored it, \(d.storedSyncsDiscarded) discarded it because the device had rebooted or its wall clock had been set.\n"
     }
 
     /// "App lifecycle": how many breaks ended in a cold start, present when `devices.lifecycle` is on.

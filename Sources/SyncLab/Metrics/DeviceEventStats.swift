@@ -34,6 +34,10 @@ public struct DeviceEventStats: Sendable, Equatable {
     public var otherAppsTerminations: UInt64 = 0
     /// Breaks drawn longer than the lifecycle's `maxBreak` and drawn again.
     public var breaksRedrawn: UInt64 = 0
+    /// Cold starts that found a stored sync (`client.persistSync`): restored, or discarded because
+    /// the boot time had moved (a reboot, a set wall clock).
+    public var storedSyncsRestored: UInt64 = 0
+    public var storedSyncsDiscarded: UInt64 = 0
 
     public init() {}
 
@@ -96,6 +100,8 @@ public struct DeviceEventStats: Sendable, Equatable {
         otherAppsBreaks += o.otherAppsBreaks
         otherAppsTerminations += o.otherAppsTerminations
         breaksRedrawn += o.breaksRedrawn
+        storedSyncsRestored += o.storedSyncsRestored
+        storedSyncsDiscarded += o.storedSyncsDiscarded
     }
 
     /// The figure keys of device events (present when the scenario switches any on).

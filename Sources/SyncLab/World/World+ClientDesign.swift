@@ -165,8 +165,9 @@ extension World {
                 buffer.initialize(repeating: s)
             } else {
                 let device = clients[c].device
+                // The best probe's sample is `s`, already read; the others are read here.
                 for k in 0..<n {
-                    (buffer.baseAddress! + k).initialize(to: designSync(device, ShadowExchange(probe(c, slot: k)), at: t, d).0)
+                    (buffer.baseAddress! + k).initialize(to: k == best ? s : designSync(device, ShadowExchange(probe(c, slot: k)), at: t, d).0)
                 }
             }
             defer { buffer.deinitialize() }

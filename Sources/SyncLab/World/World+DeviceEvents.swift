@@ -118,9 +118,13 @@ extension World {
     /// memory as they were, the clock's readings since as the clock counted them (a suspending
     /// clock lost its deep sleep). The Store has no data yet (its file was not stored) and
     /// fetches as any cold start does.
-    mutating func restoreStoredSync(_ c: Int) {
+    mutating func restoreStoredSync(_ c: Int, at t: SimTime) {
         let now = clients[c].device.kernelBootWallUnix(context), then = clients[c].storedBootWall
-        guard floorDiv(now &+ .second / 2, .second) == floorDiv(then &+ .second / 2, .second) else {
+        let restored = floorDiv(now &+ .second / 2, .second) == floorDiv(then &+ .second / 2, .second)
+        if measure.recorder.inWindow(t) {
+            if restored { measure.recorder.deviceEvents.storedSyncsRestored += 1 } else { measure.recorder.deviceEvents.storedSyncsDiscarded += 1 }
+        }
+        guard restored else {
             clients[c].syncStored = false
             return
         }
@@ -140,9 +144,8 @@ extension World {
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(downtime, .second))
         }
         if clients[c].phase != .offline { killApp(c) }
-        // A stored sync is in readings of clocks that start again (Kronos would find a new boot
-        // time and discard it).
-        clients[c].syncStored = false
+        // A stored sync stays stored: its readings are of clocks that start again, and the next
+        // cold start finds the new boot time and discards it (`restoreStoredSync`).
         let context = self.context
         updateDevice(c) { $0.reboot(at: t, epochUnix: context.epochUnix, wallSlewPPB: context.wallSlewPPB) }
         clients[c].screenOn = false

@@ -38,7 +38,7 @@ extension World {
         clients[c].shownUpTo = .min                  // the first tick (now) refreshes the UI
         viewers.add(c)
         // A cold start (the app was terminated) may find its last sync in storage.
-        if !clients[c].hasSync && clients[c].syncStored { restoreStoredSync(c) }
+        if !clients[c].hasSync && clients[c].syncStored { restoreStoredSync(c, at: t) }
         let length = scenario.population.viewing.sampleDuration(&clients[c].behaviourRNG)
         let viewEnd = t + max(length, .second)
         clients[c].viewEndAt = viewEnd.ns

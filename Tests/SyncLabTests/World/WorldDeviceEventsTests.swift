@@ -83,6 +83,8 @@ import SyncLabKernel
         #expect(c.requestSentAt == SimTime(ns: back))                      // a cold start fetches at once
         #expect(world.measure.recorder.deviceEvents.appKills == 1)
         #expect(c.hasSync == persist)
+        #expect(world.measure.recorder.deviceEvents.storedSyncsRestored == (persist ? 1 : 0))
+        #expect(world.measure.recorder.deviceEvents.storedSyncsDiscarded == 0)
         guard persist else {
             #expect(c.shownUpTo == .min)
             return
@@ -118,6 +120,7 @@ import SyncLabKernel
         let c = world.clients[0]
         #expect(c.phase == .viewing && c.fetchInFlight)
         #expect(!c.hasSync && !c.syncStored)
+        #expect(world.measure.recorder.deviceEvents.storedSyncsRestored == 0 && world.measure.recorder.deviceEvents.storedSyncsDiscarded == 1)
         #expect(c.shownUpTo == .min)
     }
 
@@ -141,6 +144,8 @@ import SyncLabKernel
         #expect(one.deviceEvents.appKills > 0)
         #expect(one.clientError.count > plain.clientError.count)
         #expect(one.requestsSent == plain.requestsSent)   // a cold start fetches either way
+        #expect(one.deviceEvents.storedSyncsRestored > 0 && one.deviceEvents.storedSyncsDiscarded > 0)
+        #expect(plain.deviceEvents.storedSyncsRestored == 0 && plain.deviceEvents.storedSyncsDiscarded == 0)
     }
 
     /// The wall clock is moved +1 h at 3 min, in a 4 min break (view 5 s → 65 s, back at 305 s).
