@@ -37,7 +37,26 @@ import Glibc
             print("skipped: cannot give a folder to the user nobody here")
             return nil
         }
+        // A clone under a private folder (mktemp -d makes one) hides the built executable from
+        // other users: then no unprivileged run can be tried.
+        guard let path = ReportFolderTests.synclabExecutable()?.path, Self.othersCanRun(path) else {
+            print("skipped: the user nobody cannot reach the built executable (a folder above it is private)")
+            return nil
+        }
         return (folder, "setpriv --reuid=65534 --regid=65534 --clear-groups -- ")
+    }
+
+    /// Whether a user who is neither the owner nor in the group may execute `path`: every folder
+    /// above it searchable by others, and the file executable by them.
+    static func othersCanRun(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+        var folder = (path as NSString).deletingLastPathComponent
+        while folder.count > 1 {
+            guard stat(folder, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return true
     }
 
     // MARK: Row 1: a deleted current folder
