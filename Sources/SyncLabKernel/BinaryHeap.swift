@@ -37,6 +37,12 @@ public struct BinaryHeapQueue<Payload> {
     }
 
     /// Inserts an entry that already carries its sequence number.
+    /// Schedules with a caller's sequence number: ties at one time come out in its order (the
+    /// queue's own numbering is not advanced).
+    @inlinable public mutating func schedule(_ payload: Payload, at time: SimTime, sequence: UInt64) {
+        insert(Entry(time: time.ns, sequence: sequence, payload: payload))
+    }
+
     @inlinable mutating func insert(_ entry: Entry) {
         heap.append(entry)
         siftUp(heap.count - 1)

@@ -165,6 +165,15 @@ struct MetricsRecorder {
         if let other = o.trace { trace?.rows += other.rows }
     }
 
+    /// Adds what a fleet recorded (`FleetCoordinator`): the requests it served, by second, and its
+    /// serving record. It records nothing else.
+    mutating func mergeFleet(_ o: MetricsRecorder) {
+        for i in requestsPerSecond.indices { requestsPerSecond[i] &+= o.requestsPerSecond[i] }
+        bytesServed += o.bytesServed
+        requestsServed += o.requestsServed
+        if let other = o.serving { serving?.merge(other) }
+    }
+
     /// What each position of a viewing player shows, without a clock error (the original plan).
     mutating func samplePositions(bare: Int, stale: Int, positions: Int) {
         guard measuring else { return }

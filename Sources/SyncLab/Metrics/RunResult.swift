@@ -288,6 +288,10 @@ public struct BudgetVerdict: Sendable, Equatable {
 /// population-wide step, the release, is a barrier: every shard runs up to it, the online count is
 /// summed, and all continue. Every player's draws depend only on its global index, and every merge
 /// is a sum or a sorted union, so the results are byte-identical for any number of shards.
+///
+/// Where players share the fleet (a finite pool, a round-robin balancer), the fleet is a part of
+/// its own and the shards run beside it in step (`FleetCoordinator`), each on its own thread. The
+/// original plan's database, whose queries players share per position, keeps one world.
 public enum Simulation {
     /// Threads to use by default: the machine's active cores.
     public static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
@@ -296,11 +300,10 @@ public enum Simulation {
     /// worth a thread.
     public static func shardCount(players: Int, threads: Int) -> Int { max(1, min(threads, players / 2_000)) }
 
-    /// Shards a run of `scenario` uses: one when a model couples players (a shared queue, a
-    /// round-robin balancer, the original plan's database), since shards would each have their
-    /// own server.
+    /// Shards a run of `scenario` uses: one for the original plan's database (its queries couple
+    /// players per position, with no lookahead to run them apart), else as many as the threads.
     public static func shardCount(_ scenario: Scenario, threads: Int) -> Int {
-        scenario.server.couplesPlayers ? 1 : shardCount(players: scenario.population.players, threads: threads)
+        scenario.server.design != nil ? 1 : shardCount(players: scenario.population.players, threads: threads)
     }
 
     /// `traceRequests` players (chosen by their viewer-subset key) have every request of the
@@ -316,15 +319,25 @@ public enum Simulation {
         let schedule = World.schedule(for: scenario)
         let traced = RequestTrace.players(traceRequests, of: n)
         // Each shard builds its world (its players' state, queue and recorder) on its own thread.
+        let ranges = (0..<count).map { k in (n * k / count)..<(n * (k + 1) / count) }
         let shards = ShardBox.build(count) { k in
-            World(scenario: scenario, players: (n * k / count)..<(n * (k + 1) / count),
-                  schedule: k == 0 ? schedule : schedule.ownCopy())
+            World(scenario: scenario, players: ranges[k], schedule: k == 0 ? schedule : schedule.ownCopy())
         }
         if traceRequests > 0 {
             for shard in shards { shard.world.measure.recorder.trace = RequestTrace(players: traced, in: shard.world.players) }
         }
+        let coordinator = FleetCoordinator.isNeeded(for: scenario)
+            ? FleetCoordinator(scenario: scenario, schedule: schedule, shardPlayers: ranges) : nil
+        if let coordinator {
+            for (k, shard) in shards.enumerated() {
+                shard.world.fleet = FleetLink(coordinator: coordinator, shard: k, ownsCoordinator: false)
+            }
+        }
         func each(_ body: @escaping @Sendable (ShardBox) -> Void) {
             if shards.count == 1 { body(shards[0]); return }
+            // Shards that wait for each other each need a thread of their own: a pool with fewer
+            // threads than shards could run one shard to its wait while the one it waits for queues.
+            if coordinator != nil { ShardBox.runOnThreads(shards, body); return }
             DispatchQueue.concurrentPerform(iterations: shards.count) { body(shards[$0]) }
         }
         func runAll(until t: SimTime) { each { $0.world.run(until: t) } }
@@ -343,6 +356,7 @@ public enum Simulation {
             recorder.merge(shard.world.completedRecorder())
             events += shard.world.loop.queue.scheduledCount
         }
+        if let coordinator { recorder.mergeFleet(coordinator.fleetRecords) }
         return recorder.finish(eventsScheduled: events, files: shards[0].world.server.store.files)
     }
 }
@@ -358,6 +372,22 @@ final class ShardBox: @unchecked Sendable {
         let built = Built(count)
         DispatchQueue.concurrentPerform(iterations: count) { k in (built.slots.baseAddress! + k).initialize(to: make(k)) }
         return (0..<count).map { ShardBox((built.slots.baseAddress! + $0).move()) }
+    }
+
+    /// Runs `body` on every shard, each on a thread of its own, and returns when all are done.
+    static func runOnThreads(_ shards: [ShardBox], _ body: @escaping @Sendable (ShardBox) -> Void) {
+        let done = DispatchGroup()
+        for shard in shards {
+            done.enter()
+            let thread = Thread {
+                body(shard)
+                done.leave()
+            }
+            // The world's loop is deep generic code: a main thread's stack, not a pool thread's.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        done.wait()
     }
 
     /// Worlds under construction, one slot per thread (each written by one thread only).

@@ -49,7 +49,7 @@ struct ServingRecord {
         ServingFigures(requests: admitted, waitMean: waits.mean, waitP99: waits.quantile(0.99), waitMax: waits.quantile(1),
                        maxQueueLength: maxQueue, queueFull: queueFull, outageRefused: outageRefused,
                        outageTimedOut: outageTimedOut, perServer: perServer, serverOffsets: offsets,
-                       singleShard: s.server.couplesPlayers)
+                       singleShard: s.server.design != nil)
     }
 }
 

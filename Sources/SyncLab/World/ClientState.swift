@@ -166,7 +166,9 @@ struct ClientState {
 struct WorldEvent {
     enum Kind: UInt8 {
         case visitStart, viewStart, viewEnd, deepSleep
-        case sendRequest, serverArrival, responseDone, requestFailed
+        case sendRequest, responseDone, requestFailed
+        /// The shared fleet's answer to the player's request (`FleetCoordinator`).
+        case serverReply
         case display
         case cron, publish, sample
         /// Device events (`devices.*`): the epoch carries the event's ordinal for the player.

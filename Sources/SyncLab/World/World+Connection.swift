@@ -50,9 +50,8 @@ extension World {
         if measure.recorder.trace != nil { traceUpdate(c) { $0.responseRetransmit = late.all } }
         clients[c].lastNetworkAt = done.ns
         measure.recorder.audit.active(c, at: done.ns)
-        let timeout = network.links[link].timeout
-        if done - clients[c].requestSentAt > timeout {
-            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + timeout)
+        if let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link) {
+            schedule(.requestFailed, client: c, epoch: epoch, at: failAt)
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }

@@ -21,7 +21,7 @@ struct DatabaseState {
     /// Per position and item (≥ 1), the index of the item's start in the schedule's transitions.
     let transitionIndex: [[Int32]]
     var pool: WorkerPool
-    /// Query times of requests whose player has gone (see `ServingState.abandonedRNG`).
+    /// Query times of requests whose player has gone (their draws must not come from, and shift, any player's stream).
     var abandonedRNG: RandomStream
     // Per slot.
     var item: [Int32]
@@ -154,8 +154,8 @@ extension World {
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let reply = answered + downlink + linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: answered)
         let sent = SimTime(ns: server.database!.sentAt[slot])
-        if reply - sent > network.links[link].timeout {
-            schedule(.databaseFailed, client: slot, epoch: epoch, at: sent + network.links[link].timeout)
+        if let failAt = timedOut(sentAt: sent, done: reply, link: link) {
+            schedule(.databaseFailed, client: slot, epoch: epoch, at: failAt)
         } else {
             schedule(.databaseReply, client: slot, epoch: epoch, at: reply)
         }

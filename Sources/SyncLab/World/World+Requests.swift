@@ -37,57 +37,66 @@ extension World {
         // scheduled from the server's side, at an instant already past.)
         if lost || arrival - clients[c].requestSentAt > network.links[link].timeout {
             schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: clients[c].requestSentAt + network.links[link].timeout)
-        } else if server.answersWhenSent {
-            // Nothing the server reads depends on other requests (its files are the timeline's;
-            // its stamp, clock and outages are functions of time; no queue): answer it now and
-            // save an event. One arriving after the end is not answered, as its event would not be.
-            if arrival < end {
-                serverArrival(c, arrival, epoch: clients[c].fetchEpoch,
-                              file: server.timeline.file(arrivingAt: arrival, sentAt: t))
-            }
+        } else if arrival >= end {
+            // Arriving after the end: never answered, as its event would not be.
+        } else if server.usesServingModel {
+            sendToFleet(c, sent: t, arrival: arrival, link: link)
         } else {
-            schedule(.serverArrival, client: c, epoch: clients[c].fetchEpoch, at: arrival)
+            // Nothing the server reads depends on other requests (its files are the timeline's;
+            // its stamp and clock are functions of time; no queue): answer it now and save an event.
+            serverArrival(c, arrival, file: server.timeline.file(arrivingAt: arrival, sentAt: t))
         }
     }
 
-    /// The request reaches the server at t, which answers with version `file`.
-    mutating func serverArrival(_ c: Int, _ t: SimTime, epoch: UInt32, file: Int) {
-        if server.usesServingModel { servingArrival(c, t, epoch: epoch, file: file); return }
-        // The server does its work whether or not the client still wants the answer.
-        let bytes = server.store.files[file].responseBytes
-        let timestamp = server.store.timestamp(at: t)
-        measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: bytes)
-        guard epoch == clients[c].fetchEpoch else { return }
+    /// The request reaches the server at t, which answers with version `file` (no serving model).
+    mutating func serverArrival(_ c: Int, _ t: SimTime, file: Int) {
+        measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: server.store.files[file].responseBytes)
         // Drawn from the player's stream, so the server's draws never depend on other players.
         let service = serviceDelay(c)
-        let link = Int(clients[c].link)
-        let downlink = linkDelay(.downlink, c, link: link, at: t + service)
-        measure.recorder.audit.downlink(c, downlink, at: (t + service).ns, link: link, measured: measure.recorder.inWindow(t))
-        let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: t + service)
-        clients[c].requestTimestamp = timestamp
-        clients[c].requestFile = Int32(file)
-        clients[c].requestArrivedAt = t
+        clients[c].requestTimestamp = server.store.timestamp(at: t)
         clients[c].requestExactStamp = server.store.serverTime(at: t)
         clients[c].requestServerOffset = server.store.clockOffset
-        clients[c].responseLeftAt = t + service
-        if measure.recorder.trace != nil { traceServed(c, arrived: t, start: t) }
+        respond(c, file: file, arrivedAt: t, start: t, leftAt: t + service)
+    }
+
+    /// The response tail every served request shares (plain server and serving models): the
+    /// response leaves the server at `left` with store file `file` and crosses the downlink; it
+    /// completes, or the client's time-out comes first. The caller has set the stamp.
+    mutating func respond(_ c: Int, file: Int, arrivedAt: SimTime, start: SimTime, leftAt left: SimTime) {
+        let bytes = server.store.files[file].responseBytes
+        let link = Int(clients[c].link)
+        let downlink = linkDelay(.downlink, c, link: link, at: left)
+        measure.recorder.audit.downlink(c, downlink, at: left.ns, link: link, measured: measure.recorder.inWindow(arrivedAt))
+        let bandwidth = linkDraw(.bandwidth, c, link: link)
+        let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
+        clients[c].requestFile = Int32(file)
+        clients[c].requestArrivedAt = arrivedAt
+        clients[c].responseLeftAt = left
+        if measure.recorder.trace != nil { traceServed(c, arrived: arrivedAt, start: start) }
         if design.readsResponseHeaders {
-            clients[c].responseHeadersAt = clients[c].responseLeftAt + downlink
-                + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth,
-                               at: clients[c].responseLeftAt)
+            clients[c].responseHeadersAt = left + downlink
+                + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth, at: left)
         }
-        let done = clients[c].responseLeftAt + downlink + transfer
+        let epoch = clients[c].fetchEpoch
+        let done = left + downlink + transfer
         if network.modelsConnection {
             lateResponse(c, link: link, bytes: bytes, due: done, epoch: epoch)
-        } else if done - clients[c].requestSentAt > network.links[link].timeout {
-            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
+        } else if let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link) {
+            schedule(.requestFailed, client: c, epoch: epoch, at: failAt)
         } else if mayCompleteInline(c, at: done) {
             // Decided at the end of this event (`World+InlineResponse`).
             shortcuts.pendingResponse = PendingResponse(client: c, at: done, epoch: epoch, sequence: loop.queue.reserveSequence())
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }
+    }
+
+    /// When the client gives up on a request sent at `sentAt` whose answer would complete at
+    /// `done`, or nil when the answer comes first (every request path asks this).
+    @inline(__always)
+    func timedOut(sentAt: SimTime, done: SimTime, link: Int) -> SimTime? {
+        let timeout = network.links[link].timeout
+        return done - sentAt > timeout ? sentAt + timeout : nil
     }
 
     mutating func responseDone<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {

@@ -8,126 +8,177 @@ import SyncLabKernel
 /// has taken the request from the backlog), so the seeds' estimator, which adds upload complete to
 /// download complete to the stamp, runs ahead by the wait as by the uplink; after an `arrival`
 /// stamp the wait is part of the interval it adds, and it cancels out.
+///
+/// The fleet answers from its own state and the request alone (`FleetRequest`): it never reads a
+/// player. A fleet whose state players share (a finite pool, a round-robin counter) is its own
+/// part of the run (`FleetCoordinator`); one that keeps no such state answers when the request
+/// is sent, in the player's world.
 struct ServingState {
     var pools: [WorkerPool]
     /// Each server's clock minus true time (the cron host's `clockOffset` without a fleet).
     let offsets: [Nanoseconds]
     var nextServer = 0
-    /// Service times of requests whose player no longer waits for them: they still hold a worker,
-    /// and their draws must not come from (and shift) any player's stream.
-    var abandonedRNG: RandomStream
 
     init?(_ scenario: Scenario) {
         let config = scenario.server
         guard config.hasServingModel, config.design == nil else { return nil }
         offsets = config.fleet?.offsets(seed: scenario.seed) ?? [config.clockOffset]
         pools = offsets.map { _ in WorkerPool(workers: config.workers, queueLimit: config.queueLimit) }
-        abandonedRNG = RandomStream(seed: scenario.seed, purpose: StreamPurpose("abandoned-service"))
+    }
+}
+
+/// A request on its way to the fleet, with everything the fleet reads of it.
+struct FleetRequest {
+    /// When it reaches the balancer, and when the player sent it.
+    var at: SimTime
+    var sentAt: SimTime
+    /// The player (global index) and its fetch epoch: the request's name.
+    var player: Int
+    var epoch: UInt32
+    /// The worker time it needs, drawn by the player when sending: the work a request needs does
+    /// not depend on whether its player still waits for it.
+    var service: Nanoseconds
+    /// When the player hears the answer (`SimTime.never`: it gives up first whatever the answer),
+    /// and that event's place among the player's own (`EventQueue.reserveSequence`).
+    var answerAt: SimTime
+    var sequence: UInt64
+    /// The fleet's order of requests arriving at one instant: by player, then by epoch, so it
+    /// never depends on how the players are split into shards.
+    var order: UInt64 { UInt64(player) << 32 | UInt64(epoch) }
+}
+
+/// What the fleet did with a request.
+enum FleetOutcome {
+    /// Served by `server`: a worker started it at `start`, the response left at `left`, with
+    /// store file `file`.
+    case served(server: Int, start: SimTime, left: SimTime, file: Int)
+    /// Turned away at once: connection refused in an outage, or HTTP 503 with the queue full.
+    case turnedAway
+    /// Nothing answers (an outage that times out): the client notices at its time-out.
+    case silent
+}
+
+/// A fleet's answer waiting in a player's world for its event.
+struct FleetAnswer {
+    var request: FleetRequest
+    var outcome: FleetOutcome
+}
+
+extension ServingState {
+    /// The fleet's answer to `r`, arriving now: requests arrive here in time order (ties by
+    /// `FleetRequest.order`). What the fleet did in the window goes into `recorder`.
+    mutating func answer(_ r: FleetRequest, scenario: Scenario, timeline: ServerTimeline,
+                         recorder: inout MetricsRecorder) -> FleetOutcome {
+        let t = r.at
+        let measured = recorder.inWindow(t)
+        if let outage = scenario.server.outage(at: t) {
+            switch outage.mode {
+            case .refused:
+                if measured { recorder.serving?.outageRefused += 1 }
+                return .turnedAway
+            case .timeout:
+                if measured { recorder.serving?.outageTimedOut += 1 }
+                return .silent
+            }
+        }
+        let k = pickServer(r, scenario: scenario)
+        let file = timeline.file(arrivingAt: t, sentAt: r.sentAt)
+        // Unlimited workers keep no state (and an early answer may come out of arrival order).
+        let admission = scenario.server.workers == nil ? .served(start: t, done: t + r.service, queued: 0)
+            : pools[k].admit(at: t, service: r.service)
+        guard case let .served(start, left, queued) = admission else {
+            // Queue full: the server answers at once with an error (HTTP 503).
+            if measured {
+                recorder.serving?.queueFull += 1
+                recorder.serving?.batch(at: t, wait: nil, duration: scenario.duration)
+            }
+            return .turnedAway
+        }
+        recorder.served(serverTime: timeline.server.serverTime(at: t), bytes: timeline.server.files[file].responseBytes)
+        if measured {
+            recorder.serving?.admitted += 1
+            recorder.serving?.waits.record(start - t)
+            recorder.serving?.batch(at: t, wait: start - t, duration: scenario.duration)
+            let longest = max(recorder.serving?.maxQueue ?? 0, queued)
+            recorder.serving?.maxQueue = longest
+            recorder.serving?.perServer[k] += 1
+        }
+        return .served(server: k, start: start, left: left, file: file)
+    }
+
+    /// The server for request r: round-robin in arrival order, or a uniform draw from a stream
+    /// keyed by (player, request), so it does not depend on other players.
+    mutating func pickServer(_ r: FleetRequest, scenario: Scenario) -> Int {
+        guard let fleet = scenario.server.fleet, fleet.servers > 1 else { return 0 }
+        switch fleet.balancing {
+        case .roundRobin:
+            let k = nextServer
+            nextServer = (k + 1) % fleet.servers
+            return k
+        case .random:
+            var rng = RandomStream(seed: scenario.seed, purpose: World.balancerPurpose, entity: r.order)
+            return Int(rng.below(UInt64(fleet.servers)))
+        }
     }
 }
 
 extension World {
-    /// The server for a request of player c: round-robin in arrival order, or a uniform draw from
-    /// a stream keyed by (player, request), so it does not depend on other players.
-    mutating func pickServer(_ c: Int) -> Int {
-        guard let fleet = scenario.server.fleet, fleet.servers > 1 else { return 0 }
-        switch fleet.balancing {
-        case .roundRobin:
-            let k = server.serving!.nextServer
-            server.serving!.nextServer = (k + 1) % fleet.servers
-            return k
-        case .random:
-            let request = (UInt64(players.lowerBound + c) << 32) | UInt64(clients[c].fetchEpoch)
-            var rng = RandomStream(seed: scenario.seed, purpose: World.balancerPurpose, entity: request)
-            return Int(rng.below(UInt64(fleet.servers)))
+    /// Player c's request, sent at `sent`, reaches the fleet at `arrival` (before the end): answered
+    /// now when the fleet keeps no shared state, else handed to the fleet's part of the run, whose
+    /// answer comes back as an event no sooner than the response could.
+    mutating func sendToFleet(_ c: Int, sent: SimTime, arrival: SimTime, link: Int) {
+        var r = FleetRequest(at: arrival, sentAt: sent, player: players.lowerBound + c, epoch: clients[c].fetchEpoch,
+                             service: serviceDelay(c), answerAt: .never, sequence: 0)
+        if server.answersWhenSent {
+            let outcome = server.serving!.answer(r, scenario: scenario, timeline: server.timeline, recorder: &measure.recorder)
+            receiveAnswer(c, FleetAnswer(request: r, outcome: outcome))
+            return
         }
+        // No answer reaches the player before the downlink's lookahead after the arrival; one that
+        // could only come after the client's time-out changes nothing the player does.
+        let timeoutAt = sent + network.links[link].timeout
+        let answerAt = arrival + network.answerLead[link]
+        if answerAt <= timeoutAt {
+            r.answerAt = answerAt
+            r.sequence = loop.queue.reserveSequence()
+        } else {
+            schedule(.requestFailed, client: c, epoch: r.epoch, at: timeoutAt)
+        }
+        fleetOutbox.append(r)
     }
 
-    /// A request reaches the fleet at t, which answers with version `file` (the serving-model
-    /// counterpart of `serverArrival`).
-    mutating func servingArrival(_ c: Int, _ t: SimTime, epoch: UInt32, file: Int) {
-        let wanted = epoch == clients[c].fetchEpoch
-        let measured = measure.recorder.inWindow(t)
+    /// The fleet's answer reaches player c's world (`serverReply`): kept until its event.
+    mutating func deliverAnswer(_ a: FleetAnswer) {
+        let c = a.request.player - players.lowerBound
+        // A request the player has given up on changes nothing: its epoch never comes back.
+        guard a.request.epoch == clients[c].fetchEpoch, a.request.answerAt < end else { return }
+        fleetAnswers[Int32(c)] = a
+        loop.queue.schedule(WorldEvent(client: Int32(c), kind: .serverReply, epoch: a.request.epoch),
+                            at: a.request.answerAt, sequence: a.request.sequence)
+    }
+
+    /// Player c hears what the fleet did with its request (served, turned away, or nothing).
+    mutating func receiveAnswer(_ c: Int, _ a: FleetAnswer) {
+        let r = a.request
         let link = Int(clients[c].link)
-        if let outage = scenario.server.outage(at: t) {
-            switch outage.mode {
-            case .refused:
-                if measured { measure.recorder.serving?.outageRefused += 1 }
-                guard wanted else { return }
-                let back = linkDelay(.downlink, c, link: link, at: t)
-                schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
-            case .timeout:
-                if measured { measure.recorder.serving?.outageTimedOut += 1 }
-                guard wanted else { return }
-                schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
+        let timeoutAt = r.sentAt + network.links[link].timeout
+        switch a.outcome {
+        case .turnedAway:
+            let back = linkDelay(.downlink, c, link: link, at: r.at)
+            schedule(.requestFailed, client: c, epoch: r.epoch, at: min(r.at + back, timeoutAt))
+        case .silent:
+            schedule(.requestFailed, client: c, epoch: r.epoch, at: timeoutAt)
+        case let .served(k, start, left, file):
+            let stampAt = switch scenario.server.timestampAt {
+            case .arrival: r.at
+            case .requestStart: start
+            case .responseSend: left
             }
-            return
-        }
-        let k = pickServer(c)
-        let bytes = server.store.files[file].responseBytes
-        // Drawn from the player's stream as on the plain path, so a design without a queue
-        // draws exactly the same values.
-        let service: Nanoseconds
-        if wanted {
-            service = serviceDelay(c)
-        } else if scenario.server.workers != nil {
-            service = server.store.config.serviceTime.sampleDuration(&server.serving!.abandonedRNG)
-        } else {
-            service = 0   // an unlimited pool: an unwanted request affects nobody
-        }
-        // Unlimited workers keep no state (and an early answer may come out of arrival order).
-        let admission = scenario.server.workers == nil ? .served(start: t, done: t + service, queued: 0)
-            : server.serving!.pools[k].admit(at: t, service: service)
-        guard case let .served(start, left, queued) = admission else {
-            // Queue full: the server answers at once with an error (HTTP 503).
-            if measured {
-                measure.recorder.serving?.queueFull += 1
-                let window = scenario.duration
-                measure.recorder.serving?.batch(at: t, wait: nil, duration: window)
-            }
-            guard wanted else { return }
-            let back = linkDelay(.downlink, c, link: link, at: t)
-            schedule(.requestFailed, client: c, epoch: epoch, at: t + back)
-            return
-        }
-        measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: bytes)
-        if measured {
-            measure.recorder.serving?.admitted += 1
-            measure.recorder.serving?.waits.record(start - t)
-            let window = scenario.duration
-            measure.recorder.serving?.batch(at: t, wait: start - t, duration: window)
-            let longest = max(measure.recorder.serving?.maxQueue ?? 0, queued)
-            measure.recorder.serving?.maxQueue = longest
-            measure.recorder.serving?.perServer[k] += 1
-        }
-        guard wanted else { return }
-        let stampAt = switch scenario.server.timestampAt {
-        case .arrival: t
-        case .requestStart: start
-        case .responseSend: left
-        }
-        let downlink = linkDelay(.downlink, c, link: link, at: left)
-        measure.recorder.audit.downlink(c, downlink, at: left.ns, link: link, measured: measured)
-        let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
-        clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: server.serving!.offsets[k])
-        clients[c].requestFile = Int32(file)
-        clients[c].responseLeftAt = left
-        if design.readsResponseHeaders {
-            clients[c].responseHeadersAt = left + downlink
-                + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth, at: left)
-        }
-        clients[c].requestArrivedAt = t
-        clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: server.serving!.offsets[k])
-        clients[c].requestServerOffset = server.serving!.offsets[k]
-        if measure.recorder.trace != nil { traceServed(c, arrived: t, start: start) }
-        let done = left + downlink + transfer
-        if network.modelsConnection {
-            lateResponse(c, link: link, bytes: bytes, due: done, epoch: epoch)
-        } else if done - clients[c].requestSentAt > network.links[link].timeout {
-            schedule(.requestFailed, client: c, epoch: epoch, at: clients[c].requestSentAt + network.links[link].timeout)
-        } else {
-            schedule(.responseDone, client: c, epoch: epoch, at: done)
+            let offset = server.serving!.offsets[k]
+            clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: offset)
+            clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: offset)
+            clients[c].requestServerOffset = offset
+            respond(c, file: file, arrivedAt: r.at, start: start, leftAt: left)
         }
     }
 }

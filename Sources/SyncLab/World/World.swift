@@ -23,6 +23,12 @@ public struct World {
     var measure: Measurement
     /// Ways of reaching the same results faster, each flipped off by an equivalence test.
     var shortcuts: Shortcuts
+    /// Requests for the shared fleet sent in the current event, the fleet's answers waiting for
+    /// their events (by player), and the fleet's part of the run (`FleetCoordinator`; nil when
+    /// the fleet keeps no state players share).
+    var fleetOutbox: [FleetRequest] = []
+    var fleetAnswers: [Int32: FleetAnswer] = [:]
+    var fleet: FleetLink?
 
     /// The run's window of true time: the warm-up's start and the end.
     var start: SimTime { loop.start }
@@ -109,6 +115,11 @@ public struct World {
         ensureUniqueState()
         if !loop.started {
             loop.started = true
+            // Run alone, a world whose players share the fleet runs the fleet's part itself.
+            if fleet == nil && FleetCoordinator.isNeeded(for: scenario) {
+                let coordinator = FleetCoordinator(scenario: scenario, schedule: server.store.schedule, shardPlayers: [players])
+                fleet = FleetLink(coordinator: coordinator, shard: 0, ownsCoordinator: true)
+            }
             bootstrap()
         }
         loop.runLimit = min(limit, end)
@@ -121,6 +132,11 @@ public struct World {
     /// every viewing player records the pending samples, so whatever reads the results next (or
     /// runs a release) sees them all.
     mutating func runEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
+        if fleet != nil {
+            runCoupledEvents(d)
+            catchUpAllSamples(d)
+            return
+        }
         var loaded = loop.queue.bucketsLoaded
         while let (t, e) = loop.queue.pop(before: loop.runLimit) {
             if loop.queue.bucketsLoaded != loaded {
@@ -139,11 +155,20 @@ public struct World {
     mutating func ensureUniqueState() {
         if !isKnownUniquelyReferenced(&clients) { clients = clients.copy() }
         measure.recorder.ensureUniqueTables()
+        if let link = fleet, link.ownsCoordinator, !isKnownUniquelyReferenced(&fleet!.coordinator) {
+            fleet!.coordinator = link.coordinator.copy()
+        }
     }
 
     /// The results so far, with this world's counts.
     public func finish() -> RunResult {
-        completedRecorder().finish(eventsScheduled: loop.queue.scheduledCount, files: server.store.files)
+        var completed = completedRecorder()
+        if let link = fleet, link.ownsCoordinator {
+            // Into copies of the tables the world shares with its recorder: finish may be asked again.
+            completed.ensureUniqueTables()
+            completed.mergeFleet(link.coordinator.fleetRecords)
+        }
+        return completed.finish(eventsScheduled: loop.queue.scheduledCount, files: server.store.files)
     }
 
     /// The recorder with what is still kept per player added: the split of each player's
@@ -200,7 +225,11 @@ public struct World {
         case .deepSleep: if e.epoch == clients[c].powerEpoch { beginDeepSleep(c, t) }
         case .sendRequest:
             if e.epoch == clients[c].fetchEpoch && clients[c].phase == .viewing { sendRequest(c, t) }
-        case .serverArrival: serverArrival(c, t, epoch: e.epoch, file: server.liveFile)
+        case .serverReply:
+            if let a = fleetAnswers[e.client], a.request.epoch == e.epoch {
+                fleetAnswers[e.client] = nil
+                if e.epoch == clients[c].fetchEpoch { receiveAnswer(c, a) }
+            }
         case .responseDone: if e.epoch == clients[c].fetchEpoch { responseDone(c, t, d) }
         case .requestFailed: if e.epoch == clients[c].fetchEpoch { requestFailed(c, t) }
         case .display:

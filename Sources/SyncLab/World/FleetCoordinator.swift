@@ -1,0 +1,248 @@
+import Foundation
+import SyncLabKernel
+
+/// The fleet that players share (a round-robin balancer, finite worker pools and their backlogs)
+/// as its own part of the run, and the synchronisation that lets shards of players run on
+/// several threads beside it and still give the one-thread result, byte for byte.
+///
+/// The method is conservative parallel discrete-event simulation (Chandy–Misra–Bryant), with
+/// clocks in shared memory in place of null messages. A request cannot reach the fleet sooner
+/// than its link's uplink lookahead after it is sent, nor can the fleet's answer change the
+/// player sooner than the downlink lookahead after the request arrives (`LinkProfile.lookahead`:
+/// the links' physical floors). So:
+///
+/// - each shard publishes the time of its next event (`ShardClocks`): no request of its can be
+///   sent before it;
+/// - the fleet answers, in order of arrival (ties by player, then request), every request
+///   arriving before S + the least uplink lookahead, where S is the least of the shards' clocks
+///   and of the answers not yet in their shards' queues: no request still to come can arrive
+///   sooner (`answered`);
+/// - a shard handles an event only before `answered` + the least downlink lookahead, its
+///   horizon: every answer due before then is already in its queue.
+///
+/// Invariant: a shard handles events in (time, sequence) order and every answer due before its
+/// horizon has been delivered into its queue with the sequence number its request reserved, so
+/// each player's events come in the same order whatever the number of shards; and the fleet
+/// answers requests in one order fixed by their arrival instants and names. Players meet
+/// nowhere else: every merge of results is a sum, a maximum or a sorted union. Hence any number
+/// of shards and threads gives the same results.
+///
+/// Shards block only when one runs more than the lookahead ahead of another; then they wait
+/// here, spinning briefly and then yielding their core.
+final class FleetCoordinator: @unchecked Sendable {
+    let scenario: Scenario
+    /// The least lookahead of any link the scenario uses, each way.
+    let uplinkLead: Nanoseconds
+    let downlinkLead: Nanoseconds
+    /// Each shard's players (global indices), in order.
+    let shardPlayers: [Range<Int>]
+    private let clocks: any ShardClocks
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private let server: ServerSide
+    private var fleet: ServingState
+    /// What the fleet did in the window (served seconds, queue waits), merged into the results.
+    private var records: MetricsRecorder
+    /// Requests posted and not yet answered, in arrival order.
+    private var pending = BinaryHeapQueue<FleetRequest>()
+    /// Answers for each shard not yet taken into its queue.
+    private var inbox: [[FleetAnswer]]
+    /// Every request arriving before this instant has been answered.
+    private var answered = Int64.min
+    /// Requests answered (for tests and the run's statistics).
+    private(set) var requestsAnswered = 0
+    /// Times a shard found its horizon reached and had to wait for another.
+    private(set) var waits = 0
+
+    init(scenario: Scenario, schedule: StoreSchedule, shardPlayers: [Range<Int>]) {
+        self.scenario = scenario
+        self.shardPlayers = shardPlayers
+        uplinkLead = scenario.links.map { $0.lookahead(.uplink) }.min() ?? 0
+        downlinkLead = scenario.links.map { $0.lookahead(.downlink) }.min() ?? 0
+        precondition(uplinkLead + downlinkLead > 0, "a shared fleet needs links that take some time")
+        let start = SimTime(ns: -scenario.warmup), end = SimTime(ns: scenario.duration)
+        server = ServerSide(scenario, schedule: schedule, start: start, end: end, players: 0)
+        fleet = server.serving!
+        records = Measurement(scenario, schedule: schedule, players: 0..<0, server: server).recorder
+        inbox = Array(repeating: [], count: shardPlayers.count)
+        // One clock per shard, and one more that mirrors `answered` for shards that wait.
+        clocks = makeShardClocks(shardPlayers.count + 1)
+    }
+
+    /// A copy of a coordinator with one shard, for a copy of its world (`World.ensureUniqueState`).
+    func copy() -> FleetCoordinator {
+        lock.lock(); defer { lock.unlock() }
+        precondition(shardPlayers.count == 1, "only a world run alone copies its fleet")
+        let other = FleetCoordinator(scenario: scenario, schedule: server.store.schedule, shardPlayers: shardPlayers)
+        other.fleet = fleet
+        other.records = records
+        other.records.ensureUniqueTables()
+        other.pending = pending
+        other.inbox = inbox
+        other.answered = answered
+        other.requestsAnswered = requestsAnswered
+        other.clocks.store(0, clocks.load(0))
+        return other
+    }
+
+    /// Whether a scenario's fleet keeps state its players share, so the fleet runs as its own
+    /// part (else each request is answered when sent, in its player's world).
+    static func isNeeded(for scenario: Scenario) -> Bool {
+        scenario.server.hasServingModel && !scenario.server.answersEachRequestAlone && scenario.server.design == nil
+    }
+
+    /// The fleet's records so far, for the run's results.
+    var fleetRecords: MetricsRecorder {
+        lock.lock(); defer { lock.unlock() }
+        return records
+    }
+
+    /// Shard k's next event is at `next` (or later): it sends nothing before then.
+    @inline(__always)
+    func publish(_ k: Int, next: Int64) { clocks.store(k, next) }
+
+    /// Shard k's requests sent in its last event.
+    func post(_ requests: inout [FleetRequest]) {
+        lock.lock()
+        for r in requests {
+            precondition(r.at.ns >= answered, "a request reached the fleet behind its clock")
+            pending.schedule(r, at: r.at, sequence: r.order)
+        }
+        lock.unlock()
+        requests.removeAll(keepingCapacity: true)
+    }
+
+    /// Shard k, whose next event is at `next`, has reached its horizon: the fleet answers what it
+    /// safely can, and the shard takes its answers and its new horizon.
+    func exchange(_ k: Int, next: Int64) -> (answers: [FleetAnswer], horizon: SimTime) {
+        lock.lock()
+        defer { lock.unlock() }
+        clocks.store(k, next)
+        advance()
+        let answers = inbox[k]
+        inbox[k] = []
+        // Taken out of the inbox and not yet in the shard's queue: its clock stands for them.
+        if let first = answers.lazy.map(\.request.answerAt.ns).min(), first < next { clocks.store(k, first) }
+        return (answers, SimTime(ns: answered.addingSaturating(downlinkLead)))
+    }
+
+    /// Shard k could not move: waits, without the lock, until another shard's clock passes what
+    /// it was (`seen`) or the fleet answers further than it had: only those move k's horizon.
+    /// It spins a little, then yields the core.
+    func wait(_ k: Int, after seen: (others: Int64, answered: Int64)) {
+        lock.lock(); waits += 1; lock.unlock()
+        var spins = 0
+        while progress(k) == seen {
+            spins += 1
+            if spins > 64 { sched_yield() }
+        }
+    }
+
+    /// The least clock of the shards other than k (`Int64.max` when k is alone), and how far the
+    /// fleet has answered: read without the lock.
+    func progress(_ k: Int) -> (others: Int64, answered: Int64) {
+        var least = Int64.max
+        for j in shardPlayers.indices where j != k { least = min(least, clocks.load(j)) }
+        return (least, clocks.load(shardPlayers.count))
+    }
+
+    /// Answers every request that no request still to come can arrive before.
+    private func advance() {
+        var bound = Int64.max
+        for k in shardPlayers.indices {
+            bound = min(bound, clocks.load(k))
+            for a in inbox[k] { bound = min(bound, a.request.answerAt.ns) }
+        }
+        while let at = pending.nextTime, at.ns < bound.addingSaturating(uplinkLead), let (_, r) = pending.pop() {
+            let outcome = fleet.answer(r, scenario: scenario, timeline: server.timeline, recorder: &records)
+            requestsAnswered += 1
+            guard r.answerAt != .never else { continue }
+            inbox[shard(of: r.player)].append(FleetAnswer(request: r, outcome: outcome))
+            // Its answer may make its player send again, no sooner than the answer.
+            bound = min(bound, r.answerAt.ns)
+        }
+        answered = max(answered, bound.addingSaturating(uplinkLead))
+        clocks.store(shardPlayers.count, answered)
+    }
+
+    private func shard(of player: Int) -> Int {
+        var lo = 0, hi = shardPlayers.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if shardPlayers[mid].lowerBound <= player { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}
+
+/// A world's tie to the fleet's part of the run.
+struct FleetLink {
+    var coordinator: FleetCoordinator
+    let shard: Int
+    /// Every answer due before this instant is in the world's queue.
+    var horizon = SimTime(ns: .min)
+    /// The world made the coordinator itself (a world run alone): its results include the fleet's.
+    let ownsCoordinator: Bool
+}
+
+extension World {
+    /// `runEvents` for a world whose players share the fleet: the same loop, stopping at the
+    /// horizon to trade requests and answers with the fleet (`FleetCoordinator`).
+    mutating func runCoupledEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
+        guard var link = fleet else { return }
+        let coordinator = link.coordinator, k = link.shard
+        var loaded = loop.queue.bucketsLoaded
+        while true {
+            while let (t, e) = loop.queue.pop(before: min(loop.runLimit, link.horizon)) {
+                if loop.queue.bucketsLoaded != loaded {
+                    loaded = loop.queue.bucketsLoaded
+                    prefetchAhead()
+                } else {
+                    prefetchUpcoming()
+                }
+                handle(e, at: t, d)
+                if !fleetOutbox.isEmpty { coordinator.post(&fleetOutbox) }
+                coordinator.publish(k, next: nextEventBound)
+            }
+            if link.horizon >= loop.runLimit { break }
+            let seen = coordinator.progress(k)
+            let (answers, horizon) = coordinator.exchange(k, next: nextEventBound)
+            for a in answers { deliverAnswer(a) }
+            if horizon > link.horizon {
+                link.horizon = horizon
+            } else {
+                coordinator.wait(k, after: seen)
+            }
+        }
+        fleet = link
+    }
+
+    /// No request of this world's can be sent before its next event, nor past its run limit
+    /// (what happens between two calls of `run(until:)` starts there).
+    var nextEventBound: Int64 { min(loop.queue.nextTime?.ns ?? .max, loop.runLimit.ns) }
+}
+
+/// The shards' clocks, read by every thread: atomics where the system has them, else a lock.
+protocol ShardClocks: Sendable {
+    func load(_ k: Int) -> Int64
+    func store(_ k: Int, _ value: Int64)
+}
+
+func makeShardClocks(_ count: Int) -> any ShardClocks {
+    if #available(macOS 15.0, iOS 18.0, *) { return AtomicShardClocks(count) }
+    return LockedShardClocks(count)
+}
+
+extension SimTime {
+    /// An instant no event reaches: a request whose answer nobody hears.
+    static let never = SimTime(ns: .max)
+}
+
+extension Int64 {
+    /// self + d, held at the largest and smallest values instead of wrapping.
+    @inline(__always)
+    func addingSaturating(_ d: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(d)
+        return overflow ? (d > 0 ? .max : .min) : sum
+    }
+}
