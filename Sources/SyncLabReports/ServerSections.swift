@@ -30,8 +30,8 @@ public enum ServerSections {
         for o in c.outages {
             md += "- Outage at \(Units.formatDuration(o.at.ns)) for \(Units.formatDuration(o.duration)) (\(o.mode.rawValue)).\n"
         }
-        if f.singleShard {
-            md += "- Run as a single shard: players share the server's queue or balancer, so the world is not split across threads.\n"
+        if r.scenario.server.couplesPlayers {
+            md += "- Players share the fleet's queues and balancer: the fleet runs as its own part, with the players' shards kept in step with it, so the results are the same for any number of threads.\n"
         }
         return md
     }

@@ -44,6 +44,9 @@ public struct RunResult: Sendable {
     public let filesPublished: Int
     public let meanFileBytes: Double
     public let eventsScheduled: UInt64
+    /// Worlds the players were split into (1 unless `Simulation.run` had several threads to use).
+    /// Never written to a report: every number of shards gives the same results.
+    public internal(set) var shards = 1
     /// Length of each timeline bucket, and the buckets covering the window in order.
     public let timelineStep: Nanoseconds
     public let timeline: [TimelineBucket]
@@ -298,12 +301,18 @@ public enum Simulation {
 
     /// Shards (and threads) a run of `players` uses: shards of fewer than ~2,000 players are not
     /// worth a thread.
-    public static func shardCount(players: Int, threads: Int) -> Int { max(1, min(threads, players / 2_000)) }
+    public static func shardCount(players: Int, threads: Int) -> Int { shardCount(players: players, threads: threads, smallest: 2_000) }
+
+    static func shardCount(players: Int, threads: Int, smallest: Int) -> Int { max(1, min(threads, players / smallest)) }
 
     /// Shards a run of `scenario` uses: one for the original plan's database (its queries couple
     /// players per position, with no lookahead to run them apart), else as many as the threads.
     public static func shardCount(_ scenario: Scenario, threads: Int) -> Int {
-        scenario.server.design != nil ? 1 : shardCount(players: scenario.population.players, threads: threads)
+        shardCount(scenario, threads: threads, smallest: 2_000)
+    }
+
+    static func shardCount(_ scenario: Scenario, threads: Int, smallest: Int) -> Int {
+        scenario.server.design != nil ? 1 : shardCount(players: scenario.population.players, threads: threads, smallest: smallest)
     }
 
     /// `traceRequests` players (chosen by their viewer-subset key) have every request of the
@@ -314,8 +323,14 @@ public enum Simulation {
     /// command line passes `defaultThreads`; the results are the same for any number.
     public static func run(_ scenario: Scenario, threads: Int = 1, progress: ProgressHandler? = nil,
                            traceRequests: Int = 0) -> RunResult {
+        run(scenario, threads: threads, progress: progress, traceRequests: traceRequests, smallestShard: 2_000)
+    }
+
+    /// `run` with shards of down to `smallestShard` players, so tests can split small populations.
+    static func run(_ scenario: Scenario, threads: Int, progress: ProgressHandler? = nil, traceRequests: Int = 0,
+                    smallestShard: Int) -> RunResult {
         let n = scenario.population.players
-        let count = shardCount(scenario, threads: threads)
+        let count = shardCount(scenario, threads: threads, smallest: smallestShard)
         let schedule = World.schedule(for: scenario)
         let traced = RequestTrace.players(traceRequests, of: n)
         // Each shard builds its world (its players' state, queue and recorder) on its own thread.
@@ -357,7 +372,9 @@ public enum Simulation {
             events += shard.world.loop.queue.scheduledCount
         }
         if let coordinator { recorder.mergeFleet(coordinator.fleetRecords) }
-        return recorder.finish(eventsScheduled: events, files: shards[0].world.server.store.files)
+        var result = recorder.finish(eventsScheduled: events, files: shards[0].world.server.store.files)
+        result.shards = shards.count
+        return result
     }
 }
 

@@ -131,10 +131,12 @@ final class FleetCoordinator: @unchecked Sendable {
     /// It spins a little, then yields the core.
     func wait(_ k: Int, after seen: (others: Int64, answered: Int64)) {
         lock.lock(); waits += 1; lock.unlock()
+        // Spinning suits shards that each have a core; with more threads than cores (tests run
+        // in parallel), the waiting one yields and then sleeps so the one it waits for can run.
         var spins = 0
         while progress(k) == seen {
             spins += 1
-            if spins > 64 { sched_yield() }
+            if spins > 4_096 { usleep(50) } else if spins > 64 { sched_yield() }
         }
     }
 

@@ -88,7 +88,7 @@ enum ScenarioFiles {
     }
 
     /// A model switched on by `switchOn` changes `base`'s results, and gives the same results on
-    /// 2 and 3 threads as on one; returns the one-thread run.
+    /// 2 and 3 threads (as many shards, of 500 players or more) as on one; returns the one-thread run.
     @discardableResult
     static func expectModelIsThreadIndependent(_ base: Scenario, switchOn: (inout Scenario) -> Void) -> (one: RunResult, many: [RunResult]) {
         let off = Simulation.run(base, threads: 1)
@@ -96,8 +96,9 @@ enum ScenarioFiles {
         switchOn(&s)
         let one = Simulation.run(s, threads: 1)
         #expect(DeterminismTests.fingerprint(one).dropLast() != DeterminismTests.fingerprint(off).dropLast())
-        let many = [2, 3].map { Simulation.run(s, threads: $0) }
+        let many = [2, 3].map { Simulation.run(s, threads: $0, smallestShard: 500) }
         for (threads, run) in zip([2, 3], many) {
+            #expect(run.shards == threads, "the helper means to split the players")
             #expect(DeterminismTests.fingerprint(run).dropLast() == DeterminismTests.fingerprint(one).dropLast(), "\(threads) threads")
             #expect(run.errorByClock.map(\.1) == one.errorByClock.map(\.1))
             #expect(run.deviceEvents == one.deviceEvents)
@@ -111,6 +112,7 @@ enum ScenarioFiles {
         #expect(one.releaseJoined > 0)
         for threads in [2, 3, 5] {
             let many = Simulation.run(s, threads: threads)
+            #expect(many.shards == min(threads, 4), "8,000 players: shards of 2,000 at least")
             #expect(DeterminismTests.fingerprint(many).dropLast() == DeterminismTests.fingerprint(one).dropLast(),
                      "\(threads) threads")
             #expect(many.viewingPeak == one.viewingPeak)
