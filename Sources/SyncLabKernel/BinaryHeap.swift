@@ -74,6 +74,16 @@ public struct BinaryHeapQueue<Payload> {
         return pop()
     }
 
+    /// Replaces the earliest event with `payload` at `time`, which takes the next sequence number:
+    /// a pop and a schedule in one sift, for a set kept at a fixed size (when each worker of a
+    /// pool is next free). O(log n).
+    @inlinable public mutating func replaceFirst(with payload: Payload, at time: SimTime) {
+        precondition(!heap.isEmpty, "no event to replace")
+        heap[0] = Entry(time: time.ns, sequence: nextSequence, payload: payload)
+        nextSequence &+= 1
+        siftDown(0)
+    }
+
     /// Removes and returns the earliest event. O(log n).
     @inlinable public mutating func pop() -> (time: SimTime, payload: Payload)? {
         guard !heap.isEmpty else { return nil }
@@ -116,3 +126,6 @@ public struct BinaryHeapQueue<Payload> {
         heap[i] = item
     }
 }
+
+extension BinaryHeapQueue: Sendable where Payload: Sendable {}
+extension BinaryHeapQueue.Entry: Sendable where Payload: Sendable {}

@@ -23,22 +23,24 @@ public struct WorkerPool: Sendable {
 
     public let workers: Int?
     public let queueLimit: Int?
-    /// When each worker is next free, a min-heap (finite pools only).
-    var freeAt: [Int64]
-    /// Start instants of admitted requests not yet started, a min-heap: the queue.
-    var waiting: [Int64] = []
+    /// When each worker is next free, one instant per worker (finite pools only). The kernel's
+    /// heap orders equal instants by when they were set; here any of them would do.
+    var freeAt: BinaryHeapQueue<Void>
+    /// Start instants of admitted requests not yet started: the queue.
+    var waiting = BinaryHeapQueue<Void>()
     var lastArrival = Int64.min
 
     public init(workers: Int?, queueLimit: Int? = nil) {
         precondition(workers.map { $0 > 0 } ?? true, "a pool needs at least one worker")
         self.workers = workers
         self.queueLimit = queueLimit
-        freeAt = [Int64](repeating: .min, count: workers ?? 0)
+        freeAt = BinaryHeapQueue(capacity: workers ?? 0)
+        for _ in 0..<(workers ?? 0) { freeAt.schedule((), at: SimTime(ns: .min)) }
     }
 
     /// Requests waiting at true time t (after those due to start by t have started).
     public mutating func queueLength(at t: SimTime) -> Int {
-        while let first = waiting.first, first <= t.ns { Self.popMin(&waiting) }
+        while let first = waiting.nextTime, first <= t { _ = waiting.pop() }
         return waiting.count
     }
 
@@ -48,45 +50,12 @@ public struct WorkerPool: Sendable {
         lastArrival = t.ns
         guard workers != nil else { return .served(start: t, done: t + service, queued: 0) }
         let queued = queueLength(at: t)
-        let start = max(t.ns, freeAt[0])
+        let start = max(t.ns, freeAt.nextTime!.ns)
         // Only a request that would wait needs a place in the queue.
         if let limit = queueLimit, start > t.ns, queued >= limit { return .queueFull }
         if let patience, start &- t.ns > patience { return .gaveUp(at: t + patience) }
-        freeAt[0] = start &+ service
-        Self.siftDown(&freeAt, 0)
-        if start > t.ns { Self.push(&waiting, start) }
+        freeAt.replaceFirst(with: (), at: SimTime(ns: start &+ service))
+        if start > t.ns { waiting.schedule((), at: SimTime(ns: start)) }
         return .served(start: SimTime(ns: start), done: SimTime(ns: start &+ service), queued: waiting.count)
-    }
-
-    // A plain binary min-heap on Int64 (ties need no order: equal values are interchangeable).
-    static func push(_ h: inout [Int64], _ v: Int64) {
-        h.append(v)
-        var i = h.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard h[i] < h[parent] else { break }
-            h.swapAt(i, parent)
-            i = parent
-        }
-    }
-
-    static func popMin(_ h: inout [Int64]) {
-        let last = h.removeLast()
-        guard !h.isEmpty else { return }
-        h[0] = last
-        siftDown(&h, 0)
-    }
-
-    static func siftDown(_ h: inout [Int64], _ start: Int) {
-        var i = start
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var m = i
-            if l < h.count && h[l] < h[m] { m = l }
-            if r < h.count && h[r] < h[m] { m = r }
-            if m == i { return }
-            h.swapAt(i, m)
-            i = m
-        }
     }
 }

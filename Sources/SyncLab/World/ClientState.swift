@@ -178,22 +178,7 @@ struct WorldEvent {
         case wallClockSync, wallClockWander
         // The original plan (World+Database.swift); `client` is a slot: player × (positions + 1) + position.
         case databaseArrival, databaseReply, databaseFailed, databaseCountdown, databaseRetry
-
-        /// The event is about one player (`client` is its index) and may change its state.
-        var isPlayerEvent: Bool {
-            switch self {
-            case .cron, .publish, .sample: false
-            default: !isDatabaseEvent
-            }
-        }
-
-        /// The event is the original plan's (`client` is a slot of player `client / (positions + 1)`).
-        var isDatabaseEvent: Bool {
-            switch self {
-            case .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: true
-            default: false
-            }
-        }
+        // Whose event each is, and what it means to the shortcuts: WorldEvent+Shortcuts.swift.
     }
     var client: Int32
     var kind: Kind

@@ -28,13 +28,17 @@ struct Shortcuts {
     /// Skip working out a tick while a fetch is in flight when the design's clock, which never
     /// reads less later, does not reach it before the run ends (`World+Display`).
     var skipsTicksAfterTheEnd = true
+    /// Which of a player's pending events keep its response from being handled in the sending
+    /// event, and its display tick from being handled ahead (`World+InlineResponse`): all of its
+    /// events but the response's and the tick's own, as the kinds declare them
+    /// (`WorldEvent.Kind.pending`). Settable so a test can show each one is needed.
+    var inlineMarks = PendingMarks.ofOtherPlayerEvents(than: .responseDone)
+    var aheadMarks = PendingMarks.ofOtherPlayerEvents(than: .display)
     init(_ scenario: Scenario, players: Int) {
-        // A probe round sends again from its responses. Of the device events only the wall
-        // clock's corrections are followed (`ClientState.wallClockSyncDue`); the others, and a
-        // frequency wander, switch the shortcuts off.
-        let events = scenario.devices.events
-        let followed = events.reboots == nil && events.appKills == nil && events.wallClockChanges == nil
-            && events.tampering == nil && events.wallClockSync?.wander == nil
+        // A probe round sends again from its responses. A kind of event the shortcuts do not
+        // follow (a reboot, a user setting the wall clock, its frequency wander, ...) switches
+        // them off wherever it may occur.
+        let followed = WorldEvent.Kind.allCases.allSatisfy { $0.pending != .notFollowed || !$0.mayOccur(in: scenario) }
         completesResponsesInline = scenario.client.probes <= 1 && followed
         // A few pending far events per player are the norm (a visit, a sleep, a session's end).
         farSweepAt = 4 * players + 65_536

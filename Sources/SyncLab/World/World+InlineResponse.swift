@@ -2,24 +2,25 @@ import SyncLabKernel
 
 /// A player's next events handled at once, ahead of the world's clock, instead of queued.
 ///
-/// A request answered when sent (`answersWhenSent`: the file it finds on arrival is the
-/// server's timeline's) knows at once when its response completes. Handling that completion
-/// in the event that sent the request, rather than popping it from the queue a fraction of a
-/// second later, gives the same run when nothing can come in between that reads or changes the
-/// player: no other event of the player is due before it (its next display tick, the end of its
-/// viewing session, its wall clock's next correction; other device events and probe rounds are
-/// not followed, so scenarios with them always queue; standby wakes are no events and a player
-/// on screen has none), no sample instant falls before it (a sample records the player's state as of
-/// its instant), and the run does not stop before it. Other players' events do not matter: every
-/// player's draws and state are its own, the server answers from functions of time, and every
-/// figure the recorder keeps is a sum. The same holds for the player's next display tick once
-/// the response is in, except that a tick may pass sample instants: it changes nothing a sample
-/// reads (it moves what the UI has shown and may send a request; only a response changes the
-/// sync, the file and the device), so the samples the player records later, with its state
-/// then, are those of the instants. A player with nothing on screen to update runs ahead, fetch
-/// after fetch, until its session ends or the run does. Each event handled so
-/// still takes a scheduling sequence number (a response queued after all keeps its own), so
-/// equal times come out in the same order and the event count is unchanged.
+/// A request answered when sent (`answersWhenSent`: the file it finds on arrival is the server's
+/// timeline's) knows at once when its response completes. Handling that completion in the event
+/// that sent the request, rather than popping it from the queue a fraction of a second later, gives
+/// the same run when nothing can come in between that reads or changes the player: no other event
+/// of the player is due before it (each kind declares how the player's state keeps it,
+/// `WorldEvent.Kind.pending`: its next display tick, the end of its viewing session, its wall
+/// clock's next correction, a retry owed; kinds not followed, such as the other device events, and
+/// probe rounds switch the shortcuts off in any scenario that may have them; standby wakes are no
+/// events and a player on screen has none), no sample instant falls before it (a sample records the
+/// player's state as of its instant), and the run does not stop before it. Other players' events do
+/// not matter: every player's draws and state are its own, the server answers from functions of
+/// time, and every figure the recorder keeps is a sum. The same holds for the player's next display
+/// tick once the response is in, except that a tick may pass sample instants: it changes nothing a
+/// sample reads (it moves what the UI has shown and may send a request; only a response changes the
+/// sync, the file and the device), so the samples the player records later, with its state then,
+/// are those of the instants. A player with nothing on screen to update runs ahead, fetch after
+/// fetch, until its session ends or the run does. Each event handled so still takes a scheduling
+/// sequence number (a response queued after all keeps its own), so equal times come out in the same
+/// order and the event count is unchanged.
 ///
 /// The reference fleet's players refetch minutes apart with one sample instant a day: each runs
 /// through most of its day in two or three events, with its state in cache.
@@ -32,18 +33,20 @@ struct PendingResponse {
 
 extension World {
     /// Whether the response of player c's request, completing at `done`, may be handled in the
-    /// sending event (the part of the test known when the request is answered).
+    /// sending event as far as the world is concerned: no sample instant and no stop of the run
+    /// before it. The player's own events are checked at the end of the sending event, once its
+    /// next display tick is known (`completePendingResponse`).
     @inline(__always)
     func mayCompleteInline(_ c: Int, at done: SimTime) -> Bool {
-        shortcuts.completesResponsesInline && done < loop.runLimit && done < measure.nextSampleAt && done.ns < clients[c].viewEndAt
-            && done.ns < clients[c].wallClockSyncDue
+        shortcuts.completesResponsesInline && done < loop.runLimit && done < measure.nextSampleAt
     }
 
-    /// At the end of the sending event, when the player's next display tick is known: handles
-    /// the response now if that tick comes after it, else queues it in its reserved place.
+    /// At the end of the sending event: handles the response now if none of the player's other
+    /// events (`Shortcuts.inlineMarks`: its next display tick, the end of its session, ...) is
+    /// due by then, else queues it in its reserved place.
     mutating func completePendingResponse<C: DeviceClock, T: DeviceClock>(_ p: PendingResponse, _ d: DesignClocks<C, T>) {
         let c = p.client
-        guard p.epoch == clients[c].fetchEpoch, p.at.ns < clients[c].displayDueAt else {
+        guard p.epoch == clients[c].fetchEpoch, clients[c].nonePending(shortcuts.inlineMarks, atOrBefore: p.at.ns) else {
             loop.queue.schedule(WorldEvent(client: Int32(c), kind: .responseDone, epoch: p.epoch), at: p.at,
                            sequence: p.sequence)
             return
@@ -63,15 +66,14 @@ struct PendingDisplay {
 extension World {
     /// Whether player c's next display tick, at `tick`, may be handled at once, ahead of the
     /// world's clock: the same test as for a response but for sample instants — no other event
-    /// of the player pending (no request in flight or owed, the session lasting beyond the tick,
-    /// no wall-clock correction before it) and no stop of the run before it — on a design whose
-    /// requests are answered when sent, from the server's timeline (never the original plan's
-    /// database).
+    /// of the player pending by then (`Shortcuts.aheadMarks`: no request in flight or owed, the
+    /// session lasting beyond the tick, no wall-clock correction before it) and no stop of the
+    /// run before it — on a design whose requests are answered when sent, from the server's
+    /// timeline (never the original plan's database).
     @inline(__always)
     func mayRunAhead(_ c: Int, to tick: SimTime) -> Bool {
         shortcuts.runsPlayersAhead && shortcuts.completesResponsesInline && server.answersWhenSent
-            && tick < loop.runLimit && tick.ns < clients[c].viewEndAt
-            && tick.ns < clients[c].wallClockSyncDue && !clients[c].fetchInFlight && !clients[c].needsFetch
+            && tick < loop.runLimit && clients[c].nonePending(shortcuts.aheadMarks, atOrBefore: tick.ns)
     }
 
     /// Ends an event: handles the response and the display ticks it left pending, which may leave

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SyncLab
 import SyncLabKernel
@@ -59,5 +60,66 @@ import SyncLabKernel
         #expect(pool.admit(at: Self.t(2), service: 10, patience: 8) == .served(start: Self.t(10), done: Self.t(20), queued: 1))
         // A wait of exactly the patience is served.
         #expect(pool.admit(at: Self.t(15), service: 1, patience: 5) == .served(start: Self.t(20), done: Self.t(21), queued: 1))
+    }
+}
+
+/// The pool against a brute-force FIFO c-server queue written here: the Kiefer–Wolfowitz
+/// recursion (J. Kiefer and J. Wolfowitz, "On the theory of queues with many servers", Trans.
+/// AMS 78, 1955) kept as each server's next free instant, the vector sorted afresh for every
+/// request, which takes the earliest; the queue's length counted over every start so far. Random
+/// arrivals (Poisson, a fifth of them in bursts at one instant) and exponential service at loads
+/// from light to overloaded, with and without a queue limit and patience.
+@Suite struct WorkerPoolKieferWolfowitzTests {
+    struct Request { var at: Int64; var service: Int64; var patience: Int64? }
+
+    /// What each request gets from a FIFO queue of `workers` servers, worked out by brute force.
+    static func bruteForce(_ requests: [Request], workers: Int, queueLimit: Int?) -> [WorkerPool.Admission] {
+        var free = [Int64](repeating: .min, count: workers)
+        var starts: [Int64] = []
+        var out: [WorkerPool.Admission] = []
+        for r in requests {
+            free.sort()
+            let start = max(r.at, free[0])
+            let waiting = starts.filter { $0 > r.at }.count
+            if let limit = queueLimit, start > r.at, waiting >= limit { out.append(.queueFull); continue }
+            if let patience = r.patience, start - r.at > patience { out.append(.gaveUp(at: SimTime(ns: r.at + patience))); continue }
+            free[0] = start + r.service
+            starts.append(start)
+            out.append(.served(start: SimTime(ns: start), done: SimTime(ns: start + r.service),
+                               queued: waiting + (start > r.at ? 1 : 0)))
+        }
+        return out
+    }
+
+    /// `count` requests to `workers` workers at offered load `load` (arrival rate × mean service
+    /// ÷ workers), service times with a mean of 1 s.
+    static func requests(seed: UInt64, count: Int, workers: Int, load: Double, patient: Bool) -> [Request] {
+        var rng = RandomStream(seed: seed, purpose: StreamPurpose("worker-pool-kw"))
+        func exponential(mean: Double) -> Int64 { Int64((-mean * Foundation.log(1 - rng.unit())).rounded()) }
+        let meanService = 1e9, meanGap = meanService / (load * Double(workers))
+        var t: Int64 = 0
+        return (0..<count).map { _ in
+            if !rng.bernoulli(0.2) { t += exponential(mean: meanGap) }
+            let patience = patient ? exponential(mean: 2 * meanService) : nil
+            return Request(at: t, service: exponential(mean: meanService), patience: patience)
+        }
+    }
+
+    @Test(arguments: [(1, 0.5), (3, 0.9), (8, 0.95), (4, 1.3)])
+    func startsAreTheBruteForceQueues(workers: Int, load: Double) {
+        for (queueLimit, patient) in [(nil, false), (5, false), (nil, true), (3, true)] as [(Int?, Bool)] {
+            let requests = Self.requests(seed: UInt64(workers), count: 3_000, workers: workers, load: load, patient: patient)
+            var pool = WorkerPool(workers: workers, queueLimit: queueLimit)
+            let got = requests.map { pool.admit(at: SimTime(ns: $0.at), service: $0.service, patience: $0.patience) }
+            let expected = Self.bruteForce(requests, workers: workers, queueLimit: queueLimit)
+            let label = "\(workers) workers, load \(load), limit \(queueLimit.map(String.init) ?? "none"), patient \(patient)"
+            #expect(got == expected, "\(label)")
+            // The walk reached the cases it is about: requests waited, and were turned away where
+            // the queue is bounded or impatient.
+            let waited = got.filter { if case .served(_, _, let queued) = $0 { queued > 0 } else { false } }.count
+            let turnedAway = got.filter { if case .served = $0 { false } else { true } }.count
+            #expect(waited > 30, "\(label)")
+            #expect((turnedAway > 0) == (queueLimit != nil || patient), "\(label)")
+        }
     }
 }
