@@ -44,6 +44,15 @@ workload() {
         # The floor: errors sampled from one player, so the time is that of everything else.
         v115-1m-floor)  echo "1000000 24 bench/v115-floor.json --clients 1000000 --duration 24h" ;;
         v115-10m-floor) echo "10000000 24 bench/v115-floor.json --clients 10000000 --duration 24h" ;;
+        # The realistic day with players sharing the fleet (issue 41): v115-pausing as shipped
+        # at 170,000 players for 6 hours on one thread and on two (the same summary.json), and
+        # a day with the round-robin fleet of stock pools scaled with the players, 30 servers a
+        # million. Not in the default list: BENCH_WORKLOADS="v115-pausing-t1 v115-pausing-t2".
+        v115-pausing-t1) echo "170000 6 Scenarios/v115-pausing.json --duration 6h --threads 1" ;;
+        v115-pausing-t2) echo "170000 6 Scenarios/v115-pausing.json --duration 6h --threads 2" ;;
+        v115-fleet-100k) echo "100000 24 bench/v115-fleet-100k.json" ;;
+        v115-fleet-1m)   echo "1000000 24 bench/v115-fleet-1m.json" ;;
+        v115-fleet-10m)  echo "10000000 24 bench/v115-fleet-10m.json" ;;
         *) echo "unknown workload '$1'" >&2; exit 2 ;;
     esac
 }
@@ -125,6 +134,16 @@ for row in "${rows[@]}"; do
     IFS=, read -r _ _ w p _ _ s _ _ _ _ _ _ _ _ c _ <<<"$row"
     case "$w" in v115-*) printf '%-16s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
 done
+ratio() {   # ratio NAME A B TEXT: prints TEXT with A's time over B's when both ran
+    local a b
+    a=$(printf '%s\n' "${rows[@]}" | awk -F, -v w="$2" '$3 == w { print $'"$4"' }')
+    b=$(printf '%s\n' "${rows[@]}" | awk -F, -v w="$3" '$3 == w { print $'"$4"' }')
+    [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" -v t="$1" 'BEGIN { printf "%s: %.3g / %.3g = %.2f\n", t, a, b, a / b }'
+    return 0
+}
+echo
+ratio "v115-pausing 170k x 6 h, one thread over two (target at least 1.7)" v115-pausing-t1 v115-pausing-t2 7
+ratio "fleet day, cost per player-hour at 1M over 100k (target at most 1.25)" v115-fleet-1m v115-fleet-100k 16
 r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')
 reference=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k-c" { print $7 }')
 if [ -n "$r1" ] && [ -n "$reference" ]; then

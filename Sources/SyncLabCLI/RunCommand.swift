@@ -147,7 +147,8 @@ struct RunCommand {
             + (budgets == 0 ? "none set" : "\(held) of \(Format.count(budgets, "budget")) \(held == 1 ? "holds" : "hold")") + "\n")
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
-            + "\(Simulation.shardCount(scenario, threads: threads)) threads, show summaries \(result.showSummaryBytes >> 20) MiB\n")
+            + "\(Simulation.shardCount(scenario, threads: threads)) threads, show summaries \(result.showSummaryBytes >> 20) MiB"
+            + (result.fleetExchanges > 0 ? ", \(result.fleetExchanges) trades with the fleet, \(result.shardWaits) waits" : "") + "\n")
         return 0
     }
 }

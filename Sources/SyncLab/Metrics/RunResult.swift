@@ -47,6 +47,10 @@ public struct RunResult: Sendable {
     /// Worlds the players were split into (1 unless `Simulation.run` had several threads to use).
     /// Never written to a report: every number of shards gives the same results.
     public internal(set) var shards = 1
+    /// Where players share the fleet: how often a shard met its horizon and traded with the fleet,
+    /// and how often it then had to wait for another shard. Timing facts, never in a report.
+    public internal(set) var fleetExchanges = 0
+    public internal(set) var shardWaits = 0
     /// Length of each timeline bucket, and the buckets covering the window in order.
     public let timelineStep: Nanoseconds
     public let timeline: [TimelineBucket]
@@ -374,6 +378,8 @@ public enum Simulation {
         if let coordinator { recorder.mergeFleet(coordinator.fleetRecords) }
         var result = recorder.finish(eventsScheduled: events, files: shards[0].world.server.store.files)
         result.shards = shards.count
+        result.fleetExchanges = coordinator?.exchanges ?? 0
+        result.shardWaits = coordinator?.waits ?? 0
         return result
     }
 }

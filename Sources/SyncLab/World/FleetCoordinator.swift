@@ -11,24 +11,28 @@ import SyncLabKernel
 /// player sooner than the downlink lookahead after the request arrives (`LinkProfile.lookahead`:
 /// the links' physical floors). So:
 ///
-/// - each shard publishes the time of its next event (`ShardClocks`): no request of its can be
-///   sent before it;
+/// - a request's answer is due in its player's world at its arrival plus its link's downlink
+///   lookahead, an instant fixed when it is sent, in the place among the player's events its
+///   request reserved then;
+/// - each shard publishes, after every event, the earlier of its next event and the first answer
+///   due to it (`ShardClocks`): no request of its can be sent before;
 /// - the fleet answers, in order of arrival (ties by player, then request), every request
-///   arriving before S + the least uplink lookahead, where S is the least of the shards' clocks
-///   and of the answers not yet in their shards' queues: no request still to come can arrive
-///   sooner (`answered`);
-/// - a shard handles an event only before `answered` + the least downlink lookahead, its
-///   horizon: every answer due before then is already in its queue.
+///   arriving before S + the least uplink lookahead, S being the least of the shards' clocks: no
+///   request still to come can arrive sooner (`answered`);
+/// - a shard handles its events up to the first answer due to it, and there takes the answers
+///   the fleet has, waiting only if some shard is still behind that request's arrival less the
+///   uplink lookahead.
 ///
-/// Invariant: a shard handles events in (time, sequence) order and every answer due before its
-/// horizon has been delivered into its queue with the sequence number its request reserved, so
-/// each player's events come in the same order whatever the number of shards; and the fleet
-/// answers requests in one order fixed by their arrival instants and names. Players meet
+/// Invariant: every answer a shard will receive is to a request it sent, and it handles no event
+/// past one not yet in its queue; each answer goes in with its reserved sequence number, so each
+/// player's events come in the same order whatever the number of shards; and the fleet answers
+/// one sequence of requests in one order fixed by their arrival instants and names. Players meet
 /// nowhere else: every merge of results is a sum, a maximum or a sorted union. Hence any number
 /// of shards and threads gives the same results.
 ///
-/// Shards block only when one runs more than the lookahead ahead of another; then they wait
-/// here, spinning briefly and then yielding their core.
+/// Shards trade with the fleet once per answer, not per event, and wait only where one has run
+/// ahead of another by more than the lookahead at an answer; then they spin briefly and yield
+/// their core.
 final class FleetCoordinator: @unchecked Sendable {
     let scenario: Scenario
     /// The least lookahead of any link the scenario uses, each way.
@@ -51,7 +55,9 @@ final class FleetCoordinator: @unchecked Sendable {
     private var answered = Int64.min
     /// Requests answered (for tests and the run's statistics).
     private(set) var requestsAnswered = 0
-    /// Times a shard found its horizon reached and had to wait for another.
+    /// Times a shard traded with the fleet for a due answer, and times it then had to wait for
+    /// another shard.
+    private(set) var exchanges = 0
     private(set) var waits = 0
 
     init(scenario: Scenario, schedule: StoreSchedule, shardPlayers: [Range<Int>]) {
@@ -112,31 +118,31 @@ final class FleetCoordinator: @unchecked Sendable {
         requests.removeAll(keepingCapacity: true)
     }
 
-    /// Shard k, whose next event is at `next`, has reached its horizon: the fleet answers what it
-    /// safely can, and the shard takes its answers and its new horizon.
-    func exchange(_ k: Int, next: Int64) -> (answers: [FleetAnswer], horizon: SimTime) {
+    /// Shard k, which can send nothing before `next`, needs an answer: the fleet answers what it
+    /// safely can, and the shard takes the answers it has.
+    func exchange(_ k: Int, next: Int64) -> [FleetAnswer] {
         lock.lock()
         defer { lock.unlock() }
+        exchanges += 1
         clocks.store(k, next)
         advance()
         let answers = inbox[k]
         inbox[k] = []
-        // Taken out of the inbox and not yet in the shard's queue: its clock stands for them.
-        if let first = answers.lazy.map(\.request.answerAt.ns).min(), first < next { clocks.store(k, first) }
-        return (answers, SimTime(ns: answered.addingSaturating(downlinkLead)))
+        return answers
     }
 
     /// Shard k could not move: waits, without the lock, until another shard's clock passes what
-    /// it was (`seen`) or the fleet answers further than it had: only those move k's horizon.
+    /// it was (`seen`) or the fleet answers further than it had: only those can bring its answer.
     /// It spins a little, then yields the core.
     func wait(_ k: Int, after seen: (others: Int64, answered: Int64)) {
         lock.lock(); waits += 1; lock.unlock()
-        // Spinning suits shards that each have a core; with more threads than cores (tests run
-        // in parallel), the waiting one yields and then sleeps so the one it waits for can run.
+        // Spinning suits shards that each have a core, and the wait is usually a few events of
+        // another shard's; with more threads than cores (tests run in parallel) the waiting one
+        // yields, so the one it waits for can run, and sleeps only after a long wait.
         var spins = 0
         while progress(k) == seen {
             spins += 1
-            if spins > 4_096 { usleep(50) } else if spins > 64 { sched_yield() }
+            if spins > 1 << 20 { usleep(100) } else if spins > 256 { sched_yield() }
         }
     }
 
@@ -181,21 +187,44 @@ final class FleetCoordinator: @unchecked Sendable {
 struct FleetLink {
     var coordinator: FleetCoordinator
     let shard: Int
-    /// Every answer due before this instant is in the world's queue.
-    var horizon = SimTime(ns: .min)
+    /// When the answers to this world's requests still with the fleet are due, and those that
+    /// have come (removed from `due` lazily: answers come in order of arrival, not of due time).
+    var due = BinaryHeapQueue<Void>()
+    var came = BinaryHeapQueue<Void>()
     /// The world made the coordinator itself (a world run alone): its results include the fleet's.
     let ownsCoordinator: Bool
+
+    init(coordinator: FleetCoordinator, shard: Int, ownsCoordinator: Bool) {
+        self.coordinator = coordinator
+        self.shard = shard
+        self.ownsCoordinator = ownsCoordinator
+    }
+
+    /// The first instant an answer still with the fleet is due in this world (`Int64.max`: none).
+    mutating func firstDue() -> Int64 {
+        while let d = due.nextTime, let c = came.nextTime, d == c {
+            _ = due.pop()
+            _ = came.pop()
+        }
+        return due.nextTime?.ns ?? .max
+    }
 }
 
 extension World {
-    /// `runEvents` for a world whose players share the fleet: the same loop, stopping at the
-    /// horizon to trade requests and answers with the fleet (`FleetCoordinator`).
+    /// `runEvents` for a world whose players share the fleet: the same loop, stopping where an
+    /// answer from the fleet is due to trade requests and answers with it (`FleetCoordinator`).
+    ///
+    /// Every answer this world can receive is to a request it sent, due at an instant fixed when
+    /// it was sent: until the first of those, nothing from outside can change its players, and
+    /// it runs on without asking anyone. There it takes what the fleet has answered, waiting
+    /// for other shards only if one is still behind that request's arrival.
     mutating func runCoupledEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         guard var link = fleet else { return }
         let coordinator = link.coordinator, k = link.shard
         var loaded = loop.queue.bucketsLoaded
         while true {
-            while let (t, e) = loop.queue.pop(before: min(loop.runLimit, link.horizon)) {
+            var due = link.firstDue()
+            while let (t, e) = loop.queue.pop(before: SimTime(ns: min(loop.runLimit.ns, due))) {
                 if loop.queue.bucketsLoaded != loaded {
                     loaded = loop.queue.bucketsLoaded
                     prefetchAhead()
@@ -203,18 +232,23 @@ extension World {
                     prefetchUpcoming()
                 }
                 handle(e, at: t, d)
-                if !fleetOutbox.isEmpty { coordinator.post(&fleetOutbox) }
-                coordinator.publish(k, next: nextEventBound)
+                if !fleetOutbox.isEmpty {
+                    for r in fleetOutbox where r.answerAt != .never {
+                        link.due.schedule((), at: r.answerAt)
+                        due = min(due, r.answerAt.ns)
+                    }
+                    coordinator.post(&fleetOutbox)
+                }
+                coordinator.publish(k, next: min(nextEventBound, due))
             }
-            if link.horizon >= loop.runLimit { break }
+            if due >= loop.runLimit.ns { break }
             let seen = coordinator.progress(k)
-            let (answers, horizon) = coordinator.exchange(k, next: nextEventBound)
-            for a in answers { deliverAnswer(a) }
-            if horizon > link.horizon {
-                link.horizon = horizon
-            } else {
-                coordinator.wait(k, after: seen)
+            let answers = coordinator.exchange(k, next: min(nextEventBound, due))
+            for a in answers {
+                link.came.schedule((), at: a.request.answerAt)
+                deliverAnswer(a)
             }
+            if answers.isEmpty { coordinator.wait(k, after: seen) }
         }
         fleet = link
     }

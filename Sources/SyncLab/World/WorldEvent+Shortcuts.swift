@@ -17,7 +17,7 @@ extension WorldEvent.Kind: CaseIterable {
     var owner: Owner {
         switch self {
         case .visitStart, .viewStart, .viewEnd, .deepSleep: .player
-        case .sendRequest, .serverArrival, .responseDone, .requestFailed: .player
+        case .sendRequest, .serverReply, .responseDone, .requestFailed: .player
         case .display: .player
         case .cron, .publish, .sample: .world
         case .reboot, .appKill, .wallClockChange, .tamper: .player
@@ -52,7 +52,7 @@ extension WorldEvent.Kind: CaseIterable {
         // The retry of a failed request, pending while the fetch is owed.
         case .sendRequest: .kept(.fetchOwed)
         // The request in flight has one of them pending at a time.
-        case .serverArrival, .responseDone, .requestFailed: .kept(.requestInFlight)
+        case .serverReply, .responseDone, .requestFailed: .kept(.requestInFlight)
         case .display: .kept(.displayDue)
         case .cron, .publish, .sample: .never
         // What they change (the boot, the app, the wall clock) is not kept as an instant.
@@ -71,7 +71,8 @@ extension WorldEvent.Kind: CaseIterable {
         let events = scenario.devices.events
         switch self {
         case .visitStart, .viewStart, .viewEnd, .deepSleep: return true
-        case .sendRequest, .serverArrival, .responseDone, .requestFailed: return true
+        case .sendRequest, .responseDone, .requestFailed: return true
+        case .serverReply: return FleetCoordinator.isNeeded(for: scenario)
         case .display: return true
         case .cron, .publish, .sample: return true
         case .reboot: return events.reboots != nil
