@@ -140,6 +140,21 @@ extension Distribution {
     /// The largest −ln U for the kernel's U in (0, 1] (53 random bits): 53 ln 2 ≈ 36.74.
     static let extremeNegativeLogUnit = 36.74
 
+    /// The lower bound of the distribution's support, exact per kind: no draw is smaller (−∞
+    /// for a normal; 0 for the lognormal shapes and the exponential, which come arbitrarily near
+    /// it). Unlike `drawRange`, not tied to the generator's extremes.
+    public var supportLowerBound: Double {
+        switch self {
+        case .constant(let v): return v
+        case .uniform(let lo, _): return lo
+        case .normal: return -.infinity
+        case .lognormal, .exponential, .lognormalMixture: return 0
+        case .pareto(let scale, _): return scale
+        case .empirical(let samples): return samples.min() ?? 0
+        case .geometric: return 1
+        }
+    }
+
     /// The smallest and largest values `sample` can return with the kernel's generator.
     ///
     /// Not quantiles: these are the draws at the generator's extremes, which a long run with

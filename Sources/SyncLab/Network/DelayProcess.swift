@@ -26,10 +26,16 @@ public protocol DelayProcess: Plugin {
     /// This process ready to draw on `link`, with whatever it precomputes from the link's
     /// distributions (once at load, shared by every player); by default itself.
     func prepared(for link: LinkProfile) -> any DelayProcess
+    /// The smallest delay (ns, not yet rounded) the process can draw in `direction` on `link`:
+    /// by default the support's lower bound of the link's own distribution.
+    func leastDelay(_ direction: LinkDirection, on link: LinkProfile) -> Double
 }
 
 extension DelayProcess {
     public func prepared(for link: LinkProfile) -> any DelayProcess { self }
+    public func leastDelay(_ direction: LinkDirection, on link: LinkProfile) -> Double {
+        link.distribution(direction).supportLowerBound
+    }
     public func failure(on link: LinkProfile, memory: LinkMemory) -> Double { link.failure }
 }
 

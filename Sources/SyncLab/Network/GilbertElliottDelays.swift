@@ -100,6 +100,12 @@ public struct GilbertElliottDelays: DelayProcess, Equatable {
 
     static let good: UInt32 = 1, bad: UInt32 = 2
 
+    /// Either state's distribution may draw: the smaller of their least values.
+    public func leastDelay(_ direction: LinkDirection, on link: LinkProfile) -> Double {
+        let bad = direction == .uplink ? badUplink : badDownlink
+        return min(link.distribution(direction).supportLowerBound, bad.supportLowerBound)
+    }
+
     public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, at now: SimTime, player: UInt64,
                       seed: UInt64, _ rng: inout RandomStream) -> Double {
         let state = memory[.uplink]

@@ -19,14 +19,20 @@ public enum LinkPresets {
     /// Saturator traces of the Sprout paper (docs/links.md, "Calibrated from measured links"):
     /// 2 s on LTE, 5 s on 3G; EDGE borrows 3G's. Wi-Fi has no measured trace here and stays
     /// independent.
+    ///
+    /// Each preset's one-way delays are held at a physical floor (uplink, downlink): the radio's
+    /// fastest turn (its scheduling interval and processing) plus the wired path's propagation
+    /// and switching. Each clamps under 0.5% of a direction's draws (docs/links.md, "Physical
+    /// floors"; `LinkFloorTests` derives the shares).
     public static let all: [LinkProfile] = [
-        profile("wifi", bodyMs: (11, 9), tailMs: (75, 60), tailSigma: 0.6, megabitsPerSecond: 20, bandwidthSigma: 0.8, failure: 0.002),
+        profile("wifi", bodyMs: (11, 9), tailMs: (75, 60), tailSigma: 0.6, megabitsPerSecond: 20, bandwidthSigma: 0.8, failure: 0.002,
+                floorMs: (3, 2)),
         profile("lte", bodyMs: (28, 23), tailMs: (455, 375), tailSigma: 0.7, megabitsPerSecond: 12, bandwidthSigma: 0.8, failure: 0.005,
-                timeConstant: 2 * .second),
+                floorMs: (7, 7), timeConstant: 2 * .second),
         profile("3g", bodyMs: (76, 63), tailMs: (1240, 1020), tailSigma: 0.7, megabitsPerSecond: 1.6, bandwidthSigma: 0.8, failure: 0.01,
-                timeConstant: 5 * .second),
+                floorMs: (20, 12), timeConstant: 5 * .second),
         profile("edge", bodyMs: (280, 230), tailMs: (4550, 3750), tailSigma: 0.7, megabitsPerSecond: 0.12, bandwidthSigma: 0.5, failure: 0.03,
-                timeConstant: 5 * .second),
+                floorMs: (60, 40), timeConstant: 5 * .second),
     ]
 
     /// Every preset's body σ and tail share: the shape fitted to the LTE measurement.
@@ -38,10 +44,11 @@ public enum LinkPresets {
     /// The preset called `name`, or nil.
     public static func named(_ name: String) -> LinkProfile? { all.first { $0.name == name } }
 
-    /// `bodyMs` and `tailMs` are (uplink, downlink) medians in milliseconds.
+    /// `bodyMs` and `tailMs` are (uplink, downlink) medians in milliseconds, `floorMs` the
+    /// (uplink, downlink) physical floors in whole milliseconds.
     /// `timeConstant`: the AR(1) time constant of log-delay (nil: independent draws).
     static func profile(_ name: String, bodyMs: (Double, Double), tailMs: (Double, Double), tailSigma: Double,
-                        megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double,
+                        megabitsPerSecond: Double, bandwidthSigma: Double, failure: Double, floorMs: (Int64, Int64),
                         timeConstant: Nanoseconds? = nil) -> LinkProfile {
         func delay(_ body: Double, _ tail: Double) -> Distribution {
             .lognormalMixture(LognormalMixture(bodyMedian: body * 1e6, bodySigma: bodySigma, tailShare: tailShare,
@@ -54,7 +61,8 @@ public enum LinkPresets {
                            downlink: delay(bodyMs.1, tailMs.1),
                            bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
                            failure: failure, timeout: 30 * .second,
-                           correlation: timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays())
+                           correlation: timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays(),
+                           uplinkFloor: floorMs.0 * .millisecond, downlinkFloor: floorMs.1 * .millisecond)
     }
 }
 
@@ -115,6 +123,7 @@ extension LinkProfile {
                 try $0.duration(in: Int64.millisecond...limits.delay)
             })
         var correlated = link
+        (correlated.uplinkFloor, correlated.downlinkFloor) = try readFloor(p, preset: preset, timeout: link.timeout)
         // A preset's correlation in time comes with it while its delays suit the process; delays
         // overridden with another shape (a constant, a trace) are drawn independently unless
         // `correlation` says otherwise.
@@ -133,6 +142,34 @@ extension LinkProfile {
         if preset == nil { _ = p.child("preset") }
         try p.rejectUnknownKeys()
         return correlated
+    }
+
+    /// A profile's `floor`: one duration for both directions (`"3ms"`) or
+    /// `{"uplink": "4ms", "downlink": "2ms"}` (a direction left out keeps the preset's, else 0);
+    /// absent, the preset's floors or none. A floor is at least 0 and at most the link's time-out
+    /// (a message slower than it could never be answered).
+    static func readFloor(_ p: InputNode, preset: LinkProfile?, timeout: Nanoseconds) throws -> (uplink: Nanoseconds, downlink: Nanoseconds) {
+        let inherited = (preset?.uplinkFloor ?? 0, preset?.downlinkFloor ?? 0)
+        guard let node = p.child("floor") else { return inherited }
+        func one(_ n: InputNode) throws -> Nanoseconds {
+            guard case .string = n.value else {
+                throw n.error("expected a duration with a unit, like \"3ms\", or {\"uplink\": …, \"downlink\": …}; got \(InputNode.describe(n.value))")
+            }
+            let floor = try n.nonNegativeDuration()
+            guard floor <= timeout else {
+                throw n.error("a floor of \(Units.formatDuration(floor)) is longer than the link's time-out of \(Units.formatDuration(timeout)); "
+                    + "no message could arrive in time")
+            }
+            return floor
+        }
+        if case .object = node.value {
+            let up = try node.value("uplink", default: inherited.0) { try one($0) }
+            let down = try node.value("downlink", default: inherited.1) { try one($0) }
+            try node.rejectUnknownKeys()
+            return (up, down)
+        }
+        let both = try one(node)
+        return (both, both)
     }
 
     /// A profile whose messages cross measured delivery traces: `linkTrace` is
@@ -170,6 +207,7 @@ extension LinkProfile {
             failure: try p.value("failure", default: 0) { try $0.probability() },
             timeout: try p.value("timeout", default: 30 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) })
         link.trace = TraceLink(uplink: up, downlink: down, baseDelay: baseDelay)
+        (link.uplinkFloor, link.downlinkFloor) = try readFloor(p, preset: nil, timeout: link.timeout)
         if let node = p.child("loss") { link.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
         if let node = p.child("connection") { link.connection = try context.read(.connection, from: node) as any ConnectionSetup }
         if let node = p.child("radio") { link.radio = try context.read(.radio, from: node) as any RadioState }

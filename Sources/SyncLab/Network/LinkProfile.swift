@@ -28,10 +28,18 @@ public struct LinkProfile: Sendable {
     /// Measured delivery traces that messages cross in place of `uplink`, `downlink` and
     /// `bandwidth` (nil: those distributions). `uplink` and `downlink` then hold its base delay.
     public var trace: TraceLink? = nil
+    /// The physical floor of a one-way delay, ns: no message crosses faster than propagation and
+    /// the radio's scheduling allow, so every drawn delay is max(floor, draw). 0 (no floor) for
+    /// links built in code; the presets carry theirs (`LinkPresets`, docs/links.md).
+    public var uplinkFloor: Nanoseconds = 0
+    public var downlinkFloor: Nanoseconds = 0
 
     public init(name: String, share: Double, uplink: Distribution, downlink: Distribution,
                 bandwidth: Distribution, failure: Double, timeout: Nanoseconds,
-                correlation: any DelayProcess = IndependentDelays()) {
+                correlation: any DelayProcess = IndependentDelays(),
+                uplinkFloor: Nanoseconds = 0, downlinkFloor: Nanoseconds = 0) {
+        self.uplinkFloor = uplinkFloor
+        self.downlinkFloor = downlinkFloor
         self.name = name
         self.share = share
         self.uplink = uplink
@@ -47,6 +55,28 @@ public struct LinkProfile: Sendable {
 
     /// Whether any of `loss`, `connection` and `radio` is set (the world's plain path has none).
     public var modelsConnection: Bool { loss != nil || connection != nil || radio != nil }
+
+    /// The configured floor in `direction`, ns.
+    public func floor(_ direction: LinkDirection) -> Nanoseconds {
+        direction == .uplink ? uplinkFloor : downlinkFloor
+    }
+
+    /// A drawn one-way delay (whole ns) held at the floor in `direction`: the form every link
+    /// delay takes in the world.
+    @inline(__always)
+    public func floored(_ delay: Nanoseconds, _ direction: LinkDirection) -> Nanoseconds {
+        max(floor(direction), delay)
+    }
+
+    /// The least time a message can take one way on this link in the world, ns: what a
+    /// synchronisation between parts of the world may rely on. The largest of the configured
+    /// floor, the smallest value the delays can be drawn at (the delay process's, which may draw
+    /// from more than the link's own distribution) and a trace-driven link's base delay.
+    /// Connection set-up, radio promotion, lost segments and transfer time only add to it.
+    public func lookahead(_ direction: LinkDirection) -> Nanoseconds {
+        let drawn = Distribution.duration(correlation.leastDelay(direction, on: self))
+        return max(floor(direction), drawn, trace?.baseDelay ?? 0)
+    }
 
     /// The mean round trip of the link's delays, ns: what a connection's smoothed RTT settles at.
     public var meanRoundTrip: Double { uplink.mean + downlink.mean }

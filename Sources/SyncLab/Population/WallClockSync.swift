@@ -91,7 +91,8 @@ extension DeviceEventsConfig {
         func measurementError(_ rng: inout RandomStream, link: LinkProfile) -> Nanoseconds {
             switch error {
             case .link:
-                let up = link.uplink.sampleDuration(&rng), down = link.downlink.sampleDuration(&rng)
+                let up = link.floored(link.uplink.sampleDuration(&rng), .uplink)
+                let down = link.floored(link.downlink.sampleDuration(&rng), .downlink)
                 return (down &- up) / 2
             case .drawn(let d):
                 return Int64(d.sample(&rng).rounded())

@@ -321,6 +321,14 @@ extension ScenarioSchema {
         "bandwidth": { "$ref": "#/$defs/rateDistribution" },
         "failure": { "$ref": "#/$defs/probability" },
         "timeout": { "$ref": "#/$defs/positiveDuration", "description": "1ms to 1d (default 30s)." },
+        "floor": {
+          "description": "Physical floor of the one-way delays: every drawn delay is at least it. One duration for both directions, or per direction (a direction left out keeps the preset's, else 0s); 0 to the link's time-out (default: the preset's, else 0s; docs/links.md).",
+          "oneOf": [
+            { "$ref": "#/$defs/duration", "examples": ["3ms"] },
+            { "type": "object", "additionalProperties": false,
+              "properties": { "uplink": { "$ref": "#/$defs/duration", "examples": ["4ms"] }, "downlink": { "$ref": "#/$defs/duration", "examples": ["2ms"] } } }
+          ]
+        },
         "correlation": { "$ref": "#/$defs/delayProcess", "description": "How a player's successive delays relate (default independent)." },
         "loss": { "$ref": "#/$defs/packetLoss", "description": "Segments lost and sent again by TCP (default none)." },
         "connection": { "$ref": "#/$defs/connection", "description": "Idle connections close; a new one pays DNS, TCP and TLS (default: always open)." },

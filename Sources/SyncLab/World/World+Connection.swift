@@ -89,9 +89,10 @@ extension World {
         return (ready, connection.readsSendWhenConnected ? ready : t)
     }
 
-    /// One round trip of the link: an uplink and a downlink drawn afresh.
+    /// One round trip of the link: an uplink and a downlink drawn afresh, each held at its floor.
     static func roundTrip(_ profile: LinkProfile, _ rng: inout RandomStream) -> Nanoseconds {
-        Distribution.duration(profile.uplink.sample(&rng)) + Distribution.duration(profile.downlink.sample(&rng))
+        profile.floored(Distribution.duration(profile.uplink.sample(&rng)), .uplink)
+            + profile.floored(Distribution.duration(profile.downlink.sample(&rng)), .downlink)
     }
 
     /// How late lost segments make player c's request (`response` false) or response of `bytes`.

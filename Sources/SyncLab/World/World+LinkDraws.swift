@@ -9,9 +9,15 @@ struct LinkSamplers {
     /// through it (`World.correlatedDelay`). Its delay samplers are then out of line, so the
     /// plain path's one test (`drawsInline`) sends them there and independent draws pay nothing.
     var correlated: Bool
+    /// The link's physical floors (`LinkProfile.uplinkFloor`), held here beside the samplers so
+    /// the plain path reads them without touching the profile.
+    var uplinkFloor: Nanoseconds
+    var downlinkFloor: Nanoseconds
 
     init(_ link: LinkProfile) {
         correlated = !link.hasIndependentDelays
+        uplinkFloor = link.uplinkFloor
+        downlinkFloor = link.downlinkFloor
         uplink = correlated ? .outOfLine() : Sampler(link.uplink)
         downlink = correlated ? .outOfLine() : Sampler(link.downlink)
         bandwidth = Sampler(link.bandwidth)
@@ -88,10 +94,13 @@ extension World {
     }
 
     /// A link delay in whole nanoseconds (`Distribution.sampleDuration`) for a message entering
-    /// the link at true time `at`.
+    /// the link at true time `at`, held at the link's physical floor: every path's one-way delay
+    /// (independent, correlated, trace-driven) passes here, so none is shorter than
+    /// `LinkProfile.lookahead`.
     @inline(__always)
     mutating func linkDelay(_ which: LinkDraw, _ c: Int, link: Int, at: SimTime) -> Nanoseconds {
-        Distribution.duration(linkDraw(which, c, link: link, at: at))
+        let floor = which == .uplink ? network.samplers[link].uplinkFloor : network.samplers[link].downlinkFloor
+        return max(floor, Distribution.duration(linkDraw(which, c, link: link, at: at)))
     }
 
     /// The server's service time for player c's request.
