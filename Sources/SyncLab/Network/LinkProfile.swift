@@ -56,9 +56,14 @@ public struct LinkProfile: Sendable {
     /// Whether any of `loss`, `connection` and `radio` is set (the world's plain path has none).
     public var modelsConnection: Bool { loss != nil || connection != nil || radio != nil }
 
-    /// The configured floor in `direction`, ns.
+    /// The floor every link has, configured or not: no message crosses a network in less than a
+    /// microsecond (light covers 200 m of fibre in it). It keeps a link drawn at zero delay from
+    /// answering in no time, which the fleet's synchronisation (`FleetCoordinator`) needs.
+    public static let leastOneWay: Nanoseconds = 1_000
+
+    /// The floor in `direction`, ns: the configured one, and at least `leastOneWay`.
     public func floor(_ direction: LinkDirection) -> Nanoseconds {
-        direction == .uplink ? uplinkFloor : downlinkFloor
+        max(direction == .uplink ? uplinkFloor : downlinkFloor, LinkProfile.leastOneWay)
     }
 
     /// A drawn one-way delay (whole ns) held at the floor in `direction`: the form every link

@@ -16,8 +16,8 @@ struct LinkSamplers {
 
     init(_ link: LinkProfile) {
         correlated = !link.hasIndependentDelays
-        uplinkFloor = link.uplinkFloor
-        downlinkFloor = link.downlinkFloor
+        uplinkFloor = link.floor(.uplink)
+        downlinkFloor = link.floor(.downlink)
         uplink = correlated ? .outOfLine() : Sampler(link.uplink)
         downlink = correlated ? .outOfLine() : Sampler(link.downlink)
         bandwidth = Sampler(link.bandwidth)
