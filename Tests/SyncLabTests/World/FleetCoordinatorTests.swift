@@ -73,12 +73,14 @@ import SyncLabKernel
         #expect(fleet.fleetRecords.serving?.perServer == [1, 1])
     }
 
-    /// A shipped scenario cut down, its fleet squeezed so requests queue and are turned away.
+    /// A shipped scenario cut down, its fleet squeezed so requests queue and are turned away:
+    /// two servers of one worker, one place to wait, 100 ms a request.
     static func squeezed(_ file: String, players: Int = 2_000) throws -> Scenario {
         var s = try ShardingTests.small(file, players: players)
         s.server.fleet = Fleet(servers: 2, balancing: .roundRobin)
         s.server.workers = 1
         s.server.queueLimit = 1
+        s.server.serviceTime = .constant(100e6)
         return s
     }
 
