@@ -20,7 +20,7 @@ import SyncLabKernel
         ("misspelled required key", #"{"network": {"profiles": [{"name": "wifi", "share": 1, "uplnk": "5ms", "downlink": "5ms", "bandwidth": "1MB/s"}]}}"#,
          "bad.json: network.profiles[0].uplink: missing required key; found 'uplnk', is it misspelled?"),
         ("unknown key beside the right one", #"{"network": {"profiles": [{"name": "wifi", "share": 1, "uplnk": "5ms", "uplink": "5ms", "downlink": "5ms", "bandwidth": "1MB/s"}]}}"#,
-         "bad.json: network.profiles[0]: unknown key 'uplnk'; allowed keys are 'name', 'share', 'uplink', 'downlink', 'bandwidth', 'failure', 'timeout', 'correlation', 'loss', 'connection', 'radio', 'linkTrace', 'preset'"),
+         "bad.json: network.profiles[0]: unknown key 'uplnk'; allowed keys are 'name', 'share', 'uplink', 'downlink', 'bandwidth', 'failure', 'timeout', 'floor', 'correlation', 'loss', 'connection', 'radio', 'linkTrace', 'preset'"),
         ("unknown key, close", #"{"network": {"profiles": [{"name": "wifi", "share": 1, "uplink": "5ms", "downlink": "5ms", "bandwidth": "1MB/s", "timout": "5s"}]}}"#,
          "bad.json: network.profiles[0]: unknown key 'timout'; did you mean 'timeout'?"),
         ("unknown key in a plug-in", #"{"client": {"clock": {"kind": "uptime", "resolutoin": "1s"}}}"#,
