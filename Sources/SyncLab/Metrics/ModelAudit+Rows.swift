@@ -78,8 +78,11 @@ public enum ModelAudit {
         for m in 0..<monteCarloDraws {
             var memory = LinkMemory()
             let player = UInt64.max - UInt64(m)
-            up.append(Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)))
-            down.append(Distribution.duration(link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)))
+            // Held at the link's floors, as the world holds its delays.
+            up.append(link.floored(Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero,
+                                                                                player: player, seed: seed, &rng)), .uplink))
+            down.append(link.floored(Distribution.duration(link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero,
+                                                                                  player: player, seed: seed, &rng)), .downlink))
         }
         return DelayLaw(uplink: up.sorted(), downlink: down.sorted())
     }
@@ -99,7 +102,8 @@ public enum ModelAudit {
             let u = link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
             _ = link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
             let next = link.correlation.delay(.uplink, on: link, memory: &memory, at: SimTime(ns: gap), player: player, seed: seed, &rng)
-            let a = AuditCounters.scaledLog(Distribution.duration(u)), b = AuditCounters.scaledLog(Distribution.duration(next))
+            let a = AuditCounters.scaledLog(link.floored(Distribution.duration(u), .uplink))
+            let b = AuditCounters.scaledLog(link.floored(Distribution.duration(next), .uplink))
             if a != .min && b != .min { pairs.add(a, b) }
         }
         return pairs.correlation ?? 0
