@@ -50,6 +50,9 @@ public struct BinaryHeapQueue<Payload> {
 
     @inlinable var peekTime: Int64? { heap.first?.time }
 
+    /// The payload of the entry that pops next.
+    @inlinable public var peekPayload: Payload? { heap.first?.payload }
+
     /// Removes every event whose payload `shouldRemove` picks. The rest come out in the same
     /// order: the heap is rebuilt from them, and the (time, sequence) keys are all distinct.
     public mutating func removeAll(where shouldRemove: (Payload) -> Bool) {

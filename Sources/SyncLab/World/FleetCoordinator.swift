@@ -131,16 +131,19 @@ final class FleetCoordinator: @unchecked Sendable {
         return answers
     }
 
-    /// Shard k could not move: waits, without the lock, until another shard's clock passes what
-    /// it was (`seen`) or the fleet answers further than it had: only those can bring its answer.
-    /// It spins a little, then yields the core.
-    func wait(_ k: Int, after seen: (others: Int64, answered: Int64)) {
+    /// Shard k waits, without the lock, for the answer to a request arriving at `arrival`: until
+    /// every other shard's clock has passed `arrival` less the uplink lookahead, when the fleet
+    /// may answer it. Should that already hold (the answer due first was to another request of
+    /// the same instant), until anything moves.
+    func wait(_ k: Int, forArrival arrival: Int64, after seen: (others: Int64, answered: Int64)) {
         lock.lock(); waits += 1; lock.unlock()
-        // Spinning suits shards that each have a core, and the wait is usually a few events of
+        let target = arrival &- uplinkLead
+        let moved: () -> Bool = seen.others > target ? { self.progress(k) != seen } : { self.progress(k).others > target }
+        // Spinning suits shards that each have a core, and the wait is usually some events of
         // another shard's; with more threads than cores (tests run in parallel) the waiting one
         // yields, so the one it waits for can run, and sleeps only after a long wait.
         var spins = 0
-        while progress(k) == seen {
+        while !moved() {
             spins += 1
             if spins > 1 << 20 { usleep(100) } else if spins > 256 { sched_yield() }
         }
@@ -187,9 +190,10 @@ final class FleetCoordinator: @unchecked Sendable {
 struct FleetLink {
     var coordinator: FleetCoordinator
     let shard: Int
-    /// When the answers to this world's requests still with the fleet are due, and those that
-    /// have come (removed from `due` lazily: answers come in order of arrival, not of due time).
-    var due = BinaryHeapQueue<Void>()
+    /// When the answers to this world's requests still with the fleet are due (with each
+    /// request's arrival), and those that have come (removed from `due` lazily: answers come in
+    /// order of arrival, not of due time).
+    var due = BinaryHeapQueue<Int64>()
     var came = BinaryHeapQueue<Void>()
     /// The world made the coordinator itself (a world run alone): its results include the fleet's.
     let ownsCoordinator: Bool
@@ -208,6 +212,9 @@ struct FleetLink {
         }
         return due.nextTime?.ns ?? .max
     }
+
+    /// The arrival of the request whose answer is due first (after `firstDue`).
+    var firstDueArrival: Int64 { due.peekPayload ?? .min }
 }
 
 extension World {
@@ -234,7 +241,7 @@ extension World {
                 handle(e, at: t, d)
                 if !fleetOutbox.isEmpty {
                     for r in fleetOutbox where r.answerAt != .never {
-                        link.due.schedule((), at: r.answerAt)
+                        link.due.schedule(r.at.ns, at: r.answerAt)
                         due = min(due, r.answerAt.ns)
                     }
                     coordinator.post(&fleetOutbox)
@@ -248,7 +255,7 @@ extension World {
                 link.came.schedule((), at: a.request.answerAt)
                 deliverAnswer(a)
             }
-            if answers.isEmpty { coordinator.wait(k, after: seen) }
+            if answers.isEmpty { coordinator.wait(k, forArrival: link.firstDueArrival, after: seen) }
         }
         fleet = link
     }
