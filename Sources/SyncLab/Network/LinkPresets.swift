@@ -56,13 +56,15 @@ public enum LinkPresets {
         }
         // The process stays untabulated here: `LinkProfile.read` prepares the profiles a
         // scenario uses, so naming the presets builds no quantile table for the unused ones.
-        return LinkProfile(name: name, share: 0,
-                           uplink: delay(bodyMs.0, tailMs.0),
-                           downlink: delay(bodyMs.1, tailMs.1),
-                           bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
-                           failure: failure, timeout: 30 * .second,
-                           correlation: timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays(),
-                           uplinkFloor: floorMs.0 * .millisecond, downlinkFloor: floorMs.1 * .millisecond)
+        var link = LinkProfile(name: name, share: 0,
+                               uplink: delay(bodyMs.0, tailMs.0),
+                               downlink: delay(bodyMs.1, tailMs.1),
+                               bandwidth: .lognormal(median: megabitsPerSecond * 1e6 / 8, sigma: bandwidthSigma),
+                               failure: failure, timeout: 30 * .second,
+                               correlation: timeConstant.map { AR1Delays(tau: $0) } ?? IndependentDelays())
+        link.uplinkFloor = floorMs.0 * .millisecond
+        link.downlinkFloor = floorMs.1 * .millisecond
+        return link
     }
 }
 

@@ -34,12 +34,11 @@ public struct LinkProfile: Sendable {
     public var uplinkFloor: Nanoseconds = 0
     public var downlinkFloor: Nanoseconds = 0
 
+    /// A link without a floor of its own (every link keeps `leastOneWay`); set `uplinkFloor` and
+    /// `downlinkFloor` for one.
     public init(name: String, share: Double, uplink: Distribution, downlink: Distribution,
                 bandwidth: Distribution, failure: Double, timeout: Nanoseconds,
-                correlation: any DelayProcess = IndependentDelays(),
-                uplinkFloor: Nanoseconds = 0, downlinkFloor: Nanoseconds = 0) {
-        self.uplinkFloor = uplinkFloor
-        self.downlinkFloor = downlinkFloor
+                correlation: any DelayProcess = IndependentDelays()) {
         self.name = name
         self.share = share
         self.uplink = uplink

@@ -9,8 +9,11 @@ import SyncLabKernel
 @Suite struct LinkFloorTests {
     static func link(up: Distribution = .constant(10e6), down: Distribution = .constant(10e6),
                      upFloor: Nanoseconds = 0, downFloor: Nanoseconds = 0) -> LinkProfile {
-        LinkProfile(name: "l", share: 1, uplink: up, downlink: down, bandwidth: .constant(1e6), failure: 0,
-                    timeout: 30 * .second, uplinkFloor: upFloor, downlinkFloor: downFloor)
+        var link = LinkProfile(name: "l", share: 1, uplink: up, downlink: down, bandwidth: .constant(1e6), failure: 0,
+                               timeout: 30 * .second)
+        link.uplinkFloor = upFloor
+        link.downlinkFloor = downFloor
+        return link
     }
 
     /// The support's lower bound per kind, by hand, and no draw below it.
