@@ -359,7 +359,7 @@ public enum Simulation {
             if coordinator != nil { ShardBox.runOnThreads(shards, body); return }
             DispatchQueue.concurrentPerform(iterations: shards.count) { body(shards[$0]) }
         }
-        func runAll(until t: SimTime) { each { $0.world.run(until: t) } }
+        func runAll(until t: SimTime, aheadUntil hard: SimTime) { each { $0.world.run(until: t, aheadUntil: hard) } }
         var reached = SimTime(ns: -scenario.warmup)
         if let release = scenario.population.release {
             advance(from: reached, to: release.at, scenario: scenario, progress: progress, runAll: runAll)

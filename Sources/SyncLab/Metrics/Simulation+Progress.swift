@@ -15,9 +15,9 @@ extension Simulation {
     /// Runs every shard (`runAll`) from `from` up to `limit`, stopping at each chunk boundary
     /// in between to report progress; without a handler, in one go.
     static func advance(from: SimTime, to limit: SimTime, scenario: Scenario, progress: ProgressHandler?,
-                        runAll: (SimTime) -> Void) {
+                        runAll: (_ until: SimTime, _ aheadUntil: SimTime) -> Void) {
         guard let progress else {
-            runAll(limit)
+            runAll(limit, limit)
             return
         }
         let start = -scenario.warmup
@@ -26,10 +26,11 @@ extension Simulation {
             let boundary = start &+ total / progressChunks &* k
             guard boundary < limit.ns else { break }
             guard boundary > from.ns else { continue }
-            runAll(SimTime(ns: boundary))
+            // Nothing happens at a progress stop: players may run past it, not past `limit`.
+            runAll(SimTime(ns: boundary), limit)
             progress(Double(boundary - start) / Double(total))
         }
-        runAll(limit)
+        runAll(limit, limit)
         progress(min(1, Double(limit.ns - start) / Double(total)))
     }
 }

@@ -38,7 +38,7 @@ extension World {
     /// next display tick is known (`completePendingResponse`).
     @inline(__always)
     func mayCompleteInline(_ c: Int, at done: SimTime) -> Bool {
-        shortcuts.completesResponsesInline && done < loop.runLimit && done < measure.nextSampleAt
+        shortcuts.completesResponsesInline && done < loop.aheadLimit && done < measure.nextSampleAt
     }
 
     /// At the end of the sending event: handles the response now if none of the player's other
@@ -73,7 +73,7 @@ extension World {
     @inline(__always)
     func mayRunAhead(_ c: Int, to tick: SimTime) -> Bool {
         shortcuts.runsPlayersAhead && shortcuts.completesResponsesInline && server.answersWhenSent
-            && tick < loop.runLimit && clients[c].nonePending(shortcuts.aheadMarks, atOrBefore: tick.ns)
+            && tick < loop.aheadLimit && clients[c].nonePending(shortcuts.aheadMarks, atOrBefore: tick.ns)
     }
 
     /// Ends an event: handles the response and the display ticks it left pending, which may leave

@@ -112,6 +112,12 @@ public struct World {
 
     /// Handles every event before `limit` (starting the world on first use).
     public mutating func run(until limit: SimTime) {
+        run(until: limit, aheadUntil: limit)
+    }
+
+    /// `run(until:)` stopping at `limit` only to look (progress), where nothing changes the world
+    /// before `hard`: players handled ahead of the world's clock may pass `limit`, not `hard`.
+    mutating func run(until limit: SimTime, aheadUntil hard: SimTime) {
         ensureUniqueState()
         if !loop.started {
             loop.started = true
@@ -123,6 +129,7 @@ public struct World {
             bootstrap()
         }
         loop.runLimit = min(limit, end)
+        loop.aheadLimit = min(max(hard, limit), end)
         // The clock starts the loop: compiled for its own type (`DeviceClock._runWorld`).
         let clock = scenario.client.clock
         clock._runWorld(&self)
