@@ -159,20 +159,19 @@ final class FleetCoordinator: @unchecked Sendable {
 
     /// Answers every request that no request still to come can arrive before.
     private func advance() {
+        // A shard's clock is never past an answer due to it (it holds the due instant from the
+        // send on), and an answer can make its player send again no sooner than it is due: the
+        // clocks alone bound every request still to come.
         var bound = Int64.max
-        for k in shardPlayers.indices {
-            bound = min(bound, clocks.load(k))
-            for a in inbox[k] { bound = min(bound, a.request.answerAt.ns) }
-        }
-        while let at = pending.nextTime, at.ns < bound.addingSaturating(uplinkLead), let (_, r) = pending.pop() {
+        for k in shardPlayers.indices { bound = min(bound, clocks.load(k)) }
+        let horizon = bound.addingSaturating(uplinkLead)
+        while let at = pending.nextTime, at.ns < horizon, let (_, r) = pending.pop() {
             let outcome = fleet.answer(r, scenario: scenario, timeline: server.timeline, recorder: &records)
             requestsAnswered += 1
             guard r.answerAt != .never else { continue }
             inbox[shard(of: r.player)].append(FleetAnswer(request: r, outcome: outcome))
-            // Its answer may make its player send again, no sooner than the answer.
-            bound = min(bound, r.answerAt.ns)
         }
-        answered = max(answered, bound.addingSaturating(uplinkLead))
+        answered = max(answered, horizon)
         clocks.store(shardPlayers.count, answered)
     }
 
@@ -231,14 +230,7 @@ extension World {
         var loaded = loop.queue.bucketsLoaded
         while true {
             var due = link.firstDue()
-            while let (t, e) = loop.queue.pop(before: SimTime(ns: min(loop.runLimit.ns, due))) {
-                if loop.queue.bucketsLoaded != loaded {
-                    loaded = loop.queue.bucketsLoaded
-                    prefetchAhead()
-                } else {
-                    prefetchUpcoming()
-                }
-                handle(e, at: t, d)
+            while handleNext(before: SimTime(ns: min(loop.runLimit.ns, due)), loaded: &loaded, d) {
                 if !fleetOutbox.isEmpty {
                     for r in fleetOutbox where r.answerAt != .never {
                         link.due.schedule(r.at.ns, at: r.answerAt)

@@ -141,20 +141,27 @@ public struct World {
     mutating func runEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         if fleet != nil {
             runCoupledEvents(d)
-            catchUpAllSamples(d)
-            return
-        }
-        var loaded = loop.queue.bucketsLoaded
-        while let (t, e) = loop.queue.pop(before: loop.runLimit) {
-            if loop.queue.bucketsLoaded != loaded {
-                loaded = loop.queue.bucketsLoaded
-                prefetchAhead()
-            } else {
-                prefetchUpcoming()
-            }
-            handle(e, at: t, d)
+        } else {
+            var loaded = loop.queue.bucketsLoaded
+            while handleNext(before: loop.runLimit, loaded: &loaded, d) {}
         }
         catchUpAllSamples(d)
+    }
+
+    /// Pops and handles the next event before `limit`, if any, loading the state of the players
+    /// coming next (`loaded`: the queue's bucket count last seen). The one step of both loops.
+    @inline(__always)
+    mutating func handleNext<C: DeviceClock, T: DeviceClock>(before limit: SimTime, loaded: inout UInt64,
+                                                              _ d: DesignClocks<C, T>) -> Bool {
+        guard let (t, e) = loop.queue.pop(before: limit) else { return false }
+        if loop.queue.bucketsLoaded != loaded {
+            loaded = loop.queue.bucketsLoaded
+            prefetchAhead()
+        } else {
+            prefetchUpcoming()
+        }
+        handle(e, at: t, d)
+        return true
     }
 
     /// A copied world shares its state tables and the recorder's: the copy being run takes its
