@@ -132,8 +132,8 @@ public struct EventQueue<Payload> {
         far.removeAll(where: isCancelled)
     }
 
-    /// The earliest pending event's time.
-    public var nextTime: SimTime? {
+    /// The earliest pending event's time (inlinable: a shard reads it after every event).
+    @inlinable public var nextTime: SimTime? {
         if let t = ring.currentFirstTime { return SimTime(ns: t) }
         if nearCount > 0 {
             let index = (cursor + ring.stepsToOccupied(from: cursor)) & (EventQueue.bucketCount - 1)
@@ -436,7 +436,7 @@ public struct EventQueue<Payload> {
         return buckets
     }
 
-    func minimumTime(in b: Int) -> Int64? {
+    @usableFromInline func minimumTime(in b: Int) -> Int64? {
         var best: Int64? = nil
         forEachChunk(of: b) { entries, count in
             for i in 0..<count { best = Swift.min(best ?? .max, entries[i].time) }

@@ -54,10 +54,23 @@ public struct TimerTick: TickPolicy {
     public var tickClock: (any DeviceClock)? { clock }
 
     public func firstTick(atOrAfter r: ClockReading, base: ClockReading) -> ClockReading {
-        base + max(0, ceilDiv(r - base, period)) &* period
+        Self.firstTick(atOrAfter: r, base: base, period: period)
     }
 
     public func lastTick(atOrBefore r: ClockReading, base: ClockReading) -> ClockReading? {
+        Self.lastTick(atOrBefore: r, base: base, period: period)
+    }
+
+    // The arithmetic itself, which `TickInstants` also calls directly: most designs tick on a
+    // timer, and a call through the policy's existential copies it (a reference count that every
+    // thread's display ticks and samples contend for).
+    @inline(__always)
+    static func firstTick(atOrAfter r: ClockReading, base: ClockReading, period: Nanoseconds) -> ClockReading {
+        base + max(0, ceilDiv(r - base, period)) &* period
+    }
+
+    @inline(__always)
+    static func lastTick(atOrBefore r: ClockReading, base: ClockReading, period: Nanoseconds) -> ClockReading? {
         let k = floorDiv(r - base, period)
         return k > 0 ? base + k &* period : nil
     }

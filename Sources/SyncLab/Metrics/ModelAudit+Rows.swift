@@ -537,6 +537,8 @@ public enum ModelAudit {
         let step = Double(sync.stepAbove)
         var expected = 0.0, variance = 0.0, allowance = 0.0
         var errors: [Int: [Double]] = [:]
+        // The chance at each (link, minute boundary): a boundary ends one minute and starts the next.
+        var chances: [Int: (Double, Double)] = [:]
         for key in a.firstCorrections.keys.sorted() {
             let count = Double(a.firstCorrections[key]!)
             let link = key >> 32, minute = Double(key & 0xFFFF_FFFF)
@@ -556,7 +558,14 @@ public enum ModelAudit {
                 let m = sum / Double(draws)
                 return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
             }
-            let (lo, loError) = chance(minute * 6e10), (hi, hiError) = chance((minute + 1) * 6e10)
+            func chance(boundary: Int) -> (Double, Double) {
+                let key = link << 32 | boundary
+                if let known = chances[key] { return known }
+                let c = chance(Double(boundary) * 6e10)
+                chances[key] = c
+                return c
+            }
+            let (lo, loError) = chance(boundary: Int(minute)), (hi, hiError) = chance(boundary: Int(minute) + 1)
             let p = (lo + hi) / 2
             expected += count * p
             variance += count * p * (1 - p)

@@ -16,23 +16,14 @@ public struct TickInstants<TickClock: DeviceClock> {
     /// Starts the timer of a viewing session begun at `start` (fixes the tick phase).
     @inline(__always)
     public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
-        TickSession(start: start, base: clock?.reading(d, at: start, c) ?? ClockReading(ns: 0))
+        Self.session(d, start: start, c, clock: clock)
     }
 
     /// The first tick at or after t: the policy's reading, at the first instant the clock
     /// reaches it (the device awake since the start).
     @inline(__always)
     public func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext) -> SimTime {
-        guard let clock else { return max(t, s.start) }
-        if t <= s.start { return s.start }
-        var r = policy.firstTick(atOrAfter: clock.reading(d, at: t, c), base: s.base)
-        var tick = clock.earliest(d, reaching: r, notBefore: s.start, c)
-        // A coarse clock may have reached that reading before t: then the next tick is the one.
-        if tick < t {
-            r = policy.firstTick(atOrAfter: r + 1, base: s.base)
-            tick = clock.earliest(d, reaching: r, notBefore: s.start, c)
-        }
-        return tick
+        Self.firstTick(atOrAfter: t, s, d, c, clock: clock) { policy.firstTick(atOrAfter: $0, base: s.base) }
     }
 
     /// The last tick at or before t (the one whose value is on screen at t), given the tick
@@ -40,11 +31,40 @@ public struct TickInstants<TickClock: DeviceClock> {
     @inline(__always)
     public func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext,
                          reading: ClockReading? = nil) -> SimTime {
+        Self.lastTick(atOrBefore: t, s, d, c, reading: reading, clock: clock) { policy.lastTick(atOrBefore: $0, base: s.base) }
+    }
+
+    // The arithmetic of the three above, given the policy's rule for readings. `DesignClocks`
+    // calls them with a timer's rule directly: a call through the policy's existential copies it,
+    // and the reference count of that copy is one every thread's display ticks and samples
+    // contend for.
+
+    @inline(__always)
+    static func session(_ d: DeviceState, start: SimTime, _ c: ClockContext, clock: TickClock?) -> TickSession {
+        TickSession(start: start, base: clock?.reading(d, at: start, c) ?? ClockReading(ns: 0))
+    }
+
+    @inline(__always)
+    static func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext, clock: TickClock?,
+                          rule: (ClockReading) -> ClockReading) -> SimTime {
         guard let clock else { return max(t, s.start) }
         if t <= s.start { return s.start }
-        guard let r = policy.lastTick(atOrBefore: reading ?? clock.reading(d, at: t, c), base: s.base) else {
-            return s.start
+        var r = rule(clock.reading(d, at: t, c))
+        var tick = clock.earliest(d, reaching: r, notBefore: s.start, c)
+        // A coarse clock may have reached that reading before t: then the next tick is the one.
+        if tick < t {
+            r = rule(r + 1)
+            tick = clock.earliest(d, reaching: r, notBefore: s.start, c)
         }
+        return tick
+    }
+
+    @inline(__always)
+    static func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext, reading: ClockReading?,
+                         clock: TickClock?, rule: (ClockReading) -> ClockReading?) -> SimTime {
+        guard let clock else { return max(t, s.start) }
+        if t <= s.start { return s.start }
+        guard let r = rule(reading ?? clock.reading(d, at: t, c)) else { return s.start }
         return min(t, clock.earliest(d, reaching: r, notBefore: s.start, c))
     }
 }
@@ -69,6 +89,10 @@ struct DesignClocks<Clock: DeviceClock, TickClock: DeviceClock> {
     let tickClockReference: Int?
     /// Whether the design's clock never reads less later (with no device events in the run).
     let onlyMovesForward: Bool
+    /// The tick clock, and the period when the policy is a `TimerTick` (else 0): the hot paths
+    /// compute a timer's ticks from these, with no reference to count (`TickInstants.firstTick`).
+    let tickClock: TickClock?
+    let timerPeriod: Nanoseconds
 
     @inline(__always)
     func reading(_ d: DeviceState, at t: SimTime) -> ClockReading { clock.reading(d, at: t, context) }
@@ -88,16 +112,27 @@ struct DesignClocks<Clock: DeviceClock, TickClock: DeviceClock> {
     }
 
     @inline(__always)
-    func session(_ d: DeviceState, start: SimTime) -> TickSession { ticks.session(d, start: start, context) }
+    func session(_ d: DeviceState, start: SimTime) -> TickSession {
+        TickInstants.session(d, start: start, context, clock: tickClock)
+    }
 
     @inline(__always)
     func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState) -> SimTime {
-        ticks.firstTick(atOrAfter: t, s, d, context)
+        guard timerPeriod > 0 else { return ticks.firstTick(atOrAfter: t, s, d, context) }
+        let period = timerPeriod
+        return TickInstants.firstTick(atOrAfter: t, s, d, context, clock: tickClock) {
+            TimerTick.firstTick(atOrAfter: $0, base: s.base, period: period)
+        }
     }
 
     @inline(__always)
     func lastTick(atOrBefore t: SimTime, _ s: TickSession, _ d: DeviceState, _ references: ReferenceReadings) -> SimTime {
-        ticks.lastTick(atOrBefore: t, s, d, context, reading: tickClockReference.map { references[$0] })
+        let reading = tickClockReference.map { references[$0] }
+        guard timerPeriod > 0 else { return ticks.lastTick(atOrBefore: t, s, d, context, reading: reading) }
+        let period = timerPeriod
+        return TickInstants.lastTick(atOrBefore: t, s, d, context, reading: reading, clock: tickClock) {
+            TimerTick.lastTick(atOrBefore: $0, base: s.base, period: period)
+        }
     }
 }
 
@@ -109,6 +144,8 @@ extension DesignClocks {
         clockReference = ReferenceClocks.index(of: design.clock)
         tickClockReference = design.tick.tickClock.flatMap(ReferenceClocks.index(of:))
         onlyMovesForward = design.clock.neverReadsLessLater && !devicesChange
+        tickClock = ticks.clock
+        timerPeriod = (ticks.policy as? TimerTick)?.period ?? 0
     }
 }
 
