@@ -148,7 +148,7 @@ struct RunCommand {
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
             + "\(Simulation.shardCount(scenario, threads: threads)) threads, show summaries \(result.showSummaryBytes >> 20) MiB"
-            + (result.fleetExchanges > 0 ? ", \(result.fleetExchanges) trades with the fleet, \(result.shardWaits) waits" : "") + "\n")
+            + (result.fleetExchanges > 0 ? ", \(result.fleetExchanges) trades with the fleet, \(result.shardWaits) waits, \(result.eventsWhileWaiting) events handled while waiting" : "") + "\n")
         return 0
     }
 }

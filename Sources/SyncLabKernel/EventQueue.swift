@@ -159,6 +159,15 @@ public struct EventQueue<Payload> {
         return (SimTime(ns: e.time), e.payload)
     }
 
+    /// The earliest event if it is due before `limit`, left in the queue.
+    @inlinable public mutating func peek(before limit: SimTime) -> (time: SimTime, payload: Payload)? {
+        uniqueRing()
+        if ring.currentCount == 0 && !advance() { return nil }
+        guard let first = ring.currentFirstTime, first < limit.ns else { return nil }
+        let e = ring.current[ring.currentCount &- 1]
+        return (SimTime(ns: e.time), e.payload)
+    }
+
     /// Moves the window to the next bucket holding events and loads it; false when none remain.
     @inlinable mutating func advance() -> Bool {
         while ring.currentCount == 0 {

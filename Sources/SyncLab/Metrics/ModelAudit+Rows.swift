@@ -552,21 +552,18 @@ public enum ModelAudit {
         let draws = 10_000
         let step = Double(sync.stepAbove)
         var expected = 0.0, variance = 0.0, allowance = 0.0
-        var errors: [Int: [Double]] = [:]
-        // The chance at each (link, minute boundary): a boundary ends one minute and starts the next.
-        var chances: [Int: (Double, Double)] = [:]
-        for key in a.firstCorrections.keys.sorted() {
-            let count = Double(a.firstCorrections[key]!)
-            let link = key >> 32, minute = Double(key & 0xFFFF_FFFF)
-            if errors[link] == nil {
-                var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(link))
-                errors[link] = (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[link])) }
-            }
-            // The chance of a step at t, and its Monte Carlo standard error.
+        // The chance of a step at each minute boundary the counts need (a boundary ends one
+        // minute and starts the next), with its Monte Carlo standard error: each link's on its
+        // own stream, the links at once.
+        let keys = a.firstCorrections.keys.sorted()
+        let links = Array(Set(keys.map { $0 >> 32 })).sorted()
+        let chancesByLink = inParallel(links.map { link in { @Sendable () -> [Int: (Double, Double)] in
+            var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(link))
+            let errors = (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[link])) }
             func chance(_ t: Double) -> (Double, Double) {
                 let mean = offset.0 + drift.0 * 1e-6 * t, sd = (offset.1 * offset.1 + (drift.1 * 1e-6 * t) * (drift.1 * 1e-6 * t)).squareRoot()
                 var sum = 0.0, squares = 0.0
-                for e in errors[link]! {
+                for e in errors {
                     let g = sd > 0 ? 1 - normalCDF((step - mean - e) / sd) + normalCDF((-step - mean - e) / sd) : (abs(mean + e) > step ? 1 : 0)
                     sum += g
                     squares += g * g
@@ -574,14 +571,18 @@ public enum ModelAudit {
                 let m = sum / Double(draws)
                 return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
             }
-            func chance(boundary: Int) -> (Double, Double) {
-                let key = link << 32 | boundary
-                if let known = chances[key] { return known }
-                let c = chance(Double(boundary) * 6e10)
-                chances[key] = c
-                return c
+            var chances: [Int: (Double, Double)] = [:]
+            for key in keys where key >> 32 == link {
+                let minute = key & 0xFFFF_FFFF
+                for boundary in [minute, minute + 1] where chances[boundary] == nil { chances[boundary] = chance(Double(boundary) * 6e10) }
             }
-            let (lo, loError) = chance(boundary: Int(minute)), (hi, hiError) = chance(boundary: Int(minute) + 1)
+            return chances
+        } })
+        for key in keys {
+            let count = Double(a.firstCorrections[key]!)
+            let link = key >> 32, minute = key & 0xFFFF_FFFF
+            let chances = chancesByLink[links.firstIndex(of: link)!]
+            let (lo, loError) = chances[minute]!, (hi, hiError) = chances[minute + 1]!
             let p = (lo + hi) / 2
             expected += count * p
             variance += count * p * (1 - p)

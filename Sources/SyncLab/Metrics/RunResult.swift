@@ -48,9 +48,11 @@ public struct RunResult: Sendable {
     /// Never written to a report: every number of shards gives the same results.
     public internal(set) var shards = 1
     /// Where players share the fleet: how often a shard met its horizon and traded with the fleet,
-    /// and how often it then had to wait for another shard. Timing facts, never in a report.
+    /// how often it then had to wait for another shard, and how many events of players not
+    /// waiting for the fleet it handled instead of waiting. Timing facts, never in a report.
     public internal(set) var fleetExchanges = 0
     public internal(set) var shardWaits = 0
+    public internal(set) var eventsWhileWaiting = 0
     /// Length of each timeline bucket, and the buckets covering the window in order.
     public let timelineStep: Nanoseconds
     public let timeline: [TimelineBucket]
@@ -380,6 +382,7 @@ public enum Simulation {
         result.shards = shards.count
         result.fleetExchanges = coordinator?.exchanges ?? 0
         result.shardWaits = coordinator?.waits ?? 0
+        result.eventsWhileWaiting = coordinator?.eventsWhileWaiting ?? 0
         return result
     }
 }

@@ -59,6 +59,7 @@ final class FleetCoordinator: @unchecked Sendable {
     /// another shard.
     private(set) var exchanges = 0
     private(set) var waits = 0
+    private(set) var eventsWhileWaiting = 0
 
     init(scenario: Scenario, schedule: StoreSchedule, shardPlayers: [Range<Int>]) {
         self.scenario = scenario
@@ -137,16 +138,30 @@ final class FleetCoordinator: @unchecked Sendable {
     /// the same instant), until anything moves.
     func wait(_ k: Int, forArrival arrival: Int64, after seen: (others: Int64, answered: Int64)) {
         lock.lock(); waits += 1; lock.unlock()
-        let target = arrival &- uplinkLead
-        let moved: () -> Bool = seen.others > target ? { self.progress(k) != seen } : { self.progress(k).others > target }
         // Spinning suits shards that each have a core, and the wait is usually some events of
         // another shard's; with more threads than cores (tests run in parallel) the waiting one
         // yields, so the one it waits for can run, and sleeps only after a long wait.
         var spins = 0
-        while !moved() {
+        while !mayAnswer(k, arrival: arrival, after: seen) {
             spins += 1
             if spins > 1 << 20 { usleep(100) } else if spins > 256 { sched_yield() }
         }
+    }
+
+    /// Whether the fleet may now answer a request of shard k's arriving at `arrival`: every
+    /// other shard's clock has passed it less the uplink lookahead. Should that already have held
+    /// when k last traded (`seen`: the answer due first was to another request of the same
+    /// instant), whether anything has moved since.
+    @inline(__always)
+    func mayAnswer(_ k: Int, arrival: Int64, after seen: (others: Int64, answered: Int64)) -> Bool {
+        let target = arrival &- uplinkLead
+        let now = progress(k)
+        return seen.others > target ? now != seen : now.others > target
+    }
+
+    /// Counts the events a shard handled while the fleet could not yet answer it.
+    func handledWhileWaiting(_ count: Int) {
+        lock.lock(); eventsWhileWaiting += count; lock.unlock()
     }
 
     /// The least clock of the shards other than k (`Int64.max` when k is alone), and how far the
@@ -194,6 +209,11 @@ struct FleetLink {
     /// order of arrival, not of due time).
     var due = BinaryHeapQueue<Int64>()
     var came = BinaryHeapQueue<Void>()
+    /// Each player (index in the world) with requests at the fleet whose answers have not come:
+    /// how many, and the earliest instant one is due (held until none is left).
+    var atFleet: [Int32: (count: Int32, due: Int64)] = [:]
+    /// The clock this world last published.
+    var published = Int64.min
     /// The world made the coordinator itself (a world run alone): its results include the fleet's.
     let ownsCoordinator: Bool
 
@@ -231,25 +251,54 @@ extension World {
         while true {
             var due = link.firstDue()
             while handleNext(before: SimTime(ns: min(loop.runLimit.ns, due)), loaded: &loaded, d) {
-                if !fleetOutbox.isEmpty {
-                    for r in fleetOutbox where r.answerAt != .never {
-                        link.due.schedule(r.at.ns, at: r.answerAt)
-                        due = min(due, r.answerAt.ns)
-                    }
-                    coordinator.post(&fleetOutbox)
-                }
-                coordinator.publish(k, next: min(nextEventBound, due))
+                afterCoupledEvent(&link, due: &due)
             }
             if due >= loop.runLimit.ns { break }
             let seen = coordinator.progress(k)
-            let answers = coordinator.exchange(k, next: min(nextEventBound, due))
+            link.published = min(nextEventBound, due)
+            let answers = coordinator.exchange(k, next: link.published)
             for a in answers {
                 link.came.schedule((), at: a.request.answerAt)
+                let c = Int32(a.request.player - players.lowerBound)
+                if let n = link.atFleet[c], n.count > 1 { link.atFleet[c]!.count -= 1 } else { link.atFleet[c] = nil }
                 deliverAnswer(a)
             }
-            if answers.isEmpty { coordinator.wait(k, forArrival: link.firstDueArrival, after: seen) }
+            guard answers.isEmpty else { continue }
+            let arrival = link.firstDueArrival
+            var handled = 0
+            // The other shards' clocks are read every few events: each read may miss the cache.
+            while handled & 7 != 0 || !coordinator.mayAnswer(k, arrival: arrival, after: seen),
+                  let (t, e) = loop.queue.peek(before: loop.runLimit), e.kind.isPlayerEvent,
+                  t.ns < link.atFleet[e.client]?.due ?? .max,
+                  handleNext(before: loop.runLimit, loaded: &loaded, d) {
+                afterCoupledEvent(&link, due: &due)
+                handled += 1
+            }
+            if handled > 0 { coordinator.handledWhileWaiting(handled) } else { coordinator.wait(k, forArrival: arrival, after: seen) }
         }
         fleet = link
+    }
+
+    /// After each event of a coupled world: its requests go to the fleet, and the world publishes
+    /// how soon it could send again.
+    @inline(__always)
+    private mutating func afterCoupledEvent(_ link: inout FleetLink, due: inout Int64) {
+        if !fleetOutbox.isEmpty {
+            for r in fleetOutbox where r.answerAt != .never {
+                link.due.schedule(r.at.ns, at: r.answerAt)
+                let c = Int32(r.player - players.lowerBound)
+                let n = link.atFleet[c] ?? (0, .max)
+                link.atFleet[c] = (n.count + 1, min(n.due, r.answerAt.ns))
+                due = min(due, r.answerAt.ns)
+            }
+            link.coordinator.post(&fleetOutbox)
+        }
+        // Only a new value is written: a write takes the line from every shard reading it.
+        let next = min(nextEventBound, due)
+        if next != link.published {
+            link.published = next
+            link.coordinator.publish(link.shard, next: next)
+        }
     }
 
     /// No request of this world's can be sent before its next event, nor past its run limit
@@ -281,3 +330,4 @@ extension Int64 {
         return overflow ? (d > 0 ? .max : .min) : sum
     }
 }
+
