@@ -332,9 +332,10 @@ public enum Simulation {
         run(scenario, threads: threads, progress: progress, traceRequests: traceRequests, smallestShard: 2_000)
     }
 
-    /// `run` with shards of down to `smallestShard` players, so tests can split small populations.
+    /// `run` with shards of down to `smallestShard` players, so tests can split small populations
+    /// (and, for tests, shards that work ahead of every trade: `FleetCoordinator.worksAheadAlways`).
     static func run(_ scenario: Scenario, threads: Int, progress: ProgressHandler? = nil, traceRequests: Int = 0,
-                    smallestShard: Int) -> RunResult {
+                    smallestShard: Int, worksAheadAlways: Bool = false) -> RunResult {
         let n = scenario.population.players
         let count = shardCount(scenario, threads: threads, smallest: smallestShard)
         let schedule = World.schedule(for: scenario)
@@ -349,6 +350,7 @@ public enum Simulation {
         }
         let coordinator = FleetCoordinator.isNeeded(for: scenario)
             ? FleetCoordinator(scenario: scenario, schedule: schedule, shardPlayers: ranges) : nil
+        coordinator?.worksAheadAlways = worksAheadAlways
         if let coordinator {
             for (k, shard) in shards.enumerated() {
                 shard.world.fleet = FleetLink(coordinator: coordinator, shard: k, ownsCoordinator: false)

@@ -60,6 +60,9 @@ final class FleetCoordinator: @unchecked Sendable {
     private(set) var exchanges = 0
     private(set) var waits = 0
     private(set) var eventsWhileWaiting = 0
+    /// Tests: each shard handles every event it may ahead of every trade, not only where it would
+    /// wait, so the out-of-order path runs on any number of shards, one included.
+    var worksAheadAlways = false
 
     init(scenario: Scenario, schedule: StoreSchedule, shardPlayers: [Range<Int>]) {
         self.scenario = scenario
@@ -254,6 +257,8 @@ extension World {
                 afterCoupledEvent(&link, due: &due)
             }
             if due >= loop.runLimit.ns { break }
+            // Tests: as far ahead as the shard may go, before every trade (see below).
+            if coordinator.worksAheadAlways { coordinator.handledWhileWaiting(workAhead(&link, due: &due, loaded: &loaded, d) { false }) }
             let seen = coordinator.progress(k)
             link.published = min(nextEventBound, due)
             let answers = coordinator.exchange(k, next: link.published)
@@ -265,18 +270,31 @@ extension World {
             }
             guard answers.isEmpty else { continue }
             let arrival = link.firstDueArrival
-            var handled = 0
-            // The other shards' clocks are read every few events: each read may miss the cache.
-            while handled & 7 != 0 || !coordinator.mayAnswer(k, arrival: arrival, after: seen),
-                  let (t, e) = loop.queue.peek(before: loop.runLimit), e.kind.isPlayerEvent,
-                  t.ns < link.atFleet[e.client]?.due ?? .max,
-                  handleNext(before: loop.runLimit, loaded: &loaded, d) {
-                afterCoupledEvent(&link, due: &due)
-                handled += 1
-            }
+            let handled = workAhead(&link, due: &due, loaded: &loaded, d) { coordinator.mayAnswer(k, arrival: arrival, after: seen) }
             if handled > 0 { coordinator.handledWhileWaiting(handled) } else { coordinator.wait(k, forArrival: arrival, after: seen) }
         }
         fleet = link
+    }
+
+    /// While the fleet cannot yet give the answer due first, handles the events that come next
+    /// as long as each is of a player with no answer due at or before it: players meet only at
+    /// the fleet, so such an event comes out the same before another player's answer as after
+    /// it, and its player's own events keep their order. Stops at an event of a player whose
+    /// answer is due, at one of the world's own (a sample instant reads every player's state at
+    /// that instant), or once `ready` (checked every eighth event: reading another shard's clock
+    /// may miss the cache). The world's published clock stays at the answer due first, the
+    /// earliest instant it can still send from. Returns the events handled.
+    private mutating func workAhead<C: DeviceClock, T: DeviceClock>(_ link: inout FleetLink, due: inout Int64, loaded: inout UInt64,
+                                                                   _ d: DesignClocks<C, T>, until ready: () -> Bool) -> Int {
+        var handled = 0
+        while handled & 7 != 0 || !ready(),
+              let (t, e) = loop.queue.peek(before: loop.runLimit), e.kind.isPlayerEvent,
+              t.ns < link.atFleet[e.client]?.due ?? .max,
+              handleNext(before: loop.runLimit, loaded: &loaded, d) {
+            afterCoupledEvent(&link, due: &due)
+            handled += 1
+        }
+        return handled
     }
 
     /// After each event of a coupled world: its requests go to the fleet, and the world publishes

@@ -84,15 +84,19 @@ import SyncLabKernel
         return s
     }
 
-    /// Runs `s` on 1, 2 and 3 threads (as many shards) and expects the same results.
+    /// Runs `s` on 1, 2 and 3 threads (as many shards) and expects the same results; and on 1
+    /// and 2 with shards that handle every event they may ahead of every trade (out of order:
+    /// other players' events before an answer due earlier), which must change nothing either.
     @discardableResult
     static func expectShardsMatchOneThread(_ s: Scenario) -> RunResult {
         let one = Simulation.run(s, threads: 1, smallestShard: 500)
-        #expect(one.shards == 1)
-        for threads in [2, 3] {
-            let many = Simulation.run(s, threads: threads, smallestShard: 500)
+        #expect(one.shards == 1 && one.eventsWhileWaiting == 0)
+        for (threads, ahead) in [(2, false), (3, false), (1, true), (2, true)] {
+            let many = Simulation.run(s, threads: threads, smallestShard: 500, worksAheadAlways: ahead)
             #expect(many.shards == threads)
-            #expect(DeterminismTests.fingerprint(many).dropLast() == DeterminismTests.fingerprint(one).dropLast(), "\(threads) threads")
+            if ahead { #expect(many.eventsWhileWaiting > many.fleetExchanges / 10, "\(threads) threads working ahead") }
+            #expect(DeterminismTests.fingerprint(many).dropLast() == DeterminismTests.fingerprint(one).dropLast(),
+                    "\(threads) threads\(ahead ? ", working ahead" : "")")
             #expect(many.serving == one.serving)
             #expect(many.requestsFailed == one.requestsFailed && many.responses == one.responses)
             #expect(many.figures == one.figures)
