@@ -88,6 +88,37 @@ struct EventQueueTests {
         #expect(drain(&q).map(\.payload) == ["b", "c", "d"])
     }
 
+    @Test("peek(before:) shows the event pop(before:) would take, from the ring or the far heap, and leaves it")
+    func peekLeavesTheEvent() {
+        var q = EventQueue<String>()
+        q.schedule("ring", at: SimTime(ns: 30 * Nanoseconds.second))
+        q.schedule("far", at: SimTime(ns: 2 * Nanoseconds.hour))
+        #expect(q.peek(before: SimTime(ns: 30 * Nanoseconds.second)) == nil, "not before its own instant")
+        for _ in 0..<2 { #expect(q.peek(before: SimTime(ns: .max))?.payload == "ring") }
+        #expect(q.count == 2)
+        #expect(q.pop(before: SimTime(ns: .max))?.payload == "ring")
+        #expect(q.peek(before: SimTime(ns: .max)).map { ($0.time.ns, $0.payload) } ?? (0, "") == (2 * Nanoseconds.hour, "far"))
+        #expect(q.pop()?.payload == "far" && q.peek(before: SimTime(ns: .max)) == nil)
+    }
+
+    @Test("An event filed earlier than events already popped (a shard working ahead) comes out next, in order")
+    func anEarlierEventComesOutNext() {
+        var q = EventQueue<String>()
+        let second = Nanoseconds.second
+        // The answer due at 1 s reserved its place; other players' events at 1.5 s and 4 s (later
+        // buckets) are handled first; then the answer and its player's next event go in.
+        let reserved = q.reserveSequence()
+        q.schedule("other at 1.5 s", at: SimTime(ns: 3 * second / 2))
+        q.schedule("other at 4 s", at: SimTime(ns: 4 * second))
+        q.schedule("last at 9 s", at: SimTime(ns: 9 * second))
+        #expect(q.pop()?.payload == "other at 1.5 s")
+        #expect(q.pop()?.payload == "other at 4 s")
+        q.schedule("answer at 1 s", at: SimTime(ns: second), sequence: reserved)
+        q.schedule("response at 2 s", at: SimTime(ns: 2 * second))
+        #expect(q.nextTime == SimTime(ns: second))
+        #expect(drain(&q).map(\.payload) == ["answer at 1 s", "response at 2 s", "last at 9 s"])
+    }
+
     @Test("Interleaved schedule and pop match a reference model")
     func interleaved() {
         var rng = RandomStream(seed: 5, purpose: StreamPurpose("queue-interleaved"))

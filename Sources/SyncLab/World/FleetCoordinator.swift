@@ -41,7 +41,7 @@ final class FleetCoordinator: @unchecked Sendable {
     /// Each shard's players (global indices), in order.
     let shardPlayers: [Range<Int>]
     private let clocks: any ShardClocks
-    private let lock = NSLock()
+    private let lock = makeFleetLock()
     // Guarded by `lock`.
     private let server: ServerSide
     private var fleet: ServingState
