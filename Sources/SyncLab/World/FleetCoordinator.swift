@@ -20,19 +20,22 @@ import SyncLabKernel
 ///   arriving before S + the least uplink lookahead, S being the least of the shards' clocks: no
 ///   request still to come can arrive sooner (`answered`);
 /// - a shard handles its events up to the first answer due to it, and there takes the answers
-///   the fleet has, waiting only if some shard is still behind that request's arrival less the
-///   uplink lookahead.
+///   the fleet has; while some shard is still behind that request's arrival less the uplink
+///   lookahead, it works ahead on the events of players with no answer due before them
+///   (`workAhead`), and waits only if it has none.
 ///
-/// Invariant: every answer a shard will receive is to a request it sent, and it handles no event
-/// past one not yet in its queue; each answer goes in with its reserved sequence number, so each
-/// player's events come in the same order whatever the number of shards; and the fleet answers
-/// one sequence of requests in one order fixed by their arrival instants and names. Players meet
-/// nowhere else: every merge of results is a sum, a maximum or a sorted union. Hence any number
-/// of shards and threads gives the same results.
+/// Invariant: every answer a shard will receive is to a request it sent, and it handles none of
+/// a player's events past an answer to that player not yet in its queue; each answer goes in
+/// with its reserved sequence number, so each player's events come in the same order whatever
+/// the number of shards; and the fleet answers one sequence of requests in one order fixed by
+/// their arrival instants and names. Players meet nowhere else: a player's event reads only its
+/// own state, the world's (changed only by the world's own events, which nobody works past) and
+/// its own streams, and every merge of results is a sum, a maximum or a sorted union. Hence any
+/// number of shards and threads gives the same results.
 ///
 /// Shards trade with the fleet once per answer, not per event, and wait only where one has run
-/// ahead of another by more than the lookahead at an answer; then they spin briefly and yield
-/// their core.
+/// ahead of another by more than the lookahead at an answer with nothing to work ahead on; then
+/// they spin briefly and yield their core.
 final class FleetCoordinator: @unchecked Sendable {
     let scenario: Scenario
     /// The least lookahead of any link the scenario uses, each way.
@@ -245,8 +248,8 @@ extension World {
     ///
     /// Every answer this world can receive is to a request it sent, due at an instant fixed when
     /// it was sent: until the first of those, nothing from outside can change its players, and
-    /// it runs on without asking anyone. There it takes what the fleet has answered, waiting
-    /// for other shards only if one is still behind that request's arrival.
+    /// it runs on without asking anyone. There it takes what the fleet has answered; while
+    /// another shard is still behind that request's arrival, it works ahead, or else waits.
     mutating func runCoupledEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         guard var link = fleet else { return }
         let coordinator = link.coordinator, k = link.shard
