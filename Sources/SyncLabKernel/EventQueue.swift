@@ -89,8 +89,9 @@ public struct EventQueue<Payload> {
         if !isKnownUniquelyReferenced(&ring) { ring = ring.copy() }
     }
 
-    /// Schedules `payload` at `time`, which must not precede the last popped event. O(1) near,
-    /// O(log n) far.
+    /// Schedules `payload` at `time`. O(1) near, O(log n) far. An event earlier than the last
+    /// popped one (a shard's answer after it worked ahead on other players' events) goes into the
+    /// bucket being drained, in order, and comes out next.
     @inlinable public mutating func schedule(_ payload: Payload, at time: SimTime) {
         uniqueRing()
         place(Entry(time: time.ns, sequence: nextSequence, payload: payload))

@@ -94,6 +94,8 @@ final class FleetCoordinator: @unchecked Sendable {
         other.inbox = inbox
         other.answered = answered
         other.requestsAnswered = requestsAnswered
+        (other.exchanges, other.waits, other.eventsWhileWaiting) = (exchanges, waits, eventsWhileWaiting)
+        other.worksAheadAlways = worksAheadAlways
         other.clocks.store(0, clocks.load(0))
         return other
     }
