@@ -126,13 +126,7 @@ import SyncLabKernel
     /// display tick's own mark is read by the response's check alone, the request's by the
     /// tick's alone.)
     @Test func eachMarkIsNeeded() throws {
-        var shortSessions = try WorldInlineResponseTests.load("r1.json", players: 200, duration: 1 * .hour)
-        shortSessions.links[0].uplink = .constant(0.5e9)
-        shortSessions.links[0].downlink = .constant(1e9)
-        shortSessions.population.viewing = .uniform(min: 1e9, max: 3e9)
-        shortSessions.population.breakDuration = .constant(1e9)
-        shortSessions.population.sessionsPerVisit = .constant(20)
-        shortSessions.population.visitGap = .uniform(min: 0, max: 10e9)
+        let shortSessions = try WorldInlineResponseTests.shortSessions()
         // A design on the wall clock, which its corrections move, corrected every few seconds
         // (more often than a scenario file may ask), with sample instants minutes apart: many
         // responses complete inline and some straddle a correction.

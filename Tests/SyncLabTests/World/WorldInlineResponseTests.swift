@@ -139,18 +139,24 @@ import SyncLabKernel
         #expect(inline.transitions.filter { $0.viewers == 300 }.count >= 3)
     }
 
-    /// Sessions of 1–3 s and round trips of 1.5 s: many a viewing session ends while its fetch
-    /// is in flight (the response is then dropped), and samples are a day apart. Handling those
-    /// responses at once would keep them; only the ones completing before the session ends may.
-    @Test func aSessionEndingBeforeTheResponseKeepsItQueued() throws {
-        var s = try Self.load("r1.json", players: 200, duration: 1 * .hour)
+    /// R1 with 200 players for an hour, sessions of 1–3 s and round trips of 1.5 s: many a
+    /// viewing session ends while its fetch is in flight.
+    static func shortSessions() throws -> Scenario {
+        var s = try load("r1.json", players: 200, duration: 1 * .hour)
         s.links[0].uplink = .constant(0.5e9)
         s.links[0].downlink = .constant(1e9)
         s.population.viewing = .uniform(min: 1e9, max: 3e9)
         s.population.breakDuration = .constant(1e9)
         s.population.sessionsPerVisit = .constant(20)
         s.population.visitGap = .uniform(min: 0, max: 10e9)
-        let (inline, queued, handled, _) = Self.both(s)
+        return s
+    }
+
+    /// Sessions of 1–3 s and round trips of 1.5 s: many a viewing session ends while its fetch
+    /// is in flight (the response is then dropped), and samples are a day apart. Handling those
+    /// responses at once would keep them; only the ones completing before the session ends may.
+    @Test func aSessionEndingBeforeTheResponseKeepsItQueued() throws {
+        let (inline, queued, handled, _) = Self.both(try Self.shortSessions())
         Self.expectSame(inline, queued, "short sessions")
         #expect(inline.visits > 200 && handled > 200)
         // Requests whose session ended first: their responses were dropped, never handled.
