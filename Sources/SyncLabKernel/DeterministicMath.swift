@@ -21,17 +21,24 @@ public enum DeterministicMath {
         if m > 1.414_213_562_373_095_048_8 { m *= 0.5; e += 1 }
         // log m = 2·atanh(f) = 2f·(1 + f²/3 + f⁴/5 + …), f = (m−1)/(m+1), |f| ≤ 0.1716: the
         // terms after f²⁰/21 are below 2⁻⁶⁰ of the sum. Horner form, reciprocals as constants.
+        // The coefficients are written out: read from a global array they cost a lazy-global
+        // check and ten bounds checks per call, and the audit takes the log of every delay.
         let f = (m - 1) / (m + 1)
         let f2 = f * f
-        var s = atanhCoefficients[9]
-        for i in stride(from: 8, through: 0, by: -1) { s = s * f2 + atanhCoefficients[i] }
+        var s = 1.0 / 21
+        s = s * f2 + 1.0 / 19
+        s = s * f2 + 1.0 / 17
+        s = s * f2 + 1.0 / 15
+        s = s * f2 + 1.0 / 13
+        s = s * f2 + 1.0 / 11
+        s = s * f2 + 1.0 / 9
+        s = s * f2 + 1.0 / 7
+        s = s * f2 + 1.0 / 5
+        s = s * f2 + 1.0 / 3
         let twoF = 2 * f
         let ed = Double(e)
         return ed * ln2Hi + (twoF * (f2 * s) + ed * ln2Lo + twoF)
     }
-
-    /// 1/3, 1/5, …, 1/21: the odd series of atanh after its first term.
-    static let atanhCoefficients: [Double] = (1...10).map { 1 / Double(2 * $0 + 1) }
 
     /// ln(1 + x) for x > −1, accurate also when |x| is tiny (where 1 + x would round away x).
     public static func log1p(_ x: Double) -> Double {

@@ -34,8 +34,18 @@ public struct MixtureQuantileTable: Sendable {
 
     public init(_ mixture: LognormalMixture) {
         self.mixture = mixture
-        logQuantiles = (0...Self.intervals).map { k in
-            DeterministicMath.log(Self.exactQuantile(mixture, at: Self.gridPoint(k)))
+        // Each grid point is its own root search, so the points are shared out over the cores
+        // in blocks: the same bits in the same places, in half the time on two cores (a run
+        // builds its links' tables before it starts, on one thread, about 0.1 s each).
+        let count = Self.intervals + 1, blocks = 16, perBlock = (count + blocks - 1) / blocks
+        logQuantiles = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: blocks) { b in
+                for k in b * perBlock..<min(count, (b + 1) * perBlock) {
+                    (slots.baseAddress! + k).initialize(to: DeterministicMath.log(Self.exactQuantile(mixture, at: Self.gridPoint(k))))
+                }
+            }
+            initialized = count
         }
     }
 
