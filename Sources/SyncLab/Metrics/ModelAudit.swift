@@ -35,8 +35,6 @@ public struct AuditRow: Sendable, Equatable {
 /// global index, at most about `AuditCounters.auditedPlayers` of them.
 struct AuditCounters {
     static let auditedPlayers = 200_000
-    /// Fixed-point scale of log-delays (ln of ns), for sums that merge exactly.
-    static let logScale = 0x1p24
 
     let stride: Int
     let first: Int
@@ -197,7 +195,10 @@ struct AuditCounters {
     /// The true instant of player c's last network activity, or nil when it is not audited.
     func lastActive(_ c: Int) -> Int64? { slot(c).map { lastActive[$0] } }
 
-    static func scaledLog(_ ns: Int64) -> Int64 { ns > 0 ? Int64((DeterministicMath.log(Double(ns)) * logScale).rounded()) : .min }
+    /// A log-delay in fixed point, round(ln(ns) · 2²⁴), for sums that merge exactly; `.min` for
+    /// no delay.
+    @inline(__always)
+    static func scaledLog(_ ns: Int64) -> Int64 { ScaledLog.of(ns) }
 
     /// A message of `segments` TCP segments that lost segments adding `added` ns (0: none lost).
     mutating func message(link: Int, segments: Int, added: Int64) {
