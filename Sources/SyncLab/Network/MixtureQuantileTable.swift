@@ -35,8 +35,9 @@ public struct MixtureQuantileTable: Sendable {
     public init(_ mixture: LognormalMixture) {
         self.mixture = mixture
         // Each grid point is its own root search, so the points are shared out over the cores
-        // in blocks: the same bits in the same places, in half the time on two cores (a run
-        // builds its links' tables before it starts, on one thread, about 0.1 s each).
+        // in blocks: the same bits in the same places, in half the time on two cores. (A run
+        // builds its links' tables before it starts, about 0.1 s of CPU each, whatever its
+        // number of threads.)
         let count = Self.intervals + 1, blocks = 16, perBlock = (count + blocks - 1) / blocks
         logQuantiles = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
             nonisolated(unsafe) let slots = buffer
