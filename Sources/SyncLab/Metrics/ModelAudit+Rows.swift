@@ -1,4 +1,3 @@
-import Dispatch
 import SyncLabKernel
 
 /// The model audit's rows: per active model, each figure its parameters fix (a closed form, the
@@ -27,18 +26,8 @@ public enum ModelAudit {
         if let wakes = scenario.devices.events.standbyWakes, wakes.script == nil { parts.append { standbyRows(wakes, audit, seed: scenario.seed) } }
         if let lifecycle = scenario.devices.events.lifecycle { parts.append { lifecycleRows(scenario, lifecycle, audit) } }
         if let sync = scenario.devices.events.wallClockSync { parts.append { wallClockRows(scenario, sync, audit) } }
-        return inParallel(parts).flatMap { $0 }
-    }
-
-    /// Each part's result, in order, the parts worked out at once on the machine's cores (as
-    /// `ShowSummaries.rows` does after a run): each reads only its own inputs.
-    static func inParallel<T>(_ parts: [@Sendable () -> T]) -> [T] {
-        guard parts.count > 1 else { return parts.map { $0() } }
-        let results = UnsafeMutableBufferPointer<T>.allocate(capacity: parts.count)
-        defer { results.deallocate() }
-        nonisolated(unsafe) let slots = results
-        DispatchQueue.concurrentPerform(iterations: parts.count) { k in (slots.baseAddress! + k).initialize(to: parts[k]()) }
-        return (0..<parts.count).map { (results.baseAddress! + $0).move() }
+        let all = parts
+        return concurrentMap(all.count) { all[$0]() }.flatMap { $0 }
     }
 
     // MARK: Links
@@ -557,7 +546,8 @@ public enum ModelAudit {
         // own stream, the links at once.
         let keys = a.firstCorrections.keys.sorted()
         let links = Array(Set(keys.map { $0 >> 32 })).sorted()
-        let chancesByLink = inParallel(links.map { link in { @Sendable () -> [Int: (Double, Double)] in
+        let chancesByLink = concurrentMap(links.count) { i -> [Int: (Double, Double)] in
+            let link = links[i]
             var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(link))
             let errors = (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[link])) }
             func chance(_ t: Double) -> (Double, Double) {
@@ -577,7 +567,7 @@ public enum ModelAudit {
                 for boundary in [minute, minute + 1] where chances[boundary] == nil { chances[boundary] = chance(Double(boundary) * 6e10) }
             }
             return chances
-        } })
+        }
         for key in keys {
             let count = Double(a.firstCorrections[key]!)
             let link = key >> 32, minute = key & 0xFFFF_FFFF

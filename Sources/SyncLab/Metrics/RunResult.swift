@@ -395,11 +395,8 @@ final class ShardBox: @unchecked Sendable {
     init(_ world: World) { self.world = world }
 
     /// `count` shards, world k made by `make(k)`, concurrently when there are several.
-    static func build(_ count: Int, _ make: @escaping @Sendable (Int) -> World) -> [ShardBox] {
-        guard count > 1 else { return [ShardBox(make(0))] }
-        let built = Built(count)
-        DispatchQueue.concurrentPerform(iterations: count) { k in (built.slots.baseAddress! + k).initialize(to: make(k)) }
-        return (0..<count).map { ShardBox((built.slots.baseAddress! + $0).move()) }
+    static func build(_ count: Int, _ make: @Sendable (Int) -> World) -> [ShardBox] {
+        concurrentMap(count, make).map(ShardBox.init)
     }
 
     /// Runs `body` on every shard, each on a thread of its own, and returns when all are done.
@@ -419,11 +416,6 @@ final class ShardBox: @unchecked Sendable {
     }
 
     /// Worlds under construction, one slot per thread (each written by one thread only).
-    private final class Built: @unchecked Sendable {
-        let slots: UnsafeMutableBufferPointer<World>
-        init(_ count: Int) { slots = .allocate(capacity: count) }
-        deinit { slots.deallocate() }
-    }
 }
 
 extension RunResult {

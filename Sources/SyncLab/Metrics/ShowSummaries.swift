@@ -1,4 +1,3 @@
-import Dispatch
 import SyncLabKernel
 
 /// When each viewer showed each item change, kept as a summary whose size grows with the
@@ -95,27 +94,18 @@ struct ShowSummaries {
         var perLevel: [[TransitionRow]] = []
         for level in 0..<ShowSummaries.levels {
             let shown = inWindow.filter { viewers($0, level: level) > 0 }
-            let measured = UnsafeMutableBufferPointer<TransitionRow>.allocate(capacity: shown.count)
-            let blocks = Swift.min(64, Swift.max(1, shown.count / 64))
-            nonisolated(unsafe) let out = measured
-            DispatchQueue.concurrentPerform(iterations: blocks) { b in
-                for k in stride(from: b, to: shown.count, by: blocks) {
-                    let i = shown[k], cell = level * transitions + i
-                    let time = schedule[i].time, position = Int(schedule[i].position)
-                    let earliest = store.lowest(cell), latest = store.highest(cell)
-                    let row: TransitionRow = if let exact = store.exactSorted(cell) {
-                        .measure(time: time, position: position, shows: ExactShows(sorted: exact),
-                                 earliest: earliest, latest: latest, window: window)
-                    } else {
-                        .measure(time: time, position: position, shows: BinnedShows(store.bins(cell)),
-                                 earliest: earliest, latest: latest, window: window)
-                    }
-                    (out.baseAddress! + k).initialize(to: row)
+            perLevel.append(concurrentMap(shown.count, blocks: Swift.min(64, Swift.max(1, shown.count / 64))) { k in
+                let i = shown[k], cell = level * transitions + i
+                let time = schedule[i].time, position = Int(schedule[i].position)
+                let earliest = store.lowest(cell), latest = store.highest(cell)
+                return if let exact = store.exactSorted(cell) {
+                    .measure(time: time, position: position, shows: ExactShows(sorted: exact),
+                             earliest: earliest, latest: latest, window: window)
+                } else {
+                    .measure(time: time, position: position, shows: BinnedShows(store.bins(cell)),
+                             earliest: earliest, latest: latest, window: window)
                 }
-            }
-            perLevel.append(Array(measured))
-            measured.baseAddress?.deinitialize(count: shown.count)
-            measured.deallocate()
+            })
         }
         let unviewed = inWindow.count - perLevel[0].count
         return (perLevel[0], Array(perLevel.dropFirst()), unviewed)

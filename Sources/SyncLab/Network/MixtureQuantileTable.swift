@@ -38,15 +38,8 @@ public struct MixtureQuantileTable: Sendable {
         // in blocks: the same bits in the same places, in half the time on two cores. (A run
         // builds its links' tables before it starts, about 0.1 s of CPU each, whatever its
         // number of threads.)
-        let count = Self.intervals + 1, blocks = 16, perBlock = (count + blocks - 1) / blocks
-        logQuantiles = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: blocks) { b in
-                for k in b * perBlock..<min(count, (b + 1) * perBlock) {
-                    (slots.baseAddress! + k).initialize(to: DeterministicMath.log(Self.exactQuantile(mixture, at: Self.gridPoint(k))))
-                }
-            }
-            initialized = count
+        logQuantiles = concurrentMap(Self.intervals + 1, blocks: 16) { k in
+            DeterministicMath.log(Self.exactQuantile(mixture, at: Self.gridPoint(k)))
         }
     }
 

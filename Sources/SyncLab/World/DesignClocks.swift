@@ -16,7 +16,7 @@ public struct TickInstants<TickClock: DeviceClock> {
     /// Starts the timer of a viewing session begun at `start` (fixes the tick phase).
     @inline(__always)
     public func session(_ d: DeviceState, start: SimTime, _ c: ClockContext) -> TickSession {
-        Self.session(d, start: start, c, clock: clock)
+        TickSession(start: start, base: clock?.reading(d, at: start, c) ?? ClockReading(ns: 0))
     }
 
     /// The first tick at or after t: the policy's reading, at the first instant the clock
@@ -34,15 +34,10 @@ public struct TickInstants<TickClock: DeviceClock> {
         Self.lastTick(atOrBefore: t, s, d, c, reading: reading, clock: clock) { policy.lastTick(atOrBefore: $0, base: s.base) }
     }
 
-    // The arithmetic of the three above, given the policy's rule for readings. `DesignClocks`
+    // The arithmetic of the two above, given the policy's rule for readings. `DesignClocks`
     // calls them with a timer's rule directly: a call through the policy's existential copies it,
     // and the reference count of that copy is one every thread's display ticks and samples
     // contend for.
-
-    @inline(__always)
-    static func session(_ d: DeviceState, start: SimTime, _ c: ClockContext, clock: TickClock?) -> TickSession {
-        TickSession(start: start, base: clock?.reading(d, at: start, c) ?? ClockReading(ns: 0))
-    }
 
     @inline(__always)
     static func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState, _ c: ClockContext, clock: TickClock?,
@@ -89,9 +84,8 @@ struct DesignClocks<Clock: DeviceClock, TickClock: DeviceClock> {
     let tickClockReference: Int?
     /// Whether the design's clock never reads less later (with no device events in the run).
     let onlyMovesForward: Bool
-    /// The tick clock, and the period when the policy is a `TimerTick` (else 0): the hot paths
-    /// compute a timer's ticks from these, with no reference to count (`TickInstants.firstTick`).
-    let tickClock: TickClock?
+    /// The period when the policy is a `TimerTick` (else 0): the hot paths compute a timer's
+    /// ticks from it, with no reference to count (`TickInstants.firstTick`).
     let timerPeriod: Nanoseconds
 
     @inline(__always)
@@ -112,15 +106,13 @@ struct DesignClocks<Clock: DeviceClock, TickClock: DeviceClock> {
     }
 
     @inline(__always)
-    func session(_ d: DeviceState, start: SimTime) -> TickSession {
-        TickInstants.session(d, start: start, context, clock: tickClock)
-    }
+    func session(_ d: DeviceState, start: SimTime) -> TickSession { ticks.session(d, start: start, context) }
 
     @inline(__always)
     func firstTick(atOrAfter t: SimTime, _ s: TickSession, _ d: DeviceState) -> SimTime {
         guard timerPeriod > 0 else { return ticks.firstTick(atOrAfter: t, s, d, context) }
         let period = timerPeriod
-        return TickInstants.firstTick(atOrAfter: t, s, d, context, clock: tickClock) {
+        return TickInstants.firstTick(atOrAfter: t, s, d, context, clock: ticks.clock) {
             TimerTick.firstTick(atOrAfter: $0, base: s.base, period: period)
         }
     }
@@ -130,7 +122,7 @@ struct DesignClocks<Clock: DeviceClock, TickClock: DeviceClock> {
         let reading = tickClockReference.map { references[$0] }
         guard timerPeriod > 0 else { return ticks.lastTick(atOrBefore: t, s, d, context, reading: reading) }
         let period = timerPeriod
-        return TickInstants.lastTick(atOrBefore: t, s, d, context, reading: reading, clock: tickClock) {
+        return TickInstants.lastTick(atOrBefore: t, s, d, context, reading: reading, clock: ticks.clock) {
             TimerTick.lastTick(atOrBefore: $0, base: s.base, period: period)
         }
     }
@@ -144,7 +136,6 @@ extension DesignClocks {
         clockReference = ReferenceClocks.index(of: design.clock)
         tickClockReference = design.tick.tickClock.flatMap(ReferenceClocks.index(of:))
         onlyMovesForward = design.clock.neverReadsLessLater && !devicesChange
-        tickClock = ticks.clock
         timerPeriod = (ticks.policy as? TimerTick)?.period ?? 0
     }
 }

@@ -353,4 +353,3 @@ extension Int64 {
         return overflow ? (d > 0 ? .max : .min) : sum
     }
 }
-
