@@ -17,7 +17,7 @@ INDEX = $(SYNCLAB) index $(addprefix $(1)/,$(REPORTED)) --title "SyncLab gallery
 # other built; the tests run with --skip-build because `swift test` adds flags of its own.
 BUILD_FLAGS := -c release -Xswiftc -enable-testing
 
-.PHONY: all build run test reports check-reports schema bench docs api-check api-baseline clean
+.PHONY: all build run test tsan reports check-reports schema bench docs api-check api-baseline clean
 
 all: build
 
@@ -66,6 +66,15 @@ check-reports: build
 schema: build
 	$(SYNCLAB) schema --out Scenarios/scenario.schema.json
 	SYNCLAB_RECORD=1 $(SWIFT) test --package-path examples/app-team --filter AppSchemaTests
+
+# The suites whose shards run on threads of their own and meet at the fleet, under
+# ThreadSanitizer, in a build folder of their own (docs/ci.md#threadsanitizer). A data race or a
+# wait past its bound fails; the suites use small populations, so this takes minutes, not hours.
+TSAN_SUITES := FleetCoordinatorTests|ShardLivenessTests|ShardingTests|ClientDesignShardingTests|ConcurrentMapTests
+tsan:
+	$(SWIFT) build -c release -Xswiftc -enable-testing --sanitize=thread --scratch-path .build-tsan --build-tests
+	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test -c release -Xswiftc -enable-testing --sanitize=thread \
+	  --scratch-path .build-tsan --skip-build --filter '$(TSAN_SUITES)'
 
 # Benchmarks (not part of `test`): fixed workloads, median of 3, appended to bench/results.csv.
 bench: build

@@ -44,7 +44,8 @@ public final class HistogramBank: @unchecked Sendable {
     /// constant, the bucket's shifts and the slot's size are constants where this is inlined
     /// (half the instructions of a bucket's index).
     @inlinable @inline(__always) public func record(_ slot: Int, _ value: Int64, layout: Int) {
-        assert(layout == subBits, "recorded with another layout than the bank's")
+        // Checked in release builds too: a wrong slot or layout would write outside the bank.
+        precondition(layout == subBits && UInt(bitPattern: slot) < UInt(bitPattern: slots), "histogram slot or layout out of range")
         let width = (1 &<< layout) &+ (64 &- layout) &<< (layout &- 1)
         let v = value < 0 ? 0 : value
         let base = storage + slot &* (width &+ 5)

@@ -333,9 +333,12 @@ public enum Simulation {
     }
 
     /// `run` with shards of down to `smallestShard` players, so tests can split small populations
-    /// (and, for tests, shards that work ahead of every trade: `FleetCoordinator.worksAheadAlways`).
+    /// (and, for tests, shards that work ahead of every trade: `FleetCoordinator.worksAheadAlways`;
+    /// progress stops at arbitrary instants, sorted, in place of the fixed chunks; and a shorter
+    /// bound on a stalled wait).
     static func run(_ scenario: Scenario, threads: Int, progress: ProgressHandler? = nil, traceRequests: Int = 0,
-                    smallestShard: Int, worksAheadAlways: Bool = false) -> RunResult {
+                    smallestShard: Int, worksAheadAlways: Bool = false, stops: [SimTime]? = nil,
+                    stallLimit: FleetCoordinator.StallLimit = .standard) -> RunResult {
         let n = scenario.population.players
         let count = shardCount(scenario, threads: threads, smallest: smallestShard)
         let schedule = World.schedule(for: scenario)
@@ -351,6 +354,7 @@ public enum Simulation {
         let coordinator = FleetCoordinator.isNeeded(for: scenario)
             ? FleetCoordinator(scenario: scenario, schedule: schedule, shardPlayers: ranges) : nil
         coordinator?.worksAheadAlways = worksAheadAlways
+        coordinator?.stallLimit = stallLimit
         if let coordinator {
             for (k, shard) in shards.enumerated() {
                 shard.world.fleet = FleetLink(coordinator: coordinator, shard: k, ownsCoordinator: false)
@@ -364,15 +368,16 @@ public enum Simulation {
             DispatchQueue.concurrentPerform(iterations: shards.count) { body(shards[$0]) }
         }
         func runAll(until t: SimTime, aheadUntil hard: SimTime) { each { $0.world.run(until: t, aheadUntil: hard) } }
+        let stops = stops ?? progressStops(scenario)
         var reached = SimTime(ns: -scenario.warmup)
         if let release = scenario.population.release {
-            advance(from: reached, to: release.at, scenario: scenario, progress: progress, runAll: runAll)
+            advance(from: reached, to: release.at, scenario: scenario, stops: stops, progress: progress, runAll: runAll)
             reached = release.at
             let online = shards.reduce(0) { $0 + $1.world.onlineCount() }
             each { $0.world.applyRelease(at: release.at, online: online, offline: n - online) }
         }
         let end = SimTime(ns: scenario.duration)
-        advance(from: reached, to: end, scenario: scenario, progress: progress, runAll: runAll)
+        advance(from: reached, to: end, scenario: scenario, stops: stops, progress: progress, runAll: runAll)
         var recorder = shards[0].world.completedRecorder()
         var events = shards[0].world.loop.queue.scheduledCount
         for shard in shards.dropFirst() {

@@ -33,6 +33,15 @@ import SyncLabKernel
 /// its own streams, and every merge of results is a sum, a maximum or a sorted union. Hence any
 /// number of shards and threads gives the same results.
 ///
+/// Liveness: whenever a shard is not handling events (it waits, or it has left the run at its
+/// limit L), its published clock is exact: the earliest of its next event, its first due answer
+/// and L. So the shard with the least clock never waits for long: every other clock is at least
+/// its due answer, its request's arrival plus a downlink lookahead, and the fleet may answer
+/// requests arriving up to the uplink lookahead past that. It moves, the least clock rises, and
+/// every shard reaches L. Hence a shard publishes when it leaves the run too: a trade can bring
+/// only answers its players had given up on, which schedule nothing, and a shard that then left
+/// without publishing held every shard that waited on it (`docs/model.md`, "Liveness").
+///
 /// Shards trade with the fleet once per answer, not per event, and wait only where one has run
 /// ahead of another by more than the lookahead at an answer with nothing to work ahead on; then
 /// they spin briefly and yield their core.
@@ -96,6 +105,7 @@ final class FleetCoordinator: @unchecked Sendable {
         other.requestsAnswered = requestsAnswered
         (other.exchanges, other.waits, other.eventsWhileWaiting) = (exchanges, waits, eventsWhileWaiting)
         other.worksAheadAlways = worksAheadAlways
+        other.stallLimit = stallLimit
         other.clocks.store(0, clocks.load(0))
         return other
     }
@@ -144,16 +154,52 @@ final class FleetCoordinator: @unchecked Sendable {
     /// every other shard's clock has passed `arrival` less the uplink lookahead, when the fleet
     /// may answer it. Should that already hold (the answer due first was to another request of
     /// the same instant), until anything moves.
+    ///
+    /// The wait ends by the liveness argument (`docs/model.md`): the shard with the least clock
+    /// never waits. Should no clock move for `stallLimit` (a bug, not a slow machine: the shard
+    /// it waits for would have to be off its core for that long), the run stops with what it
+    /// was waiting for rather than hang.
     func wait(_ k: Int, forArrival arrival: Int64, after seen: (others: Int64, answered: Int64)) {
         lock.lock(); waits += 1; lock.unlock()
         // Spinning suits shards that each have a core, and the wait is usually some events of
-        // another shard's; with more threads than cores (tests run in parallel) the waiting one
-        // yields, so the one it waits for can run, and sleeps only after a long wait.
-        var spins = 0
-        while !mayAnswer(k, arrival: arrival, after: seen) {
+        // another shard's (microseconds); with more threads than cores (tests run in parallel,
+        // `--threads` above the cores) the waiting one yields, so the one it waits for can run,
+        // and after some milliseconds sleeps, so that it stops taking turns from it.
+        var spins = 0, sleepsStill = 0
+        var last = progress(k)
+        while !mayAnswer(arrival: arrival, after: seen, now: last) {
             spins += 1
-            if spins > 1 << 20 { usleep(100) } else if spins > 256 { sched_yield() }
+            if spins > 1 << 14 {
+                usleep(Self.sleepMicroseconds)
+                sleepsStill += 1
+                if sleepsStill >= stallLimit.sleeps { stalled(k, arrival: arrival, seen: seen, now: last) }
+            } else if spins > 256 {
+                sched_yield()
+            }
+            let now = progress(k)
+            if now != last { (last, sleepsStill) = (now, 0) }
         }
+    }
+
+    /// How long a waiting shard may see no clock move before the run stops as stalled: a minute,
+    /// counted in sleeps (each at least `sleepMicroseconds`), so no host clock is read.
+    struct StallLimit {
+        var sleeps: Int
+        static let standard = StallLimit(seconds: 60)
+        init(seconds: Int) { sleeps = seconds * 1_000_000 / Int(FleetCoordinator.sleepMicroseconds) }
+    }
+    var stallLimit = StallLimit.standard
+    static let sleepMicroseconds: useconds_t = 100
+
+    private func stalled(_ k: Int, arrival: Int64, seen: (others: Int64, answered: Int64),
+                         now: (others: Int64, answered: Int64)) -> Never {
+        let values = (0...shardPlayers.count).map { String(clocks.load($0)) }.joined(separator: ", ")
+        fatalError("""
+            internal error: the shards of a run stopped making progress (shard \(k) of \(shardPlayers.count) waits \
+            for the fleet to answer a request arriving at \(arrival) ns; the least other clock is \(now.others) ns, \
+            it was \(seen.others) ns at the trade; clocks, then the fleet's: \(values)). Please report it with the \
+            scenario; --threads 1 runs without shards.
+            """)
     }
 
     /// Whether the fleet may now answer a request of shard k's arriving at `arrival`: every
@@ -162,8 +208,13 @@ final class FleetCoordinator: @unchecked Sendable {
     /// instant), whether anything has moved since.
     @inline(__always)
     func mayAnswer(_ k: Int, arrival: Int64, after seen: (others: Int64, answered: Int64)) -> Bool {
+        mayAnswer(arrival: arrival, after: seen, now: progress(k))
+    }
+
+    @inline(__always)
+    private func mayAnswer(arrival: Int64, after seen: (others: Int64, answered: Int64),
+                           now: (others: Int64, answered: Int64)) -> Bool {
         let target = arrival &- uplinkLead
-        let now = progress(k)
         return seen.others > target ? now != seen : now.others > target
     }
 
@@ -277,6 +328,14 @@ extension World {
             let arrival = link.firstDueArrival
             let handled = workAhead(&link, due: &due, loaded: &loaded, d) { coordinator.mayAnswer(k, arrival: arrival, after: seen) }
             if handled > 0 { coordinator.handledWhileWaiting(handled) } else { coordinator.wait(k, forArrival: arrival, after: seen) }
+        }
+        // Leaving, the world publishes the clock that holds until its next run (its run limit):
+        // other shards may still wait on it, and a clock left at an answer it has since taken
+        // (one its player had given up on, so no event followed) would hold them for good.
+        let last = min(nextEventBound, link.firstDue())
+        if last != link.published {
+            link.published = last
+            coordinator.publish(k, next: last)
         }
         fleet = link
     }

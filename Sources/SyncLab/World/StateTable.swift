@@ -6,8 +6,10 @@ import SyncLabKernel
 /// An `Array` inside the world would make every `clients[c].field = x` pay a copy-on-write and
 /// a bounds check, and reading a link profile would copy it with its reference counts. The
 /// table is a reference; the world keeps value semantics by copying it before mutating when it is shared
-/// (`World.ensureUniqueState`). Indices are checked in debug builds only: the world hands out
-/// indices of its own players.
+/// (`World.ensureUniqueState`). Every index is checked, in release builds too: an index out of
+/// range would otherwise write into another player's state or another allocation, silently.
+/// The check is one unsigned compare; it costs R1 3% of its instructions, a realistic run under
+/// half a percent (docs/safety.md).
 final class StateTable<Element>: RandomAccessCollection {
     @usableFromInline let base: UnsafeMutablePointer<Element>
     let count: Int
@@ -46,11 +48,11 @@ final class StateTable<Element>: RandomAccessCollection {
 
     subscript(i: Int) -> Element {
         @inline(__always) unsafeAddress {
-            assert(i >= 0 && i < count, "state table index out of range")
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "state table index out of range")
             return UnsafePointer(base + i)
         }
         @inline(__always) unsafeMutableAddress {
-            assert(i >= 0 && i < count, "state table index out of range")
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "state table index out of range")
             return base + i
         }
     }

@@ -251,7 +251,7 @@ public struct World {
         case .cron:
             // The jobs' instants are the timeline's; their events keep the order of the queue.
             let run = server.timeline.cronRuns[server.cronRunsDone]
-            assert(run.at == t, "cron run out of step with the timeline")
+            precondition(run.at == t, "cron run out of step with the timeline")
             server.cronRunsDone += 1
             schedule(.publish, client: -1, at: run.publishAt)
             schedule(.cron, client: -1, at: run.next)

@@ -5,6 +5,19 @@ import SyncLabKernel
 /// The world's pointer-backed tables: writes land in place, copies are independent, and a copied
 /// world still behaves as a value.
 @Suite struct StateTableTests {
+    /// An index out of range stops the run, in the release build the tests run on too, rather
+    /// than read or write another player's state.
+    @Test func anIndexOutOfRangeStops() async {
+        await #expect(processExitsWith: .failure) {
+            let table = StateTable([1, 2, 3])
+            table[3] = 4
+        }
+        await #expect(processExitsWith: .failure) {
+            let table = StateTable([1, 2, 3])
+            _ = table[-1]
+        }
+    }
+
     @Test func writesInPlaceAndCopiesAreIndependent() {
         let table = StateTable([1, 2, 3])
         table[1] = 20
