@@ -70,11 +70,12 @@ schema: build
 # The suites whose shards run on threads of their own and meet at the fleet, under
 # ThreadSanitizer, in a build folder of their own (docs/ci.md#threadsanitizer). A data race or a
 # wait past its bound fails; the suites use small populations, so this takes minutes, not hours.
+TSAN_FLAGS := -c release -Xswiftc -enable-testing -Xswiftc -DSYNCLAB_NO_PREFETCH --sanitize=thread --scratch-path .build-tsan
 TSAN_SUITES := FleetCoordinatorTests|ShardLivenessTests|ShardingTests|ClientDesignShardingTests|ConcurrentMapTests
 tsan:
-	$(SWIFT) build -c release -Xswiftc -enable-testing --sanitize=thread --scratch-path .build-tsan --build-tests
-	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test -c release -Xswiftc -enable-testing --sanitize=thread \
-	  --scratch-path .build-tsan --skip-build --filter '$(TSAN_SUITES)'
+	$(SWIFT) build $(TSAN_FLAGS) --build-tests
+	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test $(TSAN_FLAGS) \
+	  --skip-build --filter '$(TSAN_SUITES)'
 
 # Benchmarks (not part of `test`): fixed workloads, median of 3, appended to bench/results.csv.
 bench: build
