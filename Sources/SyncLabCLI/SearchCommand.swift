@@ -261,18 +261,19 @@ struct SearchCommand {
     }
 
     /// What `best.json`, written into the folder `dir`, says in `extends` to name `file` (both
-    /// as the command line gave them): the real path of `file` relative to the folder the
-    /// report lands in (`dir` resolved, as `ReportWriter` resolves it), so `best.json` loads
-    /// from its own folder; the absolute real path when no relative one is right (`dir` reached
-    /// through a symbolic link) or `file` cannot be resolved.
+    /// as the command line gave them). The loader takes `..` in `extends` by the text, from the
+    /// path `best.json` is named by; the file system takes it by the real folders. So: `file`
+    /// relative to the folder the report lands in (`dir` resolved, as `ReportWriter` resolves
+    /// it), and an absolute path when `dir` leads through a symbolic link, since then `..` from
+    /// the link's side and from the folder's own lead to different places and no relative path
+    /// is right from both. `file` is written as given (links kept, `.` and `..` taken by the
+    /// text) when that names the same file, else by its real path.
     static func extendsPath(from dir: String, to file: String) -> String {
         let folder = SafePaths.resolved(dir)
-        guard let real = realpath(ReportWriter.expanded(file), nil) else { return SafePaths.resolved(file) }
-        defer { free(real) }
-        let base = String(cString: real)
-        // Reached through a symbolic link, the folder has two paths, and `..` from the link's
-        // side leads elsewhere than from the folder's own (the loader reads `..` by the text):
-        // no relative path is right from both, the base's absolute one is.
+        guard let resolved = realpath(ReportWriter.expanded(file), nil) else { return SafePaths.resolved(file) }
+        let real = String(cString: resolved)
+        free(resolved)
+        let base = SafePaths.absolute(file).flatMap { SafePaths.resolved($0) == real ? $0 : nil } ?? real
         guard SafePaths.absolute(dir) == folder else { return base }
         return relativePath(from: folder, to: base)
     }

@@ -140,8 +140,8 @@ public struct SearchSpec: Sendable {
             guard case .string(let p)? = v["screen"]?["players"], let sp = Int(p), (1...players).contains(sp) else {
                 return bad("screen.players must be a whole number from 1 to the base's \(players); got \(Self.shown(v["screen"]?["players"]))")
             }
-            guard case .string(let s)? = v["screen"]?["slack"], let slack = Double(s), slack >= 0, slack <= 10 else {
-                return bad("screen.slack must be a number from 0 to 10; got \(Self.shown(v["screen"]?["slack"]))")
+            guard case .string(let s)? = v["screen"]?["slack"], let slack = Double(s), slack >= 0, slack <= SearchScreen.maximumSlack else {
+                return bad("screen.slack must be a number from 0 to \(NumberText.compact(SearchScreen.maximumSlack, 0)); got \(Self.shown(v["screen"]?["slack"]))")
             }
             screen = SearchScreen(players: sp, slack: slack)
         default: return bad("screen must be an object or null")

@@ -271,18 +271,29 @@ import SyncLabReports
         try FileManager.default.createSymbolicLink(atPath: dir + "/lnk", withDestinationPath: elsewhere + "/a/b")
         let r = Self.synclab(["search", file, "--out", dir + "/lnk/res", "--threads", "1", "--quiet"])
         #expect(r.status == 0, "\(r.err)")
-        // Through the link and from the folder's real path alike: the base's real, absolute path.
+        // Through the link and from the folder's real path alike: the base's absolute path.
         let best = try String(contentsOfFile: elsewhere + "/a/b/res/best.json", encoding: .utf8)
-        let real = URL(fileURLWithPath: dir + "/loose.json").resolvingSymlinksInPath().path
-        #expect(best.contains("\"extends\": \"\(real)\""), "\(best)")
+        #expect(best.contains("\"extends\": \"\(dir)/loose.json\""), "\(best)")
         for path in [dir + "/lnk/res/best.json", elsewhere + "/a/b/res/best.json"] {
             let v = Self.synclab(["validate", path])
             #expect(v.status == 0, "\(path): \(v.err)")
         }
-        // Without a link on the way: relative to the folder, as before.
+        // Without a link on the way: relative to the folder, and a linked folder in the base's
+        // own path kept as written (the shipped Scenarios folder is such a link).
+        guard SafePaths.absolute(dir) == SafePaths.resolved(dir) else { return }
         #expect(Self.synclab(["search", file, "--out", dir + "/plain/res", "--threads", "1", "--quiet"]).status == 0)
         let plain = try String(contentsOfFile: dir + "/plain/res/best.json", encoding: .utf8)
         #expect(plain.contains("\"extends\": \"../../loose.json\""), "\(plain)")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/kept", withDestinationPath: elsewhere + "/a")
+        try FileManager.default.copyItem(atPath: dir + "/loose.json", toPath: elsewhere + "/a/loose.json")
+        try FileManager.default.copyItem(atPath: dir + "/small.json", toPath: elsewhere + "/a/small.json")
+        try FileManager.default.copyItem(atPath: dir + "/base.json", toPath: elsewhere + "/a/base.json")
+        let linked = dir + "/linked.json"
+        try Self.write("{ \"base\": \"kept/loose.json\", \"knobs\": [ { \"key\": \"server.fleet.servers\", \"values\": [1] } ], \"objective\": \"servers\" }", linked)
+        #expect(Self.synclab(["search", linked, "--out", dir + "/kept-out/res", "--threads", "1", "--quiet"]).status == 0)
+        let kept = try String(contentsOfFile: dir + "/kept-out/res/best.json", encoding: .utf8)
+        #expect(kept.contains("\"extends\": \"../../kept/loose.json\""), "\(kept)")
+        #expect(Self.synclab(["validate", dir + "/kept-out/res/best.json"]).status == 0)
         #expect(SearchCommand.relativePath(from: "/a/b/c", to: "/a/x/y.json") == "../../x/y.json")
         #expect(SearchCommand.relativePath(from: "/a", to: "/a/y.json") == "y.json")
     }

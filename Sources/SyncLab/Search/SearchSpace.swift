@@ -59,6 +59,9 @@ public struct SearchScreen: Sendable, Equatable {
     /// 0.02 prunes a `min 0.99` share below 0.9702 (a limit of 0: absolute).
     public var slack: Double
 
+    /// The widest slack: a miss by ten times a constraint's limit is no near miss.
+    public static let maximumSlack = 10.0
+
     public init(players: Int, slack: Double) {
         self.players = players
         self.slack = slack
@@ -265,7 +268,9 @@ public struct SearchSpace: Sendable {
             let players = try node.required("players").int(min: 1, max: base.population.players)
             let slack = try node.value("slack", default: 0) { n -> Double in
                 let v = try n.double()
-                guard v >= 0, v <= 10 else { throw n.error("must be from 0 to 10; got \(Bounds.number(v))") }
+                guard v >= 0, v <= SearchScreen.maximumSlack else {
+                    throw n.error("must be from 0 to \(Bounds.number(SearchScreen.maximumSlack)); got \(Bounds.number(v))")
+                }
                 return v
             }
             try node.rejectUnknownKeys()
