@@ -171,8 +171,8 @@ public struct CLI {
         guard let text = parsed.options["--shard"] else { return (0, 1) }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = CLI.wholeNumber(String(parts[0]), as: Int.self),
-              let n = CLI.wholeNumber(String(parts[1]), as: Int.self), n >= 1, n <= 10_000, i >= 0, i < n else {
-            _ = usageError(command, "--shard expects i/n with 0 ≤ i < n ≤ 10000, like 0/3; got \(SafePaths.quoted(text))")
+              let n = CLI.wholeNumber(String(parts[1]), as: Int.self), n >= 1, n <= SweepPart.maximumShards, i >= 0, i < n else {
+            _ = usageError(command, "--shard expects i/n with 0 ≤ i < n ≤ \(SweepPart.maximumShards), like 0/3; got \(SafePaths.quoted(text))")
             return nil
         }
         return (i, n)

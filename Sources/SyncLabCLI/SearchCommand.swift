@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SyncLab
 import SyncLabReports
 import SyncLabKernel
@@ -39,7 +44,9 @@ struct SearchCommand {
                        for 'synclab merge', which writes exactly the bytes of one machine
       --out DIR        default: Reports/search-<name>, or Reports/search-<name>-part-i-of-n
       --threads N      threads per run
-      --quiet          no progress (candidate i of n) on stderr
+      --quiet          no progress (which candidate, stage and seed) on stderr
+
+    Candidates are numbered from 0, on stdout as in candidates.csv and pareto.csv.
 
     Exit status: 0 a design meets every constraint, 1 none does (the nearest miss is named),
     2 bad input or usage. A shard exits 0 once its part is written.
@@ -53,6 +60,11 @@ struct SearchCommand {
 
     /// A search part holds a few hundred bytes per run; refuse a larger file unread.
     static let maximumPartBytes = 200_000_000
+
+    /// What the command prints: its own words, and paths, names and knob values from the user,
+    /// with every control character escaped (`\u{1B}`) so no input can drive the terminal.
+    func say(_ text: String) { cli.out(InputError.escapingControls(text)) }
+    func complain(_ text: String) { cli.err(InputError.escapingControls(text)) }
 
     func main(_ arguments: [String]) -> Int32 {
         let valued: Set<String> = ["--shard", "--out", "--threads"]
@@ -70,34 +82,52 @@ struct SearchCommand {
         guard let threads = cli.threads(parsed, "search") else { return 2 }
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("search", "--out needs a folder; got an empty value") }
 
-        // Read and validate everything before any run: the file, the base, every candidate.
-        let text: String
-        switch SafePaths.readInput(path, limit: 10_000_000) {
-        case .success(let t): text = t
-        case .failure(let e):
-            cli.err("synclab search: \(path): \(e.message)\n")
-            return 2
-        }
+        // Read and validate everything before any run: the file, the base, the output folder,
+        // what holding every candidate takes, then every candidate.
         let loader = cli.loader
-        let space: SearchSpace, base: Scenario, baseValue: JSONValue
+        let text: String, space: SearchSpace, base: Scenario, baseValue: JSONValue
         do {
+            text = try SearchSpace.text(ofFile: path, loader: loader)
             (space, base) = try SearchSpace.read(text: text, file: path, loader: loader)
             baseValue = try loader.mergedValue(path: space.basePath)
         } catch {
-            cli.err("synclab search: \(error)\n")
+            complain("synclab search: \(error)\n")
             return 2
         }
         let plan = SearchPlan(space, baseSeed: base.seed)
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let sharded = parsed.options["--shard"] != nil
+        let out = parsed.options["--out"] ?? (sharded ? "Reports/search-\(name)-part-\(shard)-of-\(shards)" : "Reports/search-\(name)")
+        let inputs = [path] + loader.inputFiles(path: space.basePath)
+        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
+            complain("synclab search: \(problem)\n")
+            return 2
+        }
         let memoryLimit = MemoryLimit.current()
+        if let problem = space.memoryProblem(limit: memoryLimit) {
+            complain("synclab search: \(path): knobs: \(problem)\n")
+            return 2
+        }
         var full: [Int: Scenario] = [:]
         var screen: [Int: Scenario] = [:]
         for c in 0..<plan.candidates {
             let overrides = space.overrides(plan.values(of: c))
             let mine = SearchPlan.shard(ofGroup: plan.group(of: c), count: shards) == shard
+            let which = "\(path): knobs: candidate \(c) (\(plan.describe(c)))"
             do {
                 let s = try loader.load(path: space.basePath, overrides: overrides)
                 if let problem = ScenarioLoader.memoryProblem(s, limit: memoryLimit) {
-                    cli.err("synclab search: \(path): knobs: candidate \(c + 1) (\(plan.describe(c))): \(problem)\n")
+                    complain("synclab search: \(which): \(problem)\n")
+                    return 2
+                }
+                // Every candidate is confirmed at the base's size: a knob may not change it.
+                if s.population.players != base.population.players {
+                    complain("synclab search: \(which): population.players is \(s.population.players), not the base's "
+                        + "\(base.population.players); every candidate is confirmed at the base's size, so a knob may not change it\n")
+                    return 2
+                }
+                if case .figure(let key) = plan.objective, let reason = SearchSpace.unmeasured(key, by: s) {
+                    complain("synclab search: \(which): the objective '\(key)' is never measured by this candidate: \(reason)\n")
                     return 2
                 }
                 if mine { full[c] = s }
@@ -107,25 +137,18 @@ struct SearchCommand {
                     if mine { screen[c] = small }
                 }
             } catch {
-                cli.err("synclab search: \(path): knobs: candidate \(c + 1) (\(plan.describe(c))): \(error)\n")
+                complain("synclab search: \(which): \(error)\n")
                 return 2
             }
         }
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         let spec = SearchSpec(name: name, scenario: base.name, basePath: space.basePath,
                               fingerprint: SweepSpec.fingerprint(text + "\n" + baseValue.serialized(indent: 0)),
                               plan: plan, players: base.population.players, constraintsGiven: space.constraintsGiven)
-        let sharded = parsed.options["--shard"] != nil
-        let out = parsed.options["--out"] ?? (sharded ? "Reports/search-\(name)-part-\(shard)-of-\(shards)" : "Reports/search-\(name)")
-        let inputs = [path] + loader.inputFiles(path: space.basePath)
-        if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
-            cli.err("synclab search: \(problem)\n")
-            return 2
-        }
 
-        cli.out("seeds \(plan.seeds.map(String.init).joined(separator: ", "))\n")
+        // Candidates are numbered from 0 everywhere: here, in candidates.csv and pareto.csv.
+        say("seeds \(plan.seeds.map(String.init).joined(separator: ", "))\n")
         let mineGroups = (0..<plan.groups).filter { SearchPlan.shard(ofGroup: $0, count: shards) == shard }
-        cli.out("search of \(base.name): \(plan.candidates) candidates in \(plan.groups) group\(plan.groups == 1 ? "" : "s") of \(plan.steps)"
+        say("search of \(base.name): \(plan.candidates) candidates (0 to \(plan.candidates - 1)) in \(plan.groups) group\(plan.groups == 1 ? "" : "s") of \(plan.steps)"
             + (sharded ? "; shard \(shard)/\(shards) searches \(mineGroups.count) groups" : "") + "\n")
         var runs: [SearchRun] = []
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
@@ -133,14 +156,14 @@ struct SearchCommand {
             runs += plan.search(group: g) { c, stage, seed in
                 var scenario = (stage == .screen ? screen[c] : full[c])!
                 scenario.seed = seed
-                let label = "candidate \(c + 1) of \(plan.candidates), \(stage.rawValue) seed \(seed)"
+                let label = "candidate \(c) of 0–\(plan.candidates - 1), \(stage.rawValue) seed \(seed)"
                 let result = Simulation.run(scenario, threads: threads, progress: cli.progress(label, simulating: scenario, flags: parsed.flags))
                 cli.progressDone(flags: parsed.flags)
                 let figures = result.figures
                 let servers = Double(scenario.server.fleet?.servers ?? 1)
                 let values = plan.figures.map { key in SearchPart.rounded(key == "servers" ? servers : figures[key] ?? nil) }
                 let run = SearchRun(candidate: c, stage: stage, seed: seed, values: values)
-                cli.out("candidate \(c + 1) of \(plan.candidates) (\(plan.describe(c))), \(stage.rawValue) seed \(seed): "
+                say("candidate \(c) (\(plan.describe(c))), \(stage.rawValue) seed \(seed): "
                     + (stage == .screen ? (plan.prunedAtScreen(run) ? "pruned" : "passes screening") : (plan.meets(run) ? "meets" : "misses")) + "\n")
                 return values
             }
@@ -154,7 +177,7 @@ struct SearchCommand {
         switch SearchPart.parse(part.text) {
         case .success(let p): return report([("the search", p)], baseValue: baseValue, out: out, inputs: inputs)
         case .failure(let e):
-            cli.err("synclab search: internal error: \(e)\n")
+            complain("synclab search: internal error: \(e)\n")
             return 2
         }
     }
@@ -163,7 +186,7 @@ struct SearchCommand {
     func merge(_ folders: [String], out: String) -> Int32 {
         let inputs = folders + folders.map { ($0 as NSString).appendingPathComponent(SearchPart.fileName) }
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
-            cli.err("synclab merge: \(problem)\n")
+            complain("synclab merge: \(problem)\n")
             return 2
         }
         var parts: [(source: String, part: SearchPart)] = []
@@ -174,11 +197,11 @@ struct SearchCommand {
                 switch SearchPart.parse(t.replacingOccurrences(of: "\r\n", with: "\n")) {
                 case .success(let p): parts.append((dir, p))
                 case .failure(let e):
-                    cli.err("synclab merge: \(file): \(e)\n")
+                    complain("synclab merge: \(file): \(e)\n")
                     return 2
                 }
             case .failure(let e):
-                cli.err("synclab merge: \(file): \(e.message) (is '\(dir)' a folder written by 'synclab search --shard'?)\n")
+                complain("synclab merge: \(file): \(e.message) (is '\(dir)' a folder written by 'synclab search --shard'?)\n")
                 return 2
             }
         }
@@ -186,9 +209,10 @@ struct SearchCommand {
         let spec = parts[0].part.spec
         let baseValue: JSONValue
         do {
+            try SearchSpace.checkBaseFile(spec.basePath, loader: cli.loader)
             baseValue = try cli.loader.mergedValue(path: spec.basePath)
         } catch {
-            cli.err("synclab merge: the search's base scenario: \(error)\n")
+            complain("synclab merge: the search's base scenario: \(error)\n")
             return 2
         }
         return report(parts, baseValue: baseValue, out: out, inputs: inputs + cli.loader.inputFiles(path: spec.basePath))
@@ -201,24 +225,24 @@ struct SearchCommand {
         switch SearchReport.merge(parts) {
         case .success(let r): (spec, runs) = r
         case .failure(let e):
-            cli.err("synclab \(command): \(e)\n")
+            complain("synclab \(command): \(e)\n")
             return 2
         }
         let outcome = spec.plan.outcome(runs)
         var files = SearchReport.files(spec, runs: runs, best: outcome.winner == nil ? nil : "best.json")
         if let w = outcome.winner {
-            let extends = SearchCommand.relativePath(from: out, to: spec.basePath)
+            let extends = SearchCommand.extendsPath(from: out, to: spec.basePath)
             files.append(("best.json", SearchReport.bestScenario(spec, winner: w, base: baseValue, extends: extends)))
         }
         let plan = spec.plan
-        cli.out("\(outcome.fullRuns) full-size runs and \(outcome.screenRuns) screening runs; the whole grid at full size is \(plan.candidates * plan.seeds.count)\n")
+        say("\(outcome.fullRuns) full-size runs and \(outcome.screenRuns) screening runs; the whole grid at full size is \(plan.candidates * plan.seeds.count)\n")
         if let w = outcome.winner {
-            cli.out("winner: candidate \(w + 1) (\(plan.describe(w))), \(plan.objective.key) "
-                + Headline.cell(outcome.fates.first { $0.candidate == w }?.objective) + "\n")
+            let objective = outcome.fates.first { $0.candidate == w }?.objective
+            say("winner: candidate \(w) (\(plan.describe(w))), \(plan.objective.key) " + (objective == nil ? "not measured" : Headline.cell(objective)) + "\n")
         } else if let n = outcome.nearestMiss, let fate = outcome.fates.first(where: { $0.candidate == n }) {
-            cli.out("no design meets every constraint; nearest miss: candidate \(n + 1) (\(plan.describe(n))), which \(fate.reason)\n")
+            say("no design meets every constraint; nearest miss: candidate \(n) (\(plan.describe(n))), which \(fate.reason)\n")
         } else {
-            cli.out("no design meets every constraint\n")
+            say("no design meets every constraint\n")
         }
         guard write(files, to: out, inputs: inputs, shown: "search.md", command: command) else { return 2 }
         return outcome.winner == nil ? 1 : 0
@@ -227,29 +251,38 @@ struct SearchCommand {
     func write(_ files: [(name: String, contents: String)], to out: String, inputs: [String], shown: String, command: String = "search") -> Bool {
         do {
             let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
-            for warning in warnings { cli.err("synclab \(command): warning: \(warning)\n") }
+            for warning in warnings { complain("synclab \(command): warning: \(warning)\n") }
         } catch {
-            cli.err("synclab \(command): \(error)\n")
+            complain("synclab \(command): \(error)\n")
             return false
         }
-        cli.out("wrote \(ReportWriter.expanded(out))/\(shown)\n")
+        say("wrote \(ReportWriter.expanded(out))/\(shown)\n")
         return true
     }
 
-    /// `file` as a path relative to the folder `dir` (both relative to the working folder or
-    /// absolute): what `best.json` in `dir` writes in `extends`.
-    static func relativePath(from dir: String, to file: String) -> String {
-        func parts(_ p: String) -> [String] {
-            let absolute = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
-            var out: [String] = []
-            for c in absolute.split(separator: "/") where c != "." && !c.isEmpty {
-                if c == ".." { if !out.isEmpty { out.removeLast() } } else { out.append(String(c)) }
-            }
-            return out
-        }
-        let from = parts(ReportWriter.expanded(dir)), to = parts(ReportWriter.expanded(file))
+    /// What `best.json`, written into the folder `dir`, says in `extends` to name `file` (both
+    /// as the command line gave them). The loader takes `..` in `extends` by the text, from the
+    /// path `best.json` is named by; the file system takes it by the real folders. So: `file`
+    /// relative to the folder the report lands in (`dir` resolved, as `ReportWriter` resolves
+    /// it), and an absolute path when `dir` leads through a symbolic link, since then `..` from
+    /// the link's side and from the folder's own lead to different places and no relative path
+    /// is right from both. `file` is written as given (links kept, `.` and `..` taken by the
+    /// text) when that names the same file, else by its real path.
+    static func extendsPath(from dir: String, to file: String) -> String {
+        let folder = SafePaths.resolved(dir)
+        guard let resolved = realpath(ReportWriter.expanded(file), nil) else { return SafePaths.resolved(file) }
+        let real = String(cString: resolved)
+        free(resolved)
+        let base = SafePaths.absolute(file).flatMap { SafePaths.resolved($0) == real ? $0 : nil } ?? real
+        guard SafePaths.absolute(dir) == folder else { return base }
+        return relativePath(from: folder, to: base)
+    }
+
+    /// The relative path from the folder `from` to the file `to`, both absolute and resolved.
+    static func relativePath(from: String, to: String) -> String {
+        let a = from.split(separator: "/").map(String.init), b = to.split(separator: "/").map(String.init)
         var common = 0
-        while common < from.count, common < to.count - 1, from[common] == to[common] { common += 1 }
-        return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
+        while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
+        return (Array(repeating: "..", count: a.count - common) + b[common...]).joined(separator: "/")
     }
 }

@@ -51,8 +51,13 @@ struct SweepCommand {
 
     """
 
-    static let maximumSeeds = 1000
-    static let maximumPoints = 100_000
+    static let maximumSeeds = SweepSpec.maximumSeeds
+    static let maximumPoints = SweepSpec.maximumPoints
+
+    /// Output with paths, key paths and values from the user escaped (`\u{1B}`), as `search` prints them.
+    func say(_ text: String) { cli.out(InputError.escapingControls(text)) }
+    func complain(_ text: String) { cli.err(InputError.escapingControls(text)) }
+    func usage(_ message: String) -> Int32 { cli.usageError("sweep", InputError.escapingControls(message)) }
 
     func main(_ arguments: [String]) -> Int32 {
         // --vary may repeat: take every one out before the shared parser (which keeps one value per option).
@@ -62,7 +67,7 @@ struct SweepCommand {
         while i < arguments.count {
             let a = arguments[i]
             if a == "--vary" {
-                guard i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") else { return cli.usageError("sweep", "--vary needs KEYPATH=v1,v2,...") }
+                guard i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") else { return usage("--vary needs KEYPATH=v1,v2,...") }
                 varies.append(arguments[i + 1])
                 i += 2
                 continue
@@ -72,48 +77,55 @@ struct SweepCommand {
             i += 1
         }
         let valued: Set<String> = ["--seeds", "--shard", "--out", "--chart", "--threads"]
-        if let problem = RunCommand.shapeProblem(rest, valued: valued) { return cli.usageError("sweep", problem) }
+        if let problem = RunCommand.shapeProblem(rest, valued: valued) { return usage(problem) }
         let parsed: ParsedArguments
         switch cli.parse(rest, command: "sweep", valued: valued, flags: [CLI.quietFlag], help: SweepCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
         guard parsed.positional.count == 1 else {
-            return cli.usageError("sweep", parsed.positional.isEmpty ? "missing the scenario file" : "expected one scenario file, got \(parsed.positional.count)")
+            return usage(parsed.positional.isEmpty ? "missing the scenario file" : "expected one scenario file, got \(parsed.positional.count)")
         }
         let path = parsed.positional[0]
-        guard !varies.isEmpty else { return cli.usageError("sweep", "give at least one --vary KEYPATH=v1,v2,...") }
+        guard !varies.isEmpty else { return usage("give at least one --vary KEYPATH=v1,v2,...") }
         var axes: [SweepAxis] = []
         for v in varies {
             guard let eq = v.firstIndex(of: "="), eq != v.startIndex else {
-                return cli.usageError("sweep", "--vary '\(v)': expected KEYPATH=v1,v2,...")
+                return usage("--vary '\(v)': expected KEYPATH=v1,v2,...")
             }
-            let key = String(v[..<eq])
+            let written = String(v[..<eq])
             let values = v[v.index(after: eq)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard InputKeyPath.steps(key) != nil else { return cli.usageError("sweep", "--vary '\(v)': '\(key)' is not a key path like client.clock or network.profiles[0].failure") }
-            guard !values.contains(where: \.isEmpty) else { return cli.usageError("sweep", "--vary '\(v)': a value is empty") }
-            guard key != "seed" else { return cli.usageError("sweep", "--vary seed: use --seeds N, which runs every point with the same seeds") }
+            // Compared and kept in one spelling: `client["probes"]` is `client.probes`, `["seed"]` is `seed`.
+            guard let key = InputKeyPath.canonical(written), let first = InputKeyPath.steps(key)?.first else {
+                return usage("--vary '\(v)': '\(written)' is not a key path like client.clock or network.profiles[0].failure")
+            }
+            let shown = key == written ? key : "\(written) (\(key))"
+            guard !values.contains(where: \.isEmpty) else { return usage("--vary '\(v)': a value is empty") }
+            guard key != "seed" else { return usage("--vary \(shown): use --seeds N, which runs every point with the same seeds") }
             // A value is set after the extends chain is merged, so varying `extends` would change nothing.
-            guard InputKeyPath.steps(key)?.first != .key("extends") else {
-                return cli.usageError("sweep", "--vary extends: a key is set after the extends chain is merged, so this would "
+            guard first != .key("extends") else {
+                return usage("--vary \(shown): a key is set after the extends chain is merged, so this would "
                     + "change nothing; sweep each parent's scenario separately, or vary the keys in which they differ")
             }
-            guard !key.hasPrefix("$schema") else { return cli.usageError("sweep", "--vary \(key): it changes nothing in a run") }
-            guard !axes.contains(where: { $0.keyPath == key }) else { return cli.usageError("sweep", "--vary \(key) is given twice") }
-            guard Set(values).count == values.count else { return cli.usageError("sweep", "--vary '\(v)': a value repeats") }
+            if case .key(let k) = first, k.hasPrefix("$schema") { return usage("--vary \(shown): it changes nothing in a run") }
+            guard !axes.contains(where: { $0.keyPath == key }) else { return usage("--vary \(shown) is given twice") }
+            // Values read alike are one value: 1, 1.0 and 1e0.
+            guard Set(values.map { SweepAxis.jsonValue($0).canonicalText }).count == values.count else {
+                return usage("--vary '\(v)': a value repeats")
+            }
             axes.append(SweepAxis(keyPath: key, values: values))
         }
         var seedCount = 1
         if let text = parsed.options["--seeds"] {
             guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= SweepCommand.maximumSeeds else {
-                return cli.usageError("sweep", "--seeds expects a whole number from 1 to \(SweepCommand.maximumSeeds); got \(SafePaths.quoted(text))")
+                return usage("--seeds expects a whole number from 1 to \(SweepCommand.maximumSeeds); got \(SafePaths.quoted(text))")
             }
             seedCount = n
         }
         guard let (shard, shards) = cli.shard(parsed, "sweep") else { return 2 }
         guard let threads = cli.threads(parsed, "sweep") else { return 2 }
         let chart = parsed.options["--chart"] ?? "transitionBest500msShare.p1"
-        if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("sweep", "--out needs a folder; got an empty value") }
+        if let out = parsed.options["--out"], out.isEmpty { return usage("--out needs a folder; got an empty value") }
 
         // Load every point before running any: a bad key path or value costs no simulation time.
         let loader = cli.loader
@@ -123,19 +135,20 @@ struct SweepCommand {
             base = try loader.load(path: path)
             fingerprint = SweepSpec.fingerprint(try loader.mergedValue(path: path).serialized(indent: 0))
         } catch {
-            cli.err("synclab sweep: \(error)\n")
+            complain("synclab sweep: \(error)\n")
             return 2
         }
         let figures = Headline.keys(for: [base]).map(\.key)
         guard figures.contains(chart) else {
-            return cli.usageError("sweep", "--chart: '\(chart)' is not a headline figure; one of: \(figures.joined(separator: ", "))")
+            return usage("--chart: '\(chart)' is not a headline figure; one of: \(figures.joined(separator: ", "))")
         }
         let probe = SweepSpec(scenario: base.name, fingerprint: fingerprint, axes: axes, seeds: [], chart: chart, figures: figures)
         guard probe.points <= SweepCommand.maximumPoints else {
-            return cli.usageError("sweep", "the grid has \(probe.points) points; at most \(SweepCommand.maximumPoints)")
+            return usage("the grid has \(probe.points == Int.max ? "more than \(SweepCommand.maximumPoints)" : String(probe.points)) points ("
+                + axes.map { String($0.values.count) }.joined(separator: " × ") + " values); at most \(SweepCommand.maximumPoints)")
         }
         guard base.seed <= UInt64(Int64.max) - UInt64(seedCount - 1) else {
-            return cli.usageError("sweep", "seed \(base.seed) + \(seedCount - 1) seeds passes 9223372036854775807")
+            return usage("seed \(base.seed) + \(seedCount - 1) seeds passes 9223372036854775807")
         }
         let seeds = (0..<UInt64(seedCount)).map { base.seed + $0 }
         let spec = SweepSpec(scenario: base.name, fingerprint: fingerprint, axes: axes, seeds: seeds, chart: chart, figures: figures)
@@ -149,13 +162,13 @@ struct SweepCommand {
                 // The varied keys change a run's size: refuse before anything is allocated.
                 if let problem = ScenarioLoader.memoryProblem(s, limit: memoryLimit) {
                     let which = overrides.map { "\($0.keyPath)=\($0.value.serialized(indent: 0))" }.joined(separator: " ")
-                    cli.err("synclab sweep: \(path) at point \(p) (\(which)): \(problem)\n")
+                    complain("synclab sweep: \(path) at point \(p) (\(which)): \(problem)\n")
                     return 2
                 }
                 points.append((p, s))
             } catch {
                 let which = overrides.map { "\($0.keyPath)=\($0.value.serialized(indent: 0))" }.joined(separator: " ")
-                cli.err("synclab sweep: --vary at point \(p) (\(which)): \(error)\n")
+                complain("synclab sweep: --vary at point \(p) (\(which)): \(error)\n")
                 return 2
             }
         }
@@ -163,12 +176,12 @@ struct SweepCommand {
         let out = parsed.options["--out"] ?? (sharded ? "Reports/sweep-\(base.name)-part-\(shard)-of-\(shards)" : "Reports/sweep-\(base.name)")
         let inputs = loader.inputFiles(path: path)
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
-            cli.err("synclab sweep: \(problem)\n")
+            complain("synclab sweep: \(problem)\n")
             return 2
         }
 
-        cli.out("seeds \(seeds.map(String.init).joined(separator: ", "))\n")
-        cli.out("sweep of \(base.name): \(spec.points) points × \(seedCount) seeds"
+        say("seeds \(seeds.map(String.init).joined(separator: ", "))\n")
+        say("sweep of \(base.name): \(spec.points) points × \(seedCount) seeds"
             + (sharded ? "; shard \(shard)/\(shards) runs \(points.count) points" : "") + "\n")
         var rows: [SweepPart.Row] = []
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
@@ -182,9 +195,9 @@ struct SweepCommand {
                 cli.progressDone(flags: parsed.flags)
                 rows.append(SweepPart.row(point: point.index, seed: seed, result: result, figures: figures))
             }
-            cli.out("point \(point.index): " + zip(axes, spec.values(ofPoint: point.index)).map { "\($0.keyPath)=\($1)" }.joined(separator: " ") + "\n")
+            say("point \(point.index): " + zip(axes, spec.values(ofPoint: point.index)).map { "\($0.keyPath)=\($1)" }.joined(separator: " ") + "\n")
         }
-        cli.err("simulated \(rows.count) runs in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
+        complain("simulated \(rows.count) runs in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
         let part = SweepPart(spec: spec, shard: shard, shards: shards, rows: rows)
         let files: [(name: String, contents: String)]
         if sharded {
@@ -193,18 +206,18 @@ struct SweepCommand {
             switch SweepReport.merge([("the sweep", part)]) {
             case .success(let f): files = f
             case .failure(let e):
-                cli.err("synclab sweep: internal error: \(e)\n")
+                complain("synclab sweep: internal error: \(e)\n")
                 return 2
             }
         }
         do {
             let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
-            for warning in warnings { cli.err("synclab sweep: warning: \(warning)\n") }
+            for warning in warnings { complain("synclab sweep: warning: \(warning)\n") }
         } catch {
-            cli.err("synclab sweep: \(error)\n")
+            complain("synclab sweep: \(error)\n")
             return 2
         }
-        cli.out("wrote \(ReportWriter.expanded(out))/\(sharded ? SweepPart.fileName : "sweep.md")\n")
+        say("wrote \(ReportWriter.expanded(out))/\(sharded ? SweepPart.fileName : "sweep.md")\n")
         return 0
     }
 }
@@ -226,15 +239,20 @@ struct MergeCommand {
     Reads PART_DIR/sweep-part.csv of each folder (written by 'synclab sweep --shard i/n') and
     writes DIR exactly as the unsharded sweep would (sweep.csv, sweep.md, sweep_chart.svg/.csv),
     byte for byte. Refuses (exit 2) parts of different sweeps (scenario content, --vary, seeds
-    or chart), overlapping parts (a shard given twice), missing shards, and a part whose rows
-    are not exactly its points × seeds. Folders holding search-part.csv (from 'synclab search
-    --shard i/n') merge into the search's report the same way (docs/search.md).
+    or chart), overlapping parts (a shard given twice), missing shards, a part whose rows
+    are not exactly its points × seeds, and a figure no run could have written. Folders
+    holding search-part.csv (from 'synclab search --shard i/n') merge into the search's report
+    the same way (docs/search.md).
 
     EXAMPLES
       synclab merge /shared/part-0 /shared/part-1 /shared/part-2 --out Reports/sweep-v115-uptime
       synclab merge parts/*/ --out Reports/sweep
 
     """
+
+    /// Output with paths and names from the user escaped, as `search` prints them.
+    func say(_ text: String) { cli.out(InputError.escapingControls(text)) }
+    func complain(_ text: String) { cli.err(InputError.escapingControls(text)) }
 
     func main(_ arguments: [String]) -> Int32 {
         if let problem = RunCommand.shapeProblem(arguments, valued: ["--out"]) { return cli.usageError("merge", problem) }
@@ -251,7 +269,7 @@ struct MergeCommand {
         }
         let inputs = parsed.positional + parsed.positional.map { ($0 as NSString).appendingPathComponent(SweepPart.fileName) }
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
-            cli.err("synclab merge: \(problem)\n")
+            complain("synclab merge: \(problem)\n")
             return 2
         }
         var parts: [(source: String, part: SweepPart)] = []
@@ -263,13 +281,13 @@ struct MergeCommand {
                 // A part that went through a Windows checkout has CRLF line ends: the same rows.
                 text = t.replacingOccurrences(of: "\r\n", with: "\n")
             case .failure(let e):
-                cli.err("synclab merge: \(file): \(e.message) (is '\(dir)' a folder written by 'synclab sweep --shard'?)\n")
+                complain("synclab merge: \(file): \(e.message) (is '\(dir)' a folder written by 'synclab sweep --shard'?)\n")
                 return 2
             }
             switch SweepPart.parse(text) {
             case .success(let p): parts.append((dir, p))
             case .failure(let e):
-                cli.err("synclab merge: \(file): \(e)\n")
+                complain("synclab merge: \(file): \(e)\n")
                 return 2
             }
         }
@@ -277,18 +295,18 @@ struct MergeCommand {
         switch SweepReport.merge(parts) {
         case .success(let f): files = f
         case .failure(let e):
-            cli.err("synclab merge: \(e)\n")
+            complain("synclab merge: \(e)\n")
             return 2
         }
         do {
             let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
-            for warning in warnings { cli.err("synclab merge: warning: \(warning)\n") }
+            for warning in warnings { complain("synclab merge: warning: \(warning)\n") }
         } catch {
-            cli.err("synclab merge: \(error)\n")
+            complain("synclab merge: \(error)\n")
             return 2
         }
-        cli.out("merged \(parts.count) parts of the sweep of \(parts[0].part.spec.scenario)\n")
-        cli.out("wrote \(ReportWriter.expanded(out))/sweep.md\n")
+        say("merged \(parts.count) parts of the sweep of \(parts[0].part.spec.scenario)\n")
+        say("wrote \(ReportWriter.expanded(out))/sweep.md\n")
         return 0
     }
 }

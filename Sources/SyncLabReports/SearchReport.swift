@@ -59,41 +59,104 @@ public struct SearchSpec: Sendable {
         return v.serialized(indent: 0).split(separator: "\n").map { String($0.drop { $0 == " " }) }.joined()
     }
 
-    static func parse(_ text: String) -> SearchSpec? {
-        guard let v = try? JSONParser.parse(text), case .string(let name)? = v["name"], case .string(let scenario)? = v["scenario"],
-              case .string(let base)? = v["base"], case .string(let fingerprint)? = v["fingerprint"],
-              case .string(let playersText)? = v["players"], let players = Int(playersText),
-              case .bool(let given)? = v["constraintsGiven"], case .array(let knobValues)? = v["knobs"],
-              case .array(let constraintValues)? = v["constraints"], case .string(let objectiveKey)? = v["objective"],
-              case .array(let seedValues)? = v["seeds"], case .string(let maxText)? = v["maxFailingSeeds"], let maxFailing = Int(maxText)
-        else { return nil }
+    /// Reads the part file's header, checking it as a search file is checked (docs/search.md):
+    /// a part edited by hand, or written by another version, is refused with what is wrong.
+    static func parse(_ text: String) -> Result<SearchSpec, SweepError> {
+        func bad(_ what: String) -> Result<SearchSpec, SweepError> { .failure(SweepError("the search description (line 2): \(what)")) }
+        guard let v = try? JSONParser.parse(text), case .object = v else { return bad("not a JSON object") }
+        func string(_ key: String) -> String? { if case .string(let s)? = v[key] { s } else { nil } }
+        func whole(_ key: String, _ range: ClosedRange<Int>) -> Int? {
+            guard let t = string(key), let n = Int(t), range.contains(n) else { return nil }
+            return n
+        }
+        guard let name = string("name"), let scenario = string("scenario"), let base = string("base"), !base.isEmpty,
+              let fingerprint = string("fingerprint") else { return bad("name, scenario, base or fingerprint is missing") }
+        // The base's name, as a scenario's (it names best.json's scenario and a report folder).
+        guard !scenario.isEmpty, scenario.count <= 100, !scenario.hasPrefix("."),
+              scenario.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+            return bad("scenario must be a scenario's name (1 to 100 letters, digits, '-', '_' or '.'); got \(Self.shown(v["scenario"]))")
+        }
+        guard let players = whole("players", 1...ScenarioLoader.Limits.players) else {
+            return bad("players must be a whole number from 1 to \(ScenarioLoader.Limits.players); got \(Self.shown(v["players"]))")
+        }
+        guard case .bool(let given)? = v["constraintsGiven"] else { return bad("constraintsGiven must be true or false") }
+
+        guard case .array(let knobValues)? = v["knobs"], !knobValues.isEmpty, knobValues.count <= SearchSpace.maximumKnobs else {
+            return bad("knobs must be 1 to \(SearchSpace.maximumKnobs) knobs")
+        }
         var knobs: [SearchKnob] = []
-        for k in knobValues {
-            guard case .string(let key)? = k["key"], case .array(let values)? = k["values"], !values.isEmpty,
-                  case .bool(let monotone)? = k["monotone"] else { return nil }
+        var candidates = 1
+        for (k, value) in knobValues.enumerated() {
+            guard case .string(let key)? = value["key"], let canonical = InputKeyPath.canonical(key), canonical == key,
+                  !knobs.contains(where: { $0.keyPath == key }) else {
+                return bad("knobs[\(k)].key is not a key path of its own in the form a search writes")
+            }
+            guard case .array(let values)? = value["values"], !values.isEmpty, case .bool(let monotone)? = value["monotone"] else {
+                return bad("knobs[\(k)] needs values and monotone")
+            }
+            let (product, overflow) = candidates.multipliedReportingOverflow(by: values.count)
+            guard !overflow, product <= SearchSpace.maximumCandidates else {
+                return bad("the knobs make more than \(SearchSpace.maximumCandidates) candidates; a search has at most \(SearchSpace.maximumCandidates)")
+            }
+            candidates = product
             knobs.append(SearchKnob(keyPath: key, values: values, monotone: monotone))
         }
+        guard knobs.filter(\.monotone).count <= 1 else { return bad("more than one knob is monotone") }
+
+        guard case .array(let constraintValues)? = v["constraints"], !constraintValues.isEmpty,
+              constraintValues.count <= SearchSpace.maximumConstraints else {
+            return bad("constraints must be 1 to \(SearchSpace.maximumConstraints) budgets")
+        }
         var constraints: [Budget] = []
-        for c in constraintValues {
-            guard case .string(let n)? = c["name"], case .string(let metric)? = c["metric"] else { return nil }
-            if case .string(let t)? = c["max"], let limit = Double(t) {
-                constraints.append(Budget(name: n, metric: metric, comparison: .atMost, limit: limit))
-            } else if case .string(let t)? = c["min"], let limit = Double(t) {
-                constraints.append(Budget(name: n, metric: metric, comparison: .atLeast, limit: limit))
-            } else { return nil }
+        for (i, c) in constraintValues.enumerated() {
+            guard case .string(let n)? = c["name"], case .string(let metric)? = c["metric"], let figure = Figure.declared(metric),
+                  figure.scope != .acrossSeeds else {
+                return bad("constraints[\(i)] needs a name and the metric of a figure one run writes")
+            }
+            let limits: [(Budget.Comparison, JSONValue?)] = [(.atMost, c["max"]), (.atLeast, c["min"])]
+            guard let (comparison, limitValue) = limits.first(where: { $0.1 != nil }), case .string(let t)? = limitValue,
+                  let limit = Double(t), limit.isFinite else {
+                return bad("constraints[\(i)] needs a finite max or min; got \(Self.shown(c["max"] ?? c["min"]))")
+            }
+            constraints.append(Budget(name: n, metric: metric, comparison: comparison, limit: limit))
+        }
+        guard let objectiveKey = string("objective"), objectiveKey == "servers" || Figure.declared(objectiveKey) != nil else {
+            return bad("objective must be servers or a figure SyncLab writes; got \(Self.shown(v["objective"]))")
+        }
+
+        guard case .array(let seedValues)? = v["seeds"], !seedValues.isEmpty, seedValues.count <= SearchSpace.maximumSeeds else {
+            return bad("seeds must be 1 to \(SearchSpace.maximumSeeds) seeds")
         }
         let seeds = seedValues.compactMap { if case .string(let s) = $0 { UInt64(s) } else { nil } }
-        guard !knobs.isEmpty, !constraints.isEmpty, !seeds.isEmpty, seeds.count == seedValues.count, knobs.filter(\.monotone).count <= 1
-        else { return nil }
+        guard seeds.count == seedValues.count, Set(seeds).count == seeds.count else { return bad("seeds must be distinct whole numbers") }
+        guard let maxFailing = whole("maxFailingSeeds", 0...(seeds.count - 1)) else {
+            return bad("maxFailingSeeds must be a whole number from 0 to \(seeds.count - 1) (below the \(seeds.count) seeds); "
+                + "got \(Self.shown(v["maxFailingSeeds"]))")
+        }
         var screen: SearchScreen? = nil
-        if case .object? = v["screen"] {
-            guard case .string(let p)? = v["screen"]?["players"], let sp = Int(p), case .string(let s)? = v["screen"]?["slack"],
-                  let slack = Double(s) else { return nil }
+        switch v["screen"] {
+        case .null?: break
+        case .object?:
+            guard case .string(let p)? = v["screen"]?["players"], let sp = Int(p), (1...players).contains(sp) else {
+                return bad("screen.players must be a whole number from 1 to the base's \(players); got \(Self.shown(v["screen"]?["players"]))")
+            }
+            guard case .string(let s)? = v["screen"]?["slack"], let slack = Double(s), slack >= 0, slack <= SearchScreen.maximumSlack else {
+                return bad("screen.slack must be a number from 0 to \(NumberText.compact(SearchScreen.maximumSlack, 0)); got \(Self.shown(v["screen"]?["slack"]))")
+            }
             screen = SearchScreen(players: sp, slack: slack)
+        default: return bad("screen must be an object or null")
         }
         let objective: SearchObjective = objectiveKey == "servers" ? .servers : .figure(objectiveKey)
         let plan = SearchPlan(knobs: knobs, constraints: constraints, objective: objective, seeds: seeds, maxFailingSeeds: maxFailing, screen: screen)
-        return SearchSpec(name: name, scenario: scenario, basePath: base, fingerprint: fingerprint, plan: plan, players: players, constraintsGiven: given)
+        return .success(SearchSpec(name: name, scenario: scenario, basePath: base, fingerprint: fingerprint, plan: plan, players: players,
+                                   constraintsGiven: given))
+    }
+
+    /// A header value for a message: short, on one line, with no control character.
+    static func shown(_ value: JSONValue?) -> String {
+        guard let value else { return "nothing" }
+        let text = value.serialized(indent: 0)
+        return text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 }
 
@@ -130,10 +193,13 @@ public struct SearchPart: Sendable {
             return .failure(SweepError("not a search part (no '# synclab search part i/n' header)"))
         }
         let shardText = lines[0].dropFirst("# synclab search part ".count).split(separator: "/")
-        guard shardText.count == 2, let shard = Int(shardText[0]), let shards = Int(shardText[1]), shards >= 1, shard >= 0, shard < shards
+        guard shardText.count == 2, let shard = Int(shardText[0]), let shards = Int(shardText[1]), shards >= 1, shards <= SweepPart.maximumShards,
+              shard >= 0, shard < shards
         else { return .failure(SweepError("bad shard in the header '\(lines[0])'")) }
-        guard let spec = SearchSpec.parse(String(lines[1].dropFirst(2))) else {
-            return .failure(SweepError("the search description (line 2) is not readable"))
+        let spec: SearchSpec
+        switch SearchSpec.parse(String(lines[1].dropFirst(2))) {
+        case .success(let s): spec = s
+        case .failure(let e): return .failure(e)
         }
         let width = 3 + spec.plan.figures.count
         var runs: [SearchRun] = []
@@ -141,10 +207,19 @@ public struct SearchPart: Sendable {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard f.count == width, let c = Int(f[0]), c >= 0, c < spec.plan.candidates, let stage = SearchStage(rawValue: f[1]), let seed = UInt64(f[2])
             else { return .failure(SweepError("line \(i + 4) is not a run of \(width) fields")) }
+            // A figure is one a run can write (`Headline.isPossible`, as a sweep part's is), or
+            // empty where the run had none; `servers` is the candidate's whole number of servers.
             var values: [Double?] = []
-            for cell in f.dropFirst(3) {
+            for (cell, figure) in zip(f.dropFirst(3), spec.plan.figures) {
                 if cell.isEmpty { values.append(nil); continue }
-                guard let d = Double(cell), d.isFinite else { return .failure(SweepError("line \(i + 4): '\(cell.prefix(40))' is not a number")) }
+                let possible = Double(cell).map { d in
+                    figure == "servers" ? d.isFinite && d >= 1 && d.rounded() == d : Headline.isPossible(d, figure: figure)
+                } ?? false
+                guard possible, let d = Double(cell) else {
+                    let shown = cell.count > 40 ? "\(cell.prefix(20))… (\(cell.count) characters)" : cell
+                    let expected = figure == "servers" ? "a whole number of servers ≥ 1" : Headline.expected(figure: figure)
+                    return .failure(SweepError("line \(i + 4), figure \(figure): expected \(expected) or nothing; got '\(shown)'"))
+                }
                 values.append(d)
             }
             runs.append(SearchRun(candidate: c, stage: stage, seed: seed, values: values))
@@ -241,7 +316,7 @@ public enum SearchReport {
 
         // search.md
         let fullRunsGrid = plan.candidates * plan.seeds.count
-        var md = "# Search of \(spec.scenario): \(spec.name)\n\n"
+        var md = "# Search of \(spec.scenario): \(InputError.escapingControls(spec.name))\n\n"
         let verdictCounts = Dictionary(grouping: outcome.fates, by: \.verdict).mapValues(\.count)
         if let w = outcome.winner, let fate = outcome.fates.first(where: { $0.candidate == w }) {
             md += "**Winner: \(describe(plan, w)).** It meets every constraint on \(fate.seedsRun) seed\(fate.seedsRun == 1 ? "" : "s") at the base's size "
@@ -257,7 +332,7 @@ public enum SearchReport {
             + "), the base scenario `\(spec.scenario)` (fingerprint `\(spec.fingerprint)`). Objective: the lowest mean \(objectiveLabel) over seeds. "
             + "Constraints, judged on every seed (at most \(plan.maxFailingSeeds) of \(plan.seeds.count) may fail, seeds \(plan.seeds.map(String.init).joined(separator: ", ")); "
             + "the same seeds for every candidate):\n\n"
-        for b in plan.constraints { md += "- \(b.name): `\(b.metric)` \(b.comparison == .atMost ? "≤" : "≥") \(NumberText.compact(b.limit, 6))\n" }
+        for b in plan.constraints { md += "- \(Self.oneLine(b.name)): `\(b.metric)` \(b.comparison == .atMost ? "≤" : "≥") \(NumberText.compact(b.limit, 6))\n" }
         md += "\n## What it cost\n\n"
         md += "\(outcome.fullRuns) full-size run\(outcome.fullRuns == 1 ? "" : "s") (\(Format.count(spec.players, "player")) each) and \(outcome.screenRuns) screening run\(outcome.screenRuns == 1 ? "" : "s")"
             + (plan.screen.map { " (\(Format.count($0.players, "player")), seed \(plan.seeds[0]), pruning a miss by more than \(NumberText.compact($0.slack * 100, 2))% of its limit)" } ?? "")
@@ -289,6 +364,12 @@ public enum SearchReport {
         }
         md += "\nEvery candidate, with its stage, verdict and reason: [candidates.csv](candidates.csv).\n"
         return [("search.md", md), ("candidates.csv", csv), (chart.csvFile, pareto), (chart.svgFile, chart.svg)]
+    }
+
+    /// Text from a search file (a constraint's name) for one line of a report: control
+    /// characters escaped, as every message escapes them, and a line break as `\n`.
+    static func oneLine(_ text: String) -> String {
+        InputError.escapingControls(text).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
     }
 
     /// "`client.probes`=2, `server.fleet.servers`=8".
@@ -323,6 +404,14 @@ public enum SearchReport {
                          svg: chart.svg(), csv: "")
     }
 
+    /// The name of `best.json`'s scenario: "<base>-<search>-best", with every character a
+    /// scenario's name may not hold (it names a report folder) as "-", at most 100 characters.
+    static func bestName(_ spec: SearchSpec) -> String {
+        let search = String(spec.name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" })
+        let name = "\(spec.scenario)-\(search)-best"
+        return name.count <= 100 ? name : String(name.prefix(95)) + "-best"
+    }
+
     /// `best.json`: a scenario that extends the base with the winner's knob values. `base` is
     /// the base's merged JSON (for knobs inside arrays, whose whole array is written); `extends`
     /// is the base's path relative to the folder `best.json` is written to.
@@ -331,11 +420,16 @@ public enum SearchReport {
         let out = plan.settings(of: c, base: base)
         var members: [JSONMember] = [
             JSONMember(key: "extends", value: .string(extends)),
-            JSONMember(key: "name", value: .string("\(spec.scenario)-\(spec.name)-best")),
+            JSONMember(key: "name", value: .string(bestName(spec))),
             JSONMember(key: "description", value: .string("The cheapest design of the search '\(spec.name)' over \(spec.scenario): "
                 + plan.describe(c) + ". Written by synclab search.")),
         ]
-        if case .object(let m) = out { members += m }
+        // A knob on the name or the description sets it: a JSON object holds each key once.
+        if case .object(let m) = out {
+            for member in m {
+                if let i = members.firstIndex(where: { $0.key == member.key }) { members[i] = member } else { members.append(member) }
+            }
+        }
         if spec.constraintsGiven {
             members.append(JSONMember(key: "budgets", value: .array(plan.constraints.map { b in
                 .object([JSONMember(key: "name", value: .string(b.name)), JSONMember(key: "metric", value: .string(b.metric)),

@@ -52,8 +52,22 @@ public struct SweepSpec: Sendable, Equatable {
         self.figures = figures
     }
 
-    /// Points of the grid: the product of the axes' value counts.
-    public var points: Int { axes.reduce(1) { $0 * $1.values.count } }
+    /// Points a sweep may have, and seeds per point (`--seeds`): each bounds a loop of runs, and
+    /// a part's header is held to them as the command line is.
+    public static let maximumPoints = 100_000
+    public static let maximumSeeds = 1000
+
+    /// Points of the grid: the product of the axes' value counts (Int.max when that overflows,
+    /// which no sweep may have: 64 keys of two values would).
+    public var points: Int {
+        var product = 1
+        for a in axes {
+            let (p, overflow) = product.multipliedReportingOverflow(by: a.values.count)
+            if overflow { return Int.max }
+            product = p
+        }
+        return product
+    }
 
     /// The value index on each axis of point `p`: the first axis varies slowest.
     public func indices(ofPoint p: Int) -> [Int] {
@@ -108,8 +122,9 @@ public struct SweepSpec: Sendable, Equatable {
             else { return nil }
             axes.append(SweepAxis(keyPath: key, values: values))
         }
-        guard !axes.isEmpty else { return nil }
-        return SweepSpec(scenario: scenario, fingerprint: fingerprint, axes: axes, seeds: seeds, chart: chart, figures: figures)
+        guard !axes.isEmpty, seeds.count <= maximumSeeds, Set(seeds).count == seeds.count else { return nil }
+        let spec = SweepSpec(scenario: scenario, fingerprint: fingerprint, axes: axes, seeds: seeds, chart: chart, figures: figures)
+        return spec.points <= maximumPoints ? spec : nil
     }
 
     /// FNV-1a, 64 bits, of `text`'s UTF-8 bytes, as 16 hex digits.
@@ -126,6 +141,10 @@ public struct SweepSpec: Sendable, Equatable {
 
 /// The runs of one shard: for each of its points and each seed, the figure cells.
 public struct SweepPart: Sendable, Equatable {
+    /// Shards a sweep or search may be split into (`--shard i/n`, n at most this), and so the
+    /// most a part's header may claim: `merge` looks for every one of them.
+    public static let maximumShards = 10_000
+
     public struct Row: Sendable, Equatable {
         public var point: Int
         public var seed: UInt64
@@ -173,7 +192,8 @@ public struct SweepPart: Sendable, Equatable {
             return .failure(SweepError("not a sweep part (no '# synclab sweep part i/n' header)"))
         }
         let shardText = lines[0].dropFirst("# synclab sweep part ".count).split(separator: "/")
-        guard shardText.count == 2, let shard = Int(shardText[0]), let shards = Int(shardText[1]), shards >= 1, shard >= 0, shard < shards
+        guard shardText.count == 2, let shard = Int(shardText[0]), let shards = Int(shardText[1]), shards >= 1, shards <= SweepPart.maximumShards,
+              shard >= 0, shard < shards
         else { return .failure(SweepError("bad shard in the header '\(lines[0])'")) }
         guard let spec = SweepSpec.parse(String(lines[1].dropFirst(2))) else {
             return .failure(SweepError("the sweep description (line 2) is not readable"))

@@ -55,7 +55,8 @@ import SyncLabReports
         let meeting = rows.filter { $0.contains(",meets,full,") }.map { Int($0.split(separator: ",")[1])! }
         let fewest = try #require(meeting.min())
         #expect(fewest > 2, "the space must hold a count that turns requests away")
-        #expect(b.out.contains("winner: candidate \(fewest - 1) (server.fleet.servers=\(fewest)), servers \(fewest)"), "\(b.out)")
+        // Candidates are numbered from 0, as in candidates.csv: the value v is candidate v − 2.
+        #expect(b.out.contains("winner: candidate \(fewest - 2) (server.fleet.servers=\(fewest)), servers \(fewest)"), "\(b.out)")
         // Fewer runs than the grid, and the counts run by both have the same figures (same seeds).
         let bisected = try String(contentsOfFile: dir + "/bisect/candidates.csv", encoding: .utf8).split(separator: "\n").dropFirst()
         #expect(bisected.filter { $0.contains(",full,") }.count < rows.count)
@@ -78,8 +79,8 @@ import SyncLabReports
             extra: ", \"screen\": { \"players\": 500, \"slack\": 0.5 }")
         let whole = Self.synclab(["search", file, "--out", dir + "/whole", "--threads", "2", "--quiet"])
         #expect(whole.status == 0, "stderr: \(whole.err)")
-        #expect(whole.out.hasPrefix("seeds 1, 2\nsearch of loaded: 15 candidates in 3 groups of 5\n"), "\(whole.out)")
-        #expect(whole.out.contains("candidate 5 of 15 (client.clock=suspending server.fleet.servers=8), screen seed 1: passes screening"))
+        #expect(whole.out.hasPrefix("seeds 1, 2\nsearch of loaded: 15 candidates (0 to 14) in 3 groups of 5\n"), "\(whole.out)")
+        #expect(whole.out.contains("candidate 4 (client.clock=suspending server.fleet.servers=8), screen seed 1: passes screening"))
         for i in 0..<2 {
             let r = Self.synclab(["search", file, "--shard", "\(i)/2", "--out", dir + "/part\(i)", "--threads", "1", "--quiet"])
             #expect(r.status == 0, "stderr: \(r.err)")
@@ -103,7 +104,7 @@ import SyncLabReports
         let file = try Self.searchFile(dir, "none.json", knobs: "{ \"key\": \"server.fleet.servers\", \"values\": [2, 8], \"monotone\": true }", failed: 0)
         let r = Self.synclab(["search", file, "--out", dir + "/none", "--threads", "1", "--quiet"])
         #expect(r.status == 1, "\(r.out) \(r.err)")
-        #expect(r.out.contains("no design meets every constraint; nearest miss: candidate 2 (server.fleet.servers=8), which misses failedRequestShare"), "\(r.out)")
+        #expect(r.out.contains("no design meets every constraint; nearest miss: candidate 1 (server.fleet.servers=8), which misses failedRequestShare"), "\(r.out)")
         let md = try String(contentsOfFile: dir + "/none/search.md", encoding: .utf8)
         #expect(md.contains("**No design in the space meets every constraint.** The nearest miss is `server.fleet.servers`=8"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/none/best.json"))
@@ -115,7 +116,7 @@ import SyncLabReports
         let cases: [(knobs: String, extra: String, expected: String)] = [
             ("{ \"key\": \"client.probes\", \"values\": [] }", "", "knobs[0].values: a knob needs at least one value"),
             ("{ \"key\": \"client..probes\", \"values\": [1] }", "", "knobs[0].key: 'client..probes' is not a key path"),
-            ("{ \"key\": \"client.clock\", \"values\": [\"sundial\"] }", "", "candidate 1 (client.clock=sundial)"),
+            ("{ \"key\": \"client.clock\", \"values\": [\"sundial\"] }", "", "candidate 0 (client.clock=sundial)"),
             ("{ \"key\": \"server.fleet.servers\", \"values\": [4, 2], \"monotone\": true }", "", "knobs[0].values[1]: a monotone knob's values must increase"),
             ("{ \"key\": \"client.probes\", \"values\": [1, 1] }", "", "knobs[0].values[1]: the value 1 repeats"),
             ("{ \"key\": \"client.probes\", \"values\": [1] }", ", \"objective\": \"servrs\"", "objective: 'servrs' is not a figure to minimise; did you mean 'servers'?"),
@@ -141,7 +142,7 @@ import SyncLabReports
         let file = try Self.searchFile(dir, "p.json", knobs: "{ \"key\": \"server.fleet.servers\", \"values\": [6, 8], \"monotone\": true }")
         let r = ProgressAndHelpTests.synclab(["search", file, "--out", dir + "/p", "--threads", "1"], progress: true)
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.err.contains("\rcandidate 2 of 2, full seed 1: ") && r.err.contains("\rcandidate 1 of 2, full seed 2: "), "stderr: \(r.err)")
+        #expect(r.err.contains("\rcandidate 1 of 0–1, full seed 1: ") && r.err.contains("\rcandidate 0 of 0–1, full seed 2: "), "stderr: \(r.err)")
         #expect(!r.out.contains("\r"), "progress only on stderr")
         let help = ProgressAndHelpTests.synclab(["search", "--help"], progress: false)
         #expect(help.status == 0 && help.out.hasPrefix("synclab search — ") && help.out.contains("USAGE\n") && help.out.contains("EXAMPLES"))

@@ -20,20 +20,20 @@ extension SearchSpace {
         "description": { "type": "string" },
         "base": { "type": "string", "minLength": 1, "description": "The base scenario, relative to this file." },
         "knobs": {
-          "type": "array", "minItems": 1,
+          "type": "array", "minItems": 1, "maxItems": 100,
           "items": {
             "type": "object", "additionalProperties": false, "required": ["key", "values"],
             "properties": {
               "key": { "type": "string", "description": "A key path as 'synclab sweep --vary' takes it: client.probes, server.fleet.servers." },
-              "values": { "type": "array", "minItems": 1, "uniqueItems": true },
+              "values": { "type": "array", "minItems": 1, "maxItems": 100000, "uniqueItems": true },
               "monotone": { "type": "boolean", "description": "At most one knob, with increasing numbers; a larger value never breaks a constraint a smaller one meets." }
             }
           }
         },
-        "constraints": { "type": "array", "items": { "$ref": "../scenario.schema.json#/$defs/budget" }, "description": "Default: the base's budgets." },
+        "constraints": { "type": "array", "maxItems": 1000, "items": { "$ref": "../scenario.schema.json#/$defs/budget" }, "description": "Default: the base's budgets." },
         "objective": { "anyOf": [{ "const": "servers" }, { "$ref": "../scenario.schema.json#/$defs/figure" }], "description": "Minimised, the mean over seeds." },
         "seeds": { "type": "integer", "minimum": 1, "maximum": 1000 },
-        "maxFailingSeeds": { "type": "integer", "minimum": 0, "maximum": 1000 },
+        "maxFailingSeeds": { "type": "integer", "minimum": 0, "maximum": 999, "description": "Below seeds." },
         "screen": {
           "type": "object", "additionalProperties": false, "required": ["players"],
           "properties": {

@@ -17,10 +17,14 @@ public struct SearchKnob: Sendable, Equatable {
         self.monotone = monotone
     }
 
-    /// A value as a person reads it: a string without quotes, anything else as compact JSON.
+    /// A value as a person reads it: a string without quotes, anything else as compact JSON;
+    /// control characters escaped (`\u{1B}`), since it is printed and written into reports.
     public static func text(_ value: JSONValue) -> String {
-        if case .string(let s) = value { return s }
-        return value.serialized(indent: 0).split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }.joined()
+        if case .string(let s) = value {
+            return InputError.escapingControls(s).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+        }
+        let compact = value.serialized(indent: 0).split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }.joined()
+        return InputError.escapingControls(compact)
     }
 }
 
@@ -55,6 +59,9 @@ public struct SearchScreen: Sendable, Equatable {
     /// 0.02 prunes a `min 0.99` share below 0.9702 (a limit of 0: absolute).
     public var slack: Double
 
+    /// The widest slack: a miss by ten times a constraint's limit is no near miss.
+    public static let maximumSlack = 10.0
+
     public init(players: Int, slack: Double) {
         self.players = players
         self.slack = slack
@@ -81,7 +88,19 @@ public struct SearchSpace: Sendable {
     public var screen: SearchScreen?
 
     public static let maximumSeeds = 1000
+    /// Candidates a search may have: the product of its knobs' value counts.
     public static let maximumCandidates = 100_000
+    /// Knobs a search file may give: each is set on every candidate it loads (more than 16 knobs
+    /// of two values already pass `maximumCandidates`, so the rest could only fix one value each).
+    public static let maximumKnobs = 100
+    /// Constraints a search may judge each run by (given, or the base's budgets).
+    public static let maximumConstraints = 1000
+    /// Bytes a loaded candidate scenario takes besides its knob values: about 11 KB measured
+    /// (10,000 candidates of a small scenario held 111 MB), rounded up.
+    public static let candidateScenarioBytes = 16_384.0
+    /// Bytes a knob value takes in a loaded scenario, per JSON scalar in it (a number of an
+    /// empirical distribution is 8, with room for what holds it), plus its strings' bytes.
+    public static let knobValueBytesPerScalar = 16.0
     /// The figure the Pareto front sets against the objective: the 500 ms requirement.
     public static let mainFigure = "transitionBest500msShare.p1"
 
@@ -93,6 +112,20 @@ public struct SearchSpace: Sendable {
         do { return try parse(text: text, file: file, loader: loader) } catch { throw ScenarioLoader.inputError(error, file: file) }
     }
 
+    /// The text of the search file `path`, read as a scenario file is: only a regular file of at
+    /// most `ScenarioLoader.maximumFileBytes`, in UTF-8, with at most one byte order mark.
+    public static func text(ofFile path: String, loader: ScenarioLoader = ScenarioLoader()) throws(InputError) -> String {
+        try ScenarioLoader.readText(path, loader.files)
+    }
+
+    /// Refuses a base scenario (a search's, or a search part's) that does not parse, quoting
+    /// nothing of it when its name does not end in .json: it may be any readable file, as a
+    /// file reached through `extends` may (docs/safety.md). Loading it then says the rest.
+    public static func checkBaseFile(_ path: String, loader: ScenarioLoader = ScenarioLoader()) throws(InputError) {
+        guard !path.hasSuffix(".json") else { return }
+        _ = try ScenarioLoader.parseScenario(try ScenarioLoader.readText(path, loader.files), file: path, quoting: false)
+    }
+
     private static func parse(text: String, file: String, loader: ScenarioLoader) throws -> (SearchSpace, Scenario) {
         let root = try InputNode.parse(text, file: file)
         try root.expectObject()
@@ -102,32 +135,72 @@ public struct SearchSpace: Sendable {
         let basePath = reference.hasPrefix("/") ? reference : Self.join(Self.folder(of: file), reference)
         let base: Scenario
         do {
+            try checkBaseFile(basePath, loader: loader)
             base = try loader.load(path: basePath)
         } catch {
             throw baseNode.error("the base scenario does not load: \(error)")
         }
 
         let knobsNode = try root.required("knobs")
+        guard case .array(let knobValues) = knobsNode.value, knobValues.count <= maximumKnobs else {
+            if case .array(let a) = knobsNode.value {
+                throw knobsNode.error("has \(a.count) knobs; a search may have at most \(maximumKnobs)")
+            }
+            throw knobsNode.error("expected an array of knobs; got \(InputNode.describe(knobsNode.value))")
+        }
         let knobNodes = try knobsNode.elements()
         guard !knobNodes.isEmpty else { throw knobsNode.error("give at least one knob: {\"key\": \"client.probes\", \"values\": [1, 2, 4]}") }
         var knobs: [SearchKnob] = []
-        for node in knobNodes {
+        var seenKeys: [String: Int] = [:]
+        var candidates = 1
+        for (k, node) in knobNodes.enumerated() {
             try node.expectObject()
             let keyNode = try node.required("key")
             let key = try keyNode.string()
-            guard let steps = InputKeyPath.steps(key), !steps.isEmpty else {
+            // Compared and kept in one spelling: `client["probes"]` is `client.probes`.
+            guard let canonical = InputKeyPath.canonical(key), let steps = InputKeyPath.steps(canonical) else {
                 throw keyNode.error("'\(key)' is not a key path like client.clock or network.profiles[0].failure")
             }
-            guard steps.first != .key("extends"), key != "seed", !key.hasPrefix("$schema"), steps.first != .key("budgets") else {
-                throw keyNode.error("'\(key)' cannot be a knob: seeds come from \"seeds\", constraints from \"constraints\", "
+            let shown = canonical == key ? "'\(key)'" : "'\(key)' (\(canonical))"
+            if case .key(let first) = steps[0], first == "extends" || first == "seed" || first.hasPrefix("$schema") || first == "budgets" {
+                throw keyNode.error("\(shown) cannot be a knob: seeds come from \"seeds\", constraints from \"constraints\", "
                     + "and extends is merged before a knob is set")
             }
-            guard !knobs.contains(where: { $0.keyPath == key }) else { throw keyNode.error("the knob '\(key)' is given twice") }
+            if canonical == "population.players" {
+                throw keyNode.error("\(shown) cannot be a knob: every candidate is confirmed at the base's size "
+                    + "(\(base.population.players) players), so the players are the question, not a design; "
+                    + "search a base of each size, or sweep population.players")
+            }
+            if let earlier = seenKeys[canonical] {
+                throw keyNode.error("the knob \(shown) is given twice (knobs[\(earlier)] sets it too)")
+            }
+            seenKeys[canonical] = k
             let valuesNode = try node.required("values")
-            let values = try valuesNode.elements().map(\.value)
+            // The grid's size first: a million values is refused before any of them is compared.
+            guard case .array(let values) = valuesNode.value else {
+                throw valuesNode.error("expected an array of values; got \(InputNode.describe(valuesNode.value))")
+            }
             guard !values.isEmpty else { throw valuesNode.error("a knob needs at least one value") }
-            for (i, v) in values.enumerated() where values[..<i].contains(v) {
-                throw try valuesNode.elements()[i].error("the value \(SearchKnob.text(v)) repeats")
+            let (product, overflow) = candidates.multipliedReportingOverflow(by: values.count)
+            guard !overflow, product <= maximumCandidates else {
+                let counts = knobNodes[...k].map { n -> String in
+                    if case .array(let a)? = n.value["values"] { return String(a.count) } else { return "?" }
+                }
+                let product = counts.count <= 6 ? counts.joined(separator: " × ") : (counts.prefix(3) + ["…", counts[k]]).joined(separator: " × ")
+                let which = k == 0 ? "knobs[0] has \(counts[0]) values" : "knobs[0] to knobs[\(k)] have \(product) values"
+                throw valuesNode.error("the space would have more than \(maximumCandidates) candidates (\(which)); "
+                    + "a search may have at most \(maximumCandidates)")
+            }
+            candidates = product
+            // Values a scenario reads alike are one value: 1, 1.0 and 1e0; {"a": 1, "b": 2} in any order.
+            var seenValues: [String: Int] = [:]
+            for (i, v) in values.enumerated() {
+                let text = v.canonicalText
+                if let earlier = seenValues[text] {
+                    throw try valuesNode.elements()[i].error("the value \(SearchKnob.text(v)) repeats values[\(earlier)]"
+                        + (v == values[earlier] ? "" : " (\(SearchKnob.text(values[earlier])))"))
+                }
+                seenValues[text] = i
             }
             let monotone = try node.value("monotone", default: false) { try $0.bool() }
             if monotone {
@@ -138,20 +211,23 @@ public struct SearchSpace: Sendable {
                 if knobs.contains(where: \.monotone) { throw try node.required("monotone").error("at most one knob may be monotone") }
             }
             try node.rejectUnknownKeys()
-            knobs.append(SearchKnob(keyPath: key, values: values, monotone: monotone))
+            knobs.append(SearchKnob(keyPath: canonical, values: values, monotone: monotone))
         }
-        let candidates = knobs.reduce(1) { $0 * $1.values.count }
-        guard candidates <= maximumCandidates else { throw knobsNode.error("the space has \(candidates) candidates; at most \(maximumCandidates)") }
 
         let keys = RunResult.figureKeys(for: base)
         var constraints = base.budgets.filter { !$0.acrossSeeds }
         var given = false
         if let node = root.child("constraints") {
+            if case .array(let a) = node.value, a.count > maximumConstraints {
+                throw node.error("has \(a.count) constraints; a search may have at most \(maximumConstraints)")
+            }
             constraints = try node.elements().map { try ScenarioLoader.budget($0, keys: keys) }
             if let across = constraints.firstIndex(where: \.acrossSeeds) {
                 throw try node.elements()[across].error("a constraint across seeds is set with \"maxFailingSeeds\"")
             }
             given = true
+        } else if constraints.count > maximumConstraints {
+            throw baseNode.error("the base has \(constraints.count) budgets; a search may judge at most \(maximumConstraints) constraints")
         }
         guard !constraints.isEmpty else {
             throw (root.child("constraints") ?? root).error("no constraints: give \"constraints\" (budgets) or a base scenario with budgets")
@@ -163,6 +239,10 @@ public struct SearchSpace: Sendable {
         if objectiveKey == "servers" {
             objective = .servers
         } else if keys.contains(objectiveKey) {
+            if let reason = unmeasured(objectiveKey, by: base) {
+                throw objectiveNode.error("'\(objectiveKey)' is never measured by the base scenario: \(reason); "
+                    + "minimise a figure every candidate measures, such as servers or peakRequestsPerSecond")
+            }
             objective = .figure(objectiveKey)
         } else {
             let names = ["servers"] + keys
@@ -174,6 +254,11 @@ public struct SearchSpace: Sendable {
 
         let seedCount = try root.value("seeds", default: 1) { try $0.int(min: 1, max: maximumSeeds) }
         let maxFailing = try root.value("maxFailingSeeds", default: 0) { try $0.int(min: 0, max: maximumSeeds) }
+        // With every seed allowed to fail, a design that misses on all of them would "meet".
+        guard maxFailing < seedCount else {
+            throw try root.required("maxFailingSeeds").error("must be below \"seeds\" (\(seedCount)); got \(maxFailing), "
+                + "which would let a design that misses on every seed meet the constraints")
+        }
         guard base.seed <= UInt64(Int64.max) - UInt64(seedCount - 1) else {
             throw try root.required("seeds").error("the base's seed \(base.seed) + \(seedCount - 1) passes 9223372036854775807")
         }
@@ -183,7 +268,9 @@ public struct SearchSpace: Sendable {
             let players = try node.required("players").int(min: 1, max: base.population.players)
             let slack = try node.value("slack", default: 0) { n -> Double in
                 let v = try n.double()
-                guard v >= 0, v <= 10 else { throw n.error("must be from 0 to 10; got \(Bounds.number(v))") }
+                guard v >= 0, v <= SearchScreen.maximumSlack else {
+                    throw n.error("must be from 0 to \(Bounds.number(SearchScreen.maximumSlack)); got \(Bounds.number(v))")
+                }
                 return v
             }
             try node.rejectUnknownKeys()
@@ -196,6 +283,72 @@ public struct SearchSpace: Sendable {
         let space = SearchSpace(file: file, basePath: basePath, baseReference: reference, knobs: knobs, constraints: constraints,
                                 constraintsGiven: given, objective: objective, seedCount: seedCount, maxFailingSeeds: maxFailing, screen: screen)
         return (space, base)
+    }
+
+    /// Why a run of `scenario` never measures figure `key` (it is measured only by a server model
+    /// the scenario does not use), or nil when it may: the objective must be measured to compare.
+    public static func unmeasured(_ key: String, by scenario: Scenario) -> String? {
+        let server = scenario.server
+        let servingModel = server.hasServingModel && server.design == nil
+        if key.hasPrefix("originalPlan."), server.design == nil {
+            return "only the original plan's database measures it (server.design)"
+        }
+        if key.hasPrefix("queueWaitMs."), !servingModel {
+            return "only a serving model (server.workers, queueLimit or a fleet) measures it"
+        }
+        if key == "queueLengthMax" || key == "outageFailures", !servingModel, server.design == nil {
+            return "only a serving model (server.workers, queueLimit, outages or a fleet) or the original plan's database measures it"
+        }
+        return nil
+    }
+
+    /// Bytes the search would hold in its loaded candidate scenarios: each candidate's scenario
+    /// (`candidateScenarioBytes`) and its knob values (`knobValueBytesPerScalar` per scalar),
+    /// and a screening scenario per group too. Known before any candidate is loaded.
+    public var heldScenarioBytes: Double {
+        let plan = SearchPlan(self, baseSeed: 0)
+        let count = Double(plan.candidates) + (screen == nil ? 0 : Double(plan.groups))
+        var total = count * Self.candidateScenarioBytes
+        for knob in knobs {
+            let bytes = knob.values.reduce(0.0) { $0 + Self.heldBytes($1) }
+            total += count / Double(knob.values.count) * bytes
+        }
+        return total
+    }
+
+    /// Why holding every candidate's scenario (`heldScenarioBytes`) would not fit in `limit`,
+    /// worded as a run's refusal (`ScenarioLoader.memoryProblem`); nil when it fits. Known from
+    /// the search file alone, so it is said before any candidate is loaded.
+    public func memoryProblem(limit: MemoryLimit) -> String? {
+        let held = heldScenarioBytes
+        guard !(held <= limit.bytes) else { return nil }   // NaN is refused too
+        let candidates = SearchPlan(self, baseSeed: 0).candidates
+        let heaviest = heaviestKnob.map { ", the values of \($0.keyPath) about \(NumberText.grouped($0.scalars)) numbers and strings per candidate" } ?? ""
+        return "the search would hold about \(ScenarioLoader.gib(held)) of scenarios before its first run "
+            + "(\(candidates) candidates, each about \(Int(Self.candidateScenarioBytes / 1024)) KiB and its knob values\(heaviest)); "
+            + "\(limit.described); use fewer candidates or smaller knob values"
+    }
+
+    /// The knob whose values weigh most in `heldScenarioBytes`, with their scalars per candidate.
+    public var heaviestKnob: (keyPath: String, scalars: Double)? {
+        knobs.map { k in (k.keyPath, k.values.reduce(0.0) { $0 + Self.scalars($1) } / Double(k.values.count)) }.max { $0.1 < $1.1 }
+    }
+
+    static func heldBytes(_ v: JSONValue) -> Double {
+        switch v {
+        case .string(let s): return knobValueBytesPerScalar + Double(s.utf8.count)
+        case .array(let a): return knobValueBytesPerScalar + a.reduce(0) { $0 + heldBytes($1) }
+        case .object(let m): return knobValueBytesPerScalar + m.reduce(0) { $0 + Double($1.key.utf8.count) + heldBytes($1.value) }
+        default: return knobValueBytesPerScalar
+        }
+    }
+
+    static func scalars(_ v: JSONValue) -> Double {
+        switch v {
+        case .array(let a): return a.reduce(0) { $0 + scalars($1) }
+        case .object(let m): return m.reduce(0) { $0 + scalars($1.value) }
+        default: return 1
+        }
     }
 
     /// The folder part of a path ("" for a bare name).
