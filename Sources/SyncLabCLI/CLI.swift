@@ -26,7 +26,7 @@ public struct CLI {
     var progressClock: () -> Double = ProgressMeter.hostClock
 
     public init(plugins: PluginRegistry = .builtIn,
-                out: @escaping (String) -> Void = { print($0, terminator: "") },
+                out: @escaping (String) -> Void = { StandardOutput.write($0) },
                 err: @escaping (String) -> Void = { StandardError.write($0) },
                 showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0) {
         self.plugins = plugins
@@ -72,9 +72,17 @@ public struct CLI {
     """
 
     /// Runs the process's command line with `plugins` and exits with its status: the whole
-    /// of an executable's `main.swift`.
+    /// of an executable's `main.swift`. Output that could not be written to standard output
+    /// (a full disk, the file size limit) fails the command: its data is incomplete.
     public static func main(plugins: PluginRegistry = .builtIn) -> Never {
-        exit(CLI(plugins: plugins).main(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let status = CLI(plugins: plugins).main(arguments)
+        if let problem = StandardOutput.failure {
+            let command = arguments.first.flatMap { CLI.commands.contains($0) ? " " + $0 : nil } ?? ""
+            StandardError.write("synclab\(command): cannot write the standard output: \(problem)\n")
+            exit(status == 0 ? 2 : status)
+        }
+        exit(status)
     }
 
     /// The loader of every command: it knows the kinds of `plugins`, and an `extends` that names

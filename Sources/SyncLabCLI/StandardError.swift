@@ -42,6 +42,55 @@ public enum StandardError {
     }
 }
 
+/// Writes to standard output that report their failure: the command's data (`trace-stats`'
+/// report, `schema`, `list`) is what it prints, so a write that fails — a full disk,
+/// `>/dev/full`, the file size limit, a reader gone — must fail the command, which `print`
+/// cannot say (its buffer is written at exit, and an error there is lost).
+///
+/// Every text is written at once with `write(2)`, in order with standard error. After the first
+/// failure nothing more is written; `CLI.main` reports it and exits with status 2.
+@usableFromInline
+enum StandardOutput {
+    /// Writes `text` to file descriptor 1, retrying after a signal; a failure is kept.
+    @usableFromInline
+    static func write(_ text: String) {
+        failures.withLock { failure in
+            guard failure == nil else { return }
+            var bytes = Array(text.utf8)
+            bytes.withUnsafeMutableBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = systemWrite(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { failure = errno; return }
+                    if n == 0 { failure = EIO; return }
+                    offset += n
+                }
+            }
+        }
+    }
+
+    /// Why a write to standard output failed, in words; nil while every write has succeeded.
+    static var failure: String? {
+        failures.withLock { $0.map { ReportWriter.describe(errno: $0) } }
+    }
+
+    /// The first failed write's error number.
+    private static let failures = Locked<Int32?>(nil)
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 /// `write(2)`, under a name that `StandardError.write` does not shadow.
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, bytes, count)

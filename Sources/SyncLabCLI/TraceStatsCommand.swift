@@ -26,50 +26,68 @@ struct TraceStatsCommand {
     With --against, the same figures for a link preset, drawn through its delay process
     (its own correlation, or an AR(1) with time constant --tau), 20,000 players.
 
+    LIMITS
+      a trace file of at most \(MahimahiTrace.maximumFileBytes) bytes and \(MahimahiTrace.maximumOpportunities) lines; a pass of at most \(Units.formatDuration(maximumPass));
+      --message-bytes 1 to \(maximumMessageBytes), crossing the downlink within \(Units.formatDuration(TraceLink.maximumCrossing));
+      --base-delay 0s to \(Units.formatDuration(maximumBaseDelay)); --tau \(Units.formatDuration(AR1Delays.minimumTimeConstant)) to \(Units.formatDuration(maximumTau)).
+
     EXAMPLE
-      synclab trace-stats ../shared/traces/Verizon-LTE-short.up ../shared/traces/Verizon-LTE-short.down --against lte
+      synclab trace-stats traces/lte.up traces/lte.down --base-delay 25ms --against lte
 
     """
 
     static let lags: [Nanoseconds] = [100 * .millisecond, .second, 10 * .second, .minute, 7 * .minute]
     static let probabilities = [0.5, 0.9, 0.99, 0.999]
+    static let valued: Set<String> = ["--message-bytes", "--base-delay", "--against", "--tau"]
+
+    /// The longest pass read: entered every 5 ms, 6 h is 4.32 million entries, each with a round
+    /// trip at every lag and a best of 1, 2 and 4 (some 100 bytes and 30 crossings an entry; a
+    /// 6 h pair took 21 s and 400 MB on the 2-core build machine).
+    static let maximumPass: Nanoseconds = 6 * 3_600 * .second
+    /// The largest `--message-bytes`: 666,667 packets.
+    static let maximumMessageBytes = 1_000_000_000
+    /// The longest `--base-delay`, added each way.
+    static let maximumBaseDelay: Nanoseconds = 3_600 * .second
+    /// The longest `--tau`.
+    static let maximumTau: Nanoseconds = 30 * 86_400 * .second
 
     func main(_ arguments: [String]) -> Int32 {
+        // An option given twice is refused, as every command refuses it (RunCommand.shapeProblem).
+        if let problem = RunCommand.shapeProblem(arguments, valued: Self.valued) { return usage(problem) }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "trace-stats", valued: ["--message-bytes", "--base-delay", "--against", "--tau"],
-                         help: Self.help) {
+        switch cli.parse(arguments, command: "trace-stats", valued: Self.valued, help: Self.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
-        guard parsed.positional.count == 2 else { return cli.usageError("trace-stats", "expected UPLINK and DOWNLINK trace files") }
-        var bytes: Int
-        do {
-            let s = try ShippedScenarios.load("v115-pausing")
-            bytes = s.server.file.responseBytes(items: s.positions)
-        } catch {
-            bytes = 3_000
-        }
+        guard parsed.positional.count == 2 else { return usage("expected UPLINK and DOWNLINK trace files") }
+        let bytes: Int
         if let text = parsed.options["--message-bytes"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n > 0, n <= 1_000_000_000 else {
-                return cli.usageError("trace-stats", "--message-bytes: expected a whole number from 1 to 1000000000; got '\(text)'")
+            guard let n = CLI.wholeNumber(text, as: Int.self), n > 0, n <= Self.maximumMessageBytes else {
+                return usage("--message-bytes: expected a whole number from 1 to \(Self.maximumMessageBytes); got \(SafePaths.quoted(text))")
             }
             bytes = n
+        } else if let s = try? ShippedScenarios.load("v115-pausing") {
+            bytes = s.server.file.responseBytes(items: s.positions)
+        } else {
+            bytes = 3_000
         }
         var base: Nanoseconds = 0
         if let text = parsed.options["--base-delay"] {
-            guard case .success(let d) = Units.parseDuration(text), d >= 0, d <= 3_600 * .second else {
-                return cli.usageError("trace-stats", "--base-delay: expected a duration from 0s to 1h, like \"20ms\"; got '\(text)'")
+            guard case .success(let d) = Units.parseDuration(text), d >= 0, d <= Self.maximumBaseDelay else {
+                return usage("--base-delay: expected a duration from 0s to \(Units.formatDuration(Self.maximumBaseDelay)), like \"20ms\"; "
+                    + "got \(SafePaths.quoted(text))")
             }
             base = d
         }
         var preset: LinkProfile? = nil
         if let name = parsed.options["--against"] {
             guard var p = LinkPresets.named(name) else {
-                return cli.usageError("trace-stats", "--against: unknown link preset '\(name)'; expected one of \(LinkPresets.names.joined(separator: ", "))")
+                return usage("--against: unknown link preset \(SafePaths.quoted(name)); expected one of \(LinkPresets.names.joined(separator: ", "))")
             }
             if let text = parsed.options["--tau"] {
-                guard case .success(let tau) = Units.parseDuration(text), tau >= AR1Delays.minimumTimeConstant, tau <= 30 * 86_400 * .second else {
-                    return cli.usageError("trace-stats", "--tau: expected a duration from 100ms to 30d; got '\(text)'")
+                guard case .success(let tau) = Units.parseDuration(text), tau >= AR1Delays.minimumTimeConstant, tau <= Self.maximumTau else {
+                    return usage("--tau: expected a duration from \(Units.formatDuration(AR1Delays.minimumTimeConstant)) to "
+                        + "\(Units.formatDuration(Self.maximumTau)); got \(SafePaths.quoted(text))")
                 }
                 p.correlation = AR1Delays(tau: tau)
             }
@@ -77,26 +95,23 @@ struct TraceStatsCommand {
             p.correlation = p.correlation.prepared(for: p)
             preset = p
         } else if parsed.options["--tau"] != nil {
-            return cli.usageError("trace-stats", "--tau needs --against PRESET")
+            return usage("--tau needs --against PRESET")
         }
+        // Read as a scenario reads a linkTrace (MahimahiTrace.load): the same limits and words.
         var traces: [DeliveryOpportunities] = []
         for path in parsed.positional {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                cli.err("synclab trace-stats: trace file '\(path)' cannot be read (\(ReportWriter.reason(error)))\n")
-                return 2
+            switch MahimahiTrace.load(path, through: FileSystemScenarioResolver()) {
+            case .success(let trace): traces.append(trace)
+            case .failure(let problem): return refuse(problem.message)
             }
-            guard let text = String(data: data, encoding: .utf8) else {
-                cli.err("synclab trace-stats: trace file '\(path)' is not UTF-8 text\n")
-                return 2
-            }
-            do {
-                traces.append(DeliveryOpportunities(milliseconds: try MahimahiTrace.opportunities(in: text), file: path))
-            } catch {
-                cli.err("synclab trace-stats: trace file '\(path)'\(error.line == 0 ? "" : " line \(error.line)"): \(error.message)\n")
-                return 2
+        }
+        for trace in traces where trace.length > Self.maximumPass {
+            return refuse("trace file '\(trace.file)' lasts \(Units.formatDuration(trace.length)) a pass; trace-stats enters a pass "
+                + "every 5 ms and reads passes of at most \(Units.formatDuration(Self.maximumPass))")
+        }
+        for (trace, message, size) in [(traces[0], "a request", 1), (traces[1], "--message-bytes \(bytes)", bytes)] {
+            if let problem = TraceLink.crossingProblem(message, bytes: size, trace: trace) {
+                return refuse("trace file '\(trace.file)': \(problem)")
             }
         }
         let link = TraceLink(uplink: traces[0], downlink: traces[1], baseDelay: base)
@@ -104,24 +119,58 @@ struct TraceStatsCommand {
         return 0
     }
 
+    /// A usage error, its text escaped (an option's value is the user's).
+    func usage(_ message: String) -> Int32 { cli.usageError("trace-stats", InputError.escapingControls(message)) }
+
+    /// Bad input: the message, escaped (a path may hold any character), and status 2.
+    func refuse(_ message: String) -> Int32 {
+        cli.err(InputError.escapingControls("synclab trace-stats: \(message)") + "\n")
+        return 2
+    }
+
     static func ms(_ ns: Double) -> String { String(format: ns < 10e6 ? "%.1f" : "%.0f", ns / 1e6) }
     static func seconds(_ ns: Int64) -> String { Units.formatDuration(ns) }
+    /// A pass's length in seconds: whole from 10 s, else to the millisecond ("0.3", "4", "140").
+    static func pass(_ ns: Int64) -> String {
+        ns >= 10 * .second ? String(format: "%.0f", Double(ns) / 1e9) : String(format: "%g", Double(ns / .millisecond) / 1e3)
+    }
+    /// A length in seconds to the tenth, or to the millisecond below 0.1 s ("140.0", "0.003").
+    static func tenths(_ ns: Int64) -> String {
+        ns >= 100 * .millisecond ? String(format: "%.1f", Double(ns) / 1e9) : pass(ns)
+    }
+    /// A share or correlation to three decimals, or "not informed" where it is undefined: no
+    /// round trip above the level, or none that varies.
+    static func fixed3(_ x: Double) -> String { x.isNaN ? "not informed" : String(format: "%.3f", x) }
+    /// The largest Gaussian correlation told apart from 1 at three decimals.
+    static let largestShownCorrelation = 0.9995
+    /// The AR(1) time constant a Gaussian correlation `g` at `lag` implies, as printed: "—" when
+    /// no AR(1) gives it (g ≤ 0), a lower bound when g prints as 1.000 (it could be any longer
+    /// time: the entries cannot tell), else to the hundredth of a second.
+    static func timeConstant(lag: Nanoseconds, correlation g: Double) -> String {
+        guard g < largestShownCorrelation else {
+            let least = LinkStatistics.timeConstant(lag: lag, correlation: largestShownCorrelation) ?? 0
+            return "over \(String(format: "%.0f", least.rounded(.down))) s"
+        }
+        return LinkStatistics.timeConstant(lag: lag, correlation: g).map { String(format: "%.2f s", $0) } ?? "—"
+    }
 
     /// The whole report: pure, for tests.
     static func report(_ link: TraceLink, messageBytes: Int, against preset: LinkProfile?) -> String {
         let k = TraceLink.packets(bytes: messageBytes)
         let length = max(link.uplink.length, link.downlink.length)
-        var out = "# \(link.uplink.file) and \(link.downlink.file)\n\n"
+        // The paths as given, their control characters escaped (a path may hold any byte).
+        var out = "# \(InputError.escapingControls(link.uplink.file)) and \(InputError.escapingControls(link.downlink.file))\n\n"
         for (name, t) in [("uplink", link.uplink), ("downlink", link.downlink)] {
             let mbps = Double(t.milliseconds.count) * 1500 * 8 / (Double(t.length) / 1e9) / 1e6
-            out += "- \(name): \(t.milliseconds.count) opportunities over \(String(format: "%.1f", Double(t.length) / 1e9)) s, "
+            let n = t.milliseconds.count
+            out += "- \(name): \(n) opportunit\(n == 1 ? "y" : "ies") over \(tenths(t.length)) s, "
                 + "\(String(format: "%.2f", mbps)) Mbit/s on average\n"
         }
-        out += "- entered every 5 ms of one \(String(format: "%.1f", Double(length) / 1e9)) s pass; "
+        let entries = LinkStatistics.entries(length: length)
+        out += "- entered \(entries.count == 1 ? "once, at the start" : "every 5 ms") of one \(tenths(length)) s pass; "
             + "base delay \(seconds(link.baseDelay)) each way; store file \(messageBytes) bytes = \(k) packets\n\n"
 
         // Crossing times.
-        let entries = LinkStatistics.entries(length: length)
         var request: [Double] = [], first: [Double] = [], rt1: [Double] = [], rtk: [Double] = [], responseK: [Double] = []
         for e in entries {
             let one = LinkStatistics.roundTrip(link, at: e, requestPackets: 1, responsePackets: 1)
@@ -155,7 +204,7 @@ struct TraceStatsCommand {
         out += "\n## One sender's round trips (1 + 1 packets) at a lag\n\n"
         out += "Rank correlation ρs, the Gaussian correlation behind it (2·sin(π·ρs/6)), the AR(1) time constant that gives it, "
             + "and the tail's persistence: of the round trips above their own p99, the share whose round trip a lag later is above it too "
-            + "(0.01 if independent).\n\n"
+            + "(0.01 if independent; not informed when no round trip is above it).\n\n"
         out += "| lag | ρs | Gaussian ρ | implied τ | p99 persists |" + (preset == nil ? "" : " preset Gaussian ρ | preset p99 persists |") + "\n"
         out += "|---|---|---|---|---|" + (preset == nil ? "" : "---|---|") + "\n"
         for lag in lags {
@@ -165,17 +214,20 @@ struct TraceStatsCommand {
                     Double(LinkStatistics.roundTrip(link, at: e + lag, requestPackets: 1, responsePackets: 1).first + 2 * link.baseDelay)
                 }
                 let rs = LinkStatistics.rankCorrelation(rt1, later)
-                let g = LinkStatistics.gaussianCorrelation(rank: rs)
-                let tau = LinkStatistics.timeConstant(lag: lag, correlation: g).map { String(format: "%.2f s", $0) } ?? "—"
-                cells = [String(format: "%.3f", rs), String(format: "%.3f", g), tau,
-                         String(format: "%.3f", LinkStatistics.tailShare(rt1, later, above: 0.99))]
+                if rs.isNaN {
+                    cells = ["not informed: the round trips do not vary", "", "", ""]
+                } else {
+                    let g = LinkStatistics.gaussianCorrelation(rank: rs)
+                    cells = [String(format: "%.3f", rs), String(format: "%.3f", g), timeConstant(lag: lag, correlation: g),
+                             fixed3(LinkStatistics.tailShare(rt1, later, above: 0.99))]
+                }
             } else {
-                cells = ["not informed: the trace repeats every \(String(format: "%.0f", Double(length) / 1e9)) s", "", "", ""]
+                cells = ["not informed: the trace repeats every \(pass(length)) s", "", "", ""]
             }
             if let presetTrips {
                 let (a, b) = presetTrips.pairs(lag: lag)
-                cells.append(String(format: "%.3f", LinkStatistics.gaussianCorrelation(rank: LinkStatistics.rankCorrelation(a, b))))
-                cells.append(String(format: "%.3f", LinkStatistics.tailShare(a, b, above: 0.99)))
+                cells.append(fixed3(LinkStatistics.gaussianCorrelation(rank: LinkStatistics.rankCorrelation(a, b))))
+                cells.append(fixed3(LinkStatistics.tailShare(a, b, above: 0.99)))
             }
             out += "| \(seconds(lag)) | " + cells.joined(separator: " | ") + " |\n"
         }

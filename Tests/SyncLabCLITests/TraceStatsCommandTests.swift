@@ -30,6 +30,19 @@ import SyncLab
         #expect(CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.up", "--tau", "2s"]).status == 2)
     }
 
+    /// The implied τ as printed: to the hundredth of a second; a lower bound once the Gaussian
+    /// correlation shows as 1.000 (the next double below 1 once gave "900719925474099.25 s");
+    /// "—" for no positive correlation. A pass's length to the millisecond below 10 s.
+    @Test func timeConstantsAndPassesArePrintedAsTheEntriesCanTell() {
+        #expect(TraceStatsCommand.timeConstant(lag: .second, correlation: Foundation.exp(-0.5)) == "2.00 s")
+        #expect(TraceStatsCommand.timeConstant(lag: 100 * .millisecond, correlation: 1.0.nextDown) == "over 199 s")
+        #expect(TraceStatsCommand.timeConstant(lag: 100 * .millisecond, correlation: 1) == "over 199 s")
+        #expect(TraceStatsCommand.timeConstant(lag: .second, correlation: 0) == "—")
+        #expect(TraceStatsCommand.pass(300 * .millisecond) == "0.3" && TraceStatsCommand.pass(4 * .second) == "4"
+            && TraceStatsCommand.pass(140_400 * .millisecond) == "140" && TraceStatsCommand.pass(.millisecond) == "0.001")
+        #expect(TraceStatsCommand.fixed3(.nan) == "not informed" && TraceStatsCommand.fixed3(0.25) == "0.250")
+    }
+
     static let shared = (#filePath.components(separatedBy: "/Tests/").first ?? ".") + "/../shared/traces"
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: shared + "/Verizon-LTE-short.up"), "needs ../shared/traces"))

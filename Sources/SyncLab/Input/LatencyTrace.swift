@@ -12,7 +12,8 @@ import SyncLabKernel
 /// names a header column; without it the file must have a single column. Every problem — no
 /// file, no samples, a cell that is not a number — names the file, the line and the key path.
 public enum LatencyTrace {
-    /// Trace files larger than this are refused unread (a million samples is ~10 MB).
+    /// Trace files larger than this are refused unread: latency traces (a million samples is
+    /// ~10 MB) and Mahimahi delivery traces (`MahimahiTrace`) alike (docs/safety.md).
     public static let maximumFileBytes = 50_000_000
     public static let maximumSamples = 1_000_000
     /// Units a trace's numbers may be in, with their size in nanoseconds.

@@ -195,19 +195,25 @@ extension LinkProfile {
             return try MahimahiTrace.read(path, at: file)
         }
         let up = try trace("uplink"), down = try trace("downlink")
-        let baseDelay = try node.value("baseDelay", default: 0) { try $0.nonNegativeDuration() }
-        guard baseDelay <= ScenarioLoader.Limits.delay else {
-            throw node.child("baseDelay")!.error("must be at most \(Units.formatDuration(ScenarioLoader.Limits.delay))")
+        let limits = ScenarioLoader.Limits.self
+        let failure = try p.value("failure", default: 0) { try $0.probability() }
+        let timeout = try p.value("timeout", default: 30 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) }
+        // As a floor (`readFloor`): a base delay past the time-out leaves no message in time.
+        let baseDelay = try node.value("baseDelay", default: Nanoseconds(0)) { n in
+            let delay = try n.nonNegativeDuration()
+            guard delay <= timeout else {
+                throw n.error("a base delay of \(Units.formatDuration(delay)) is longer than the link's time-out of "
+                    + "\(Units.formatDuration(timeout)); no message could arrive in time")
+            }
+            return delay
         }
         try node.rejectUnknownKeys()
-        let limits = ScenarioLoader.Limits.self
         var link = LinkProfile(
             name: name, share: share,
             uplink: .constant(Double(baseDelay)), downlink: .constant(Double(baseDelay)),
             // Unused: the traces carry the bytes. Drawn all the same, so the player's stream keeps its shape.
             bandwidth: .constant(1e12),
-            failure: try p.value("failure", default: 0) { try $0.probability() },
-            timeout: try p.value("timeout", default: 30 * Int64.second) { try $0.duration(in: Int64.millisecond...limits.delay) })
+            failure: failure, timeout: timeout)
         link.trace = TraceLink(uplink: up, downlink: down, baseDelay: baseDelay)
         (link.uplinkFloor, link.downlinkFloor) = try readFloor(p, preset: nil, timeout: link.timeout)
         if let node = p.child("loss") { link.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
@@ -216,5 +222,23 @@ extension LinkProfile {
         _ = p.child("preset")
         try p.rejectUnknownKeys()
         return link
+    }
+
+    /// Refuses a trace-driven profile whose traces a message the scenario is known to send could
+    /// take longer than `TraceLink.maximumCrossing` to cross (`TraceLink.crossingProblem`): a
+    /// request (`network.requestBytes`) up, the store file of every position (`store.file`) down.
+    /// `nodes` are the profiles' nodes, in the order of `links`.
+    static func checkTraceCrossings(_ links: [LinkProfile], at nodes: [InputNode], requestBytes: Int, storeFileBytes: Int) throws(InputError) {
+        for (link, p) in zip(links, nodes) {
+            guard let trace = link.trace, let node = p.child("linkTrace") else { continue }
+            for (direction, opportunities, message, bytes, related) in [
+                ("uplink", trace.uplink, "a request (network.requestBytes, \(requestBytes) bytes)", requestBytes, "network.requestBytes"),
+                ("downlink", trace.downlink, "the store file (store.file, \(storeFileBytes) bytes)", storeFileBytes, "store.file")] {
+                guard let problem = TraceLink.crossingProblem(message, bytes: bytes, trace: opportunities) else { continue }
+                var error = (node.child(direction)?.child("trace") ?? node).error("trace file '\(opportunities.file)': \(problem)")
+                error.relatedPath = related
+                throw error
+            }
+        }
     }
 }

@@ -10,9 +10,10 @@ import SyncLabKernel
 /// milliseconds, where every wait would be a whole number of them): the time average a sender
 /// arriving at a uniform random instant sees, without drawing anything.
 public enum LinkStatistics {
-    /// The entry instants over one pass of `length` ns, `step` apart.
+    /// The entry instants over one pass of `length` ns, `step` apart: at least one (at 0), so a
+    /// pass shorter than `step` is entered too. The caller bounds `length / step`, the count.
     public static func entries(length: Nanoseconds, step: Nanoseconds = 5 * .millisecond) -> [Int64] {
-        let count = Int(length / step)
+        let count = max(1, Int(length / step))
         return (0..<count).map { i in
             let jitter = (Double(i) * 0.6180339887498949).truncatingRemainder(dividingBy: 1)
             return Int64(i) * step + Int64(jitter * 1e6)

@@ -31,7 +31,31 @@ public struct TraceLink: Sendable, Equatable {
 
     /// The packets a message of `bytes` takes: at least one (a request without a body is headers).
     @inline(__always)
-    public static func packets(bytes: Int) -> Int { max(1, (bytes + packetBytes - 1) / packetBytes) }
+    public static func packets(bytes: Int) -> Int { max(1, bytes / packetBytes + (bytes % packetBytes > 0 ? 1 : 0)) }
+
+    /// The longest a message may take to cross a trace, ns: a year, beyond the longest time-out
+    /// (a day) and the longest run (30 days and as long a warm-up), so a message that needs
+    /// longer never arrives in any run. A scenario whose known messages could need longer is
+    /// refused (`crossingProblem`); any other crossing that would is cut to this, which keeps
+    /// every time a crossing adds up far from the end of `Int64`.
+    public static let maximumCrossing: Nanoseconds = 365 * 24 * 3_600 * .second
+
+    /// Why a message of `bytes` may take too long to cross `trace`, or nil. Its slowest crossing
+    /// is bounded by (⌊(k − 1) / n⌋ + 2) passes for k packets over n opportunities a pass (one to
+    /// reach its first opportunity, and a pass per n packets); that bound, worked out with
+    /// overflow-reporting arithmetic, must be at most `maximumCrossing`. The words say what the
+    /// message is, as in "the store file (20000 bytes)".
+    public static func crossingProblem(_ message: String, bytes: Int, trace: DeliveryOpportunities) -> String? {
+        let k = packets(bytes: bytes), n = trace.milliseconds.count
+        let passes = Int64((k - 1) / n + 2)
+        let (slowest, overflow) = passes.multipliedReportingOverflow(by: trace.length)
+        guard overflow || slowest > maximumCrossing else { return nil }
+        return "\(message) takes \(k) packets, which need up to \(passes) passes of this trace to cross it "
+            + "(\(n) opportunit\(n == 1 ? "y" : "ies") in each \(Units.formatDuration(trace.length)) pass), "
+            + (overflow ? "" : "\(Units.formatDuration(slowest)), ")
+            + "more than the \(Units.formatDuration(maximumCrossing)) a crossing may take; "
+            + "use a trace with more opportunities or a smaller message"
+    }
 
     /// Where player `player` enters the recording: ns, reduced modulo each direction's length.
     public static func offset(player: UInt64, seed: UInt64) -> UInt64 {
@@ -60,9 +84,11 @@ public struct DeliveryOpportunities: Sendable, Equatable {
     /// The trace's file, as the scenario names it (for messages and summaries).
     public let file: String
 
-    /// `milliseconds` must be non-empty, non-decreasing, from 0, and end above 0.
+    /// `milliseconds` must be non-empty, non-decreasing, from 0, and end above 0 and at most
+    /// at `MahimahiTrace.maximumLength`.
     public init(milliseconds: [Int64], file: String) {
-        precondition(!milliseconds.isEmpty && milliseconds.first! >= 0 && milliseconds.last! > 0)
+        precondition(!milliseconds.isEmpty && milliseconds.first! >= 0 && milliseconds.last! > 0
+                     && milliseconds.last! <= MahimahiTrace.maximumLength / .millisecond)
         self.milliseconds = milliseconds
         self.file = file
     }
@@ -72,6 +98,8 @@ public struct DeliveryOpportunities: Sendable, Equatable {
 
     /// When the first and the last of `packets` packets entering at `entry` (ns on the trace's
     /// own clock, from 0) leave: at the next `packets` opportunities at or after `entry`, one each.
+    /// A last packet that would leave more than `TraceLink.maximumCrossing` after `entry` leaves
+    /// then (it arrives in no run).
     public func exits(entering entry: Int64, packets: Int) -> (first: Int64, last: Int64) {
         let n = milliseconds.count
         // The pass whose opportunities run from just after its start to its end, inclusive: one
@@ -85,9 +113,15 @@ public struct DeliveryOpportunities: Sendable, Equatable {
             let mid = (low + high) / 2
             if milliseconds[mid] < atOrAfterMs { low = mid + 1 } else { high = mid }
         }
-        let j = low + packets - 1
         let first = (pass * length) + milliseconds[low] * .millisecond
-        let last = (pass + Int64(j / n)) * length + milliseconds[j % n] * .millisecond
-        return (first, last)
+        // The last packet is `packets - 1` opportunities after the first: whole passes, then the
+        // rest, which may run into one more pass (`low` and the rest are each below n).
+        let later = max(packets, 1) - 1
+        var j = low + later % n, passes = Int64(later / n)
+        if j >= n { j -= n; passes += 1 }
+        let (span, overflow) = passes.multipliedReportingOverflow(by: length)
+        guard !overflow, span <= TraceLink.maximumCrossing else { return (first, entry + TraceLink.maximumCrossing) }
+        let last = (pass * length + span) + milliseconds[j] * .millisecond
+        return (first, min(last, entry + TraceLink.maximumCrossing))
     }
 }

@@ -95,6 +95,8 @@ extension ScenarioLoader {
             throw profilesNode.error("shares must sum to 1; they sum to \(String(format: "%.6g", shareSum)) (\(terms))")
         }
         s.links = links
+        try LinkProfile.checkTraceCrossings(links, at: profileNodes, requestBytes: s.requestBytes,
+                                            storeFileBytes: s.server.file.responseBytes(items: s.positions))
         try n.rejectUnknownKeys()
     }
 

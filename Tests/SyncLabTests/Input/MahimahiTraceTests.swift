@@ -9,6 +9,9 @@ import Testing
         // CRLF line ends and a missing final newline read like LF; blank lines are skipped.
         #expect(try MahimahiTrace.opportunities(in: "0\r\n1\r\n\r\n1\r\n5") == [0, 1, 1, 5])
         #expect(try MahimahiTrace.opportunities(in: " 7 \n") == [7])
+        // A trace may last exactly the longest allowed, 30 days.
+        #expect(try MahimahiTrace.opportunities(in: "0\n2592000000\n") == [0, 2_592_000_000])
+        #expect(MahimahiTrace.maximumLength == 30 * 86_400 * Int64.second)
     }
 
     @Test(arguments: [
@@ -18,6 +21,8 @@ import Testing
         ("1\r\nabc\r\n", 2, "is not a whole number of milliseconds"),
         ("\n\n", 0, "has no delivery opportunities"),
         ("0\n0\n", 2, "ends at 0 ms; a trace must last (its last time is its length)"),
+        ("0\n2592000001\n", 2, "2592000001 ms is past the longest a trace may last, 30d (2592000000 ms)"),
+        ("0\n9999999999999\n5\n", 2, "9999999999999 ms is past the longest a trace may last, 30d (2592000000 ms)"),
     ])
     func badTracesNameTheLine(text: String, line: Int, message: String) {
         #expect(throws: LatencyTrace.Problem(line: line, message: message)) { try MahimahiTrace.opportunities(in: text) }

@@ -29,6 +29,13 @@ import SyncLabKernel
         #expect(two.last == 2 * .millisecond)
     }
 
+    /// A pass shorter than the entry step is still entered, once, at its start.
+    @Test func aPassShorterThanAStepIsEnteredOnce() {
+        #expect(LinkStatistics.entries(length: 1 * .millisecond) == [0])
+        #expect(LinkStatistics.entries(length: 4_999_999) == [0])
+        #expect(LinkStatistics.entries(length: 10 * .millisecond).count == 2)
+    }
+
     @Test func correlationsQuantilesAndTheLoop() {
         let x = (0..<100).map(Double.init)
         #expect(LinkStatistics.rankCorrelation(x, x.map { $0 * $0 }) == 1)

@@ -52,6 +52,35 @@ import SyncLabKernel
         #expect(t.exits(entering: 6 * Int64.second + 1_000_500_000, packets: 1) == (9000 * Self.ms, 9000 * Self.ms))
     }
 
+    /// The slowest crossing of k packets over n opportunities a pass is at most ⌊(k − 1)/n⌋ + 2
+    /// passes; a message whose bound is over a year is refused in words, and a crossing that
+    /// would need longer is cut to a year instead of overflowing.
+    @Test func aCrossingLongerThanAYearIsRefusedOrCut() {
+        let sparse = Self.trace([0, 300_000_000])            // two opportunities every 3d11h20m
+        #expect(TraceLink.crossingProblem("a request", bytes: 400, trace: sparse) == nil)
+        // 100 MB: 66,667 packets, 33,335 passes; their product overflows Int64.
+        #expect(TraceLink.crossingProblem("the store file", bytes: 100_000_000, trace: sparse)
+            == "the store file takes 66667 packets, which need up to 33335 passes of this trace to cross it "
+            + "(2 opportunities in each 3d11h20m pass), more than the 365d a crossing may take; "
+            + "use a trace with more opportunities or a smaller message")
+        // 200 packets: 101 passes, 350 days, within a year; 210 packets, 106 passes, over it.
+        #expect(TraceLink.crossingProblem("m", bytes: 200 * 1500, trace: sparse) == nil)
+        #expect(TraceLink.crossingProblem("m", bytes: 210 * 1500, trace: sparse)?.contains("106 passes") == true)
+        // The worst case is a bound: a crossing never exceeds it.
+        for packets in [1, 2, 3, 199, 200] {
+            for entry in [Int64(0), 1, 299_999_999 * Self.ms, 300_000_000 * Self.ms, 300_000_000 * Self.ms + 1] {
+                let exits = sparse.exits(entering: entry, packets: packets)
+                #expect(exits.last - entry <= Int64((packets - 1) / 2 + 2) * sparse.length)
+            }
+        }
+        // Past a year the last packet leaves a year after entering; nothing traps.
+        let year = TraceLink.maximumCrossing
+        #expect(sparse.exits(entering: 5, packets: 66_667) == (300_000_000 * Self.ms, 5 + year))
+        #expect(sparse.exits(entering: 5, packets: Int.max).last == 5 + year)
+        #expect(Self.trace([1]).exits(entering: 0, packets: Int.max / 2).last == year)
+        #expect(TraceLink.packets(bytes: Int.max) == Int.max / 1500 + 1)
+    }
+
     /// Players enter the trace at their own offsets: on the one-packet-per-second trace a packet
     /// sent at t = 0 waits (1 s − offset mod 1 s), uniform over (0, 1 s] across players, mean
     /// 0.5 s and standard deviation 1/√12 s; over 10,000 players the mean is within five
