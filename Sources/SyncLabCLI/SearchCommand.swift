@@ -156,7 +156,7 @@ struct SearchCommand {
             runs += plan.search(group: g) { c, stage, seed in
                 var scenario = (stage == .screen ? screen[c] : full[c])!
                 scenario.seed = seed
-                let label = "candidate \(c) of 0–\(plan.candidates - 1), \(stage.rawValue) seed \(seed)"
+                let label = "candidate \(c) (0 to \(plan.candidates - 1)), \(stage.rawValue) seed \(seed)"
                 let result = Simulation.run(scenario, threads: threads, progress: cli.progress(label, simulating: scenario, flags: parsed.flags))
                 cli.progressDone(flags: parsed.flags)
                 let figures = result.figures

@@ -70,9 +70,11 @@ enum StandardOutput {
         }
     }
 
-    /// Why a write to standard output failed, in words; nil while every write has succeeded.
+    /// Why a write to standard output failed, in words; nil while every write has succeeded, and
+    /// when the reader went away (`synclab schema | head`): it read what it wanted, as a reader
+    /// that stops early does of any command, and nothing the command wrote is lost to it.
     static var failure: String? {
-        failures.withLock { $0.map { ReportWriter.describe(errno: $0) } }
+        failures.withLock { $0.flatMap { $0 == EPIPE ? nil : ReportWriter.describe(errno: $0) } }
     }
 
     /// The first failed write's error number.
