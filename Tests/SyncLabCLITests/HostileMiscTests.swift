@@ -130,8 +130,9 @@ import SyncLab
         #expect(Self.synclab(["check", scenario, "--quiet"]).status == 0)
     }
 
-    /// The same misreading made the `outageFailures` figure a denormal (about 1e-323) whatever
-    /// the count, so a budget such as "at most 0.5 failures" passed a run that had thousands.
+    /// `outageFailures` converts its count as the queue row's batches now do (`Double($0)`, not
+    /// `map(Double.init)`, which on a UInt64 can pick `init(bitPattern:)`): a budget of at most
+    /// 0.5 failures sees the run's real count and fails.
     @Test func outageFailuresCountsTheFailures() throws {
         let dir = CLITests.temporaryDirectory()
         let scenario = try Self.variant(#"""
