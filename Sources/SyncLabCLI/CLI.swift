@@ -20,20 +20,25 @@ public struct CLI {
     /// Whether long runs report progress on `err` (`--quiet` turns it off for one command):
     /// a line updated in place on a terminal, a plain line now and then elsewhere (Progress.swift).
     public var showsProgress: Bool
-    /// Whether `err` is a terminal, which decides how progress is shown.
+    /// Whether `err` is a terminal, which with `terminalType` decides how progress is shown.
     public var stderrIsTerminal: Bool
+    /// The terminal's type (`TERM`): "dumb", empty or none gets plain progress lines, never
+    /// cursor controls, even on a terminal.
+    public var terminalType: String?
     /// Wall seconds, read for progress only.
     var progressClock: () -> Double = ProgressMeter.hostClock
 
     public init(plugins: PluginRegistry = .builtIn,
                 out: @escaping (String) -> Void = { StandardOutput.write($0) },
                 err: @escaping (String) -> Void = { StandardError.write($0) },
-                showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+                showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0,
+                terminalType: String? = ProcessInfo.processInfo.environment["TERM"]) {
         self.plugins = plugins
         self.out = out
         self.err = err
         self.showsProgress = showsProgress
         self.stderrIsTerminal = stderrIsTerminal
+        self.terminalType = terminalType
     }
 
     public static let usage = """
@@ -229,8 +234,7 @@ struct ParsedArguments {
                     parsed.flags.insert(name)
                 } else {
                     let known = (valued.union(allowedFlags)).sorted()
-                    let near = known.min { ScenarioLoader.editDistanceForHints($0, name) < ScenarioLoader.editDistanceForHints($1, name) }
-                    let hint = near.flatMap { ScenarioLoader.editDistanceForHints($0, name) <= 2 ? "; did you mean \($0)?" : nil } ?? ""
+                    let hint = NearMiss.suggestion(for: name, among: known).map { "; did you mean \($0)?" } ?? ""
                     return .failure(ArgumentError("unknown option \(name)\(hint)"))
                 }
             } else {

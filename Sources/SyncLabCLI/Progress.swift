@@ -6,15 +6,26 @@ import SyncLabReports
 // stay byte-identical with or without it. The host clock is read here, for progress and nothing
 // else; the kernel and the lab only report the share of simulated time done.
 //
-// On a terminal one line is rewritten in place (carriage return): simulated time done, the rate
-// and the time left. Off a terminal (a CI log, a file) plain lines, one each time both 10% more
-// of the run is done and 30 s of wall time have passed since the last, so a run shorter than
-// 30 s prints none; a run that printed any ends with one saying it is done.
+// On a terminal one line is rewritten in place (carriage return, then ESC[K to clear what is
+// left of the longer line before): simulated time done, the rate and the time left. Off a
+// terminal (a CI log, a file), and on a terminal that declares it takes no cursor controls
+// (TERM unset, empty or "dumb", as in Emacs' shell buffers), plain lines, one each time both 10%
+// more of the run is done and 30 s of wall time have passed since the last, so a run shorter
+// than 30 s prints none; a run that printed any ends with one saying it is done.
 
 /// One run's progress meter: turns "share of simulated time done" into lines of text.
 struct ProgressMeter {
     /// Where the lines go: a terminal gets one line updated in place, anything else plain lines.
-    enum Style { case terminal, lines }
+    enum Style {
+        case terminal, lines
+
+        /// The style for stderr: in place only on a terminal whose type (`TERM`) takes the
+        /// carriage return and ESC[K; plain lines on a dumb terminal, one of unknown type, or off one.
+        static func forStderr(isTerminal: Bool, terminalType: String?) -> Style {
+            guard isTerminal, let type = terminalType, !type.isEmpty, type != "dumb" else { return .lines }
+            return .terminal
+        }
+    }
 
     /// A plain line at most this often (wall seconds)…
     static let lineInterval = 30.0
@@ -110,14 +121,19 @@ extension CLI {
         guard showsProgress, !flags.contains(CLI.quietFlag) else { return nil }
         var meter = ProgressMeter(label: runs > 1 ? "run \(run) of \(runs), \(label)" : label,
                                   simulated: scenario.duration &+ scenario.warmup,
-                                  style: stderrIsTerminal ? .terminal : .lines,
+                                  style: progressStyle,
                                   clock: progressClock, write: writeProgress)
         return { meter.update($0) }
     }
 
+    /// How progress is shown on stderr (`ProgressMeter.Style.forStderr`).
+    var progressStyle: ProgressMeter.Style {
+        .forStderr(isTerminal: stderrIsTerminal, terminalType: terminalType)
+    }
+
     /// Clears the progress line on a terminal, so what follows starts on a clean line.
     func progressDone(flags: Set<String>) {
-        if showsProgress, stderrIsTerminal, !flags.contains(CLI.quietFlag) { writeProgress("\r\u{1B}[K") }
+        if showsProgress, progressStyle == .terminal, !flags.contains(CLI.quietFlag) { writeProgress("\r\u{1B}[K") }
     }
 
     /// Every progress write goes through here, to stderr.

@@ -6,6 +6,13 @@ import SyncLabKernel
 /// `synclab run`: simulate one scenario and write its report folder atomically.
 struct RunCommand {
     let cli: CLI
+    /// Where `shardCountsVariable` is read from (the process environment by default).
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    /// Set to 1, stderr's timing line also counts how the shards kept in step with the fleet:
+    /// trades, waits and events handled while waiting. For measuring the coordination
+    /// (docs/performance.md); nobody else needs them, so they are not printed by default.
+    static let shardCountsVariable = "SYNCLAB_SHARD_COUNTS"
 
     static let help = """
     synclab run — simulate one scenario and write its report
@@ -148,7 +155,9 @@ struct RunCommand {
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
             + "\(Simulation.shardCount(scenario, threads: threads)) threads, show summaries \(result.showSummaryBytes >> 20) MiB"
-            + (result.fleetExchanges > 0 ? ", \(result.fleetExchanges) trades with the fleet, \(result.shardWaits) waits, \(result.eventsWhileWaiting) events handled while waiting" : "") + "\n")
+            + (result.fleetExchanges > 0 && environment[RunCommand.shardCountsVariable] == "1"
+               ? ", \(result.fleetExchanges) trades with the fleet, \(result.shardWaits) waits, \(result.eventsWhileWaiting) events handled while waiting" : "")
+            + "\n")
         return 0
     }
 }

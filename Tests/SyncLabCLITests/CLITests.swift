@@ -124,7 +124,7 @@ enum CLITestFolders {
         try text.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         let r = Self.synclab(["validate", dir + "/bad.json"])
         #expect(r.status == 2)
-        #expect(r.err.contains("bad.json: network.profiles: shares must sum to 1; they sum to 0.9"), "stderr was: \(r.err)")
+        #expect(r.err.contains("bad.json: network.profiles: shares must sum to 1 (within 0.000001); they sum to 0.9"), "stderr was: \(r.err)")
     }
 
     @Test(arguments: [

@@ -10,11 +10,12 @@ import SyncLab
 
     /// `synclab ARGS` in-process; progress as on a terminal or not, on a clock that moves `step`
     /// seconds at every reading (so plain lines appear even though the runs are short).
-    static func synclab(_ args: [String], progress: Bool, terminal: Bool = true, step: Double = 0)
+    static func synclab(_ args: [String], progress: Bool, terminal: Bool = true, term: String? = "xterm-256color", step: Double = 0)
         -> (status: Int32, out: String, err: String) {
         let box = Box()
         box.step = step
-        var cli = CLI(out: { box.out += $0 }, err: { box.err += $0 }, showsProgress: progress, stderrIsTerminal: terminal)
+        var cli = CLI(out: { box.out += $0 }, err: { box.err += $0 }, showsProgress: progress, stderrIsTerminal: terminal,
+                      terminalType: term)
         cli.progressClock = { box.now += box.step; return box.now }
         let status = cli.main(args)
         return (status, box.out, box.err)
@@ -82,10 +83,32 @@ import SyncLab
         #expect(box.err == "day: 360 h 00 min of 720 h 00 min simulated (50%), 6.0 sim h/s, 1 min 00 s left\n")
     }
 
+    /// In place only on a terminal whose type takes the carriage return and ESC[K: a dumb
+    /// terminal (Emacs' shell), one without a type, and anything not a terminal get plain lines.
+    @Test func theStyleFollowsTheTerminalAndItsType() {
+        typealias Style = ProgressMeter.Style
+        #expect(Style.forStderr(isTerminal: true, terminalType: "xterm-256color") == .terminal)
+        #expect(Style.forStderr(isTerminal: true, terminalType: "screen") == .terminal)
+        #expect(Style.forStderr(isTerminal: true, terminalType: "dumb") == .lines)
+        #expect(Style.forStderr(isTerminal: true, terminalType: "") == .lines)
+        #expect(Style.forStderr(isTerminal: true, terminalType: nil) == .lines)
+        #expect(Style.forStderr(isTerminal: false, terminalType: "xterm") == .lines)
+        // The command line's own choice, and its closing clear, follow the same rule.
+        let box = Box()
+        var cli = CLI(out: { _ in }, err: { box.err += $0 }, showsProgress: true, stderrIsTerminal: true, terminalType: "dumb")
+        #expect(cli.progressStyle == .lines)
+        cli.progressDone(flags: [])
+        #expect(box.err.isEmpty)
+        cli.terminalType = "xterm"
+        #expect(cli.progressStyle == .terminal)
+        cli.progressDone(flags: [])
+        #expect(box.err == "\r\u{1B}[K")
+    }
+
     @Test func aCommandOfSeveralRunsNumbersThemAndQuietSilencesIt() throws {
         let scenario = try ScenarioLoader().load(path: CLITests.shippedPausing)
         let box = Box()
-        var cli = CLI(out: { _ in }, err: { box.err += $0 }, showsProgress: true, stderrIsTerminal: true)
+        var cli = CLI(out: { _ in }, err: { box.err += $0 }, showsProgress: true, stderrIsTerminal: true, terminalType: "xterm")
         cli.progressClock = { box.now }
         let handler = try #require(cli.progress("v115-pausing seed 3", simulating: scenario, run: 2, of: 5, flags: []))
         handler(0.5)

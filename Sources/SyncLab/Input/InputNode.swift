@@ -163,18 +163,17 @@ public final class InputNode {
 
     /// Fails on the first key (in file order) that no reader asked for.
     ///
-    /// Suggests the intended key when an asked-for key that is absent is within edit distance 2
-    /// or differs only in case; otherwise lists the allowed keys. Only this object is checked:
-    /// each reader checks its own objects.
+    /// Suggests the intended key by the near-miss rule (`NearMiss`), saying so when that key is
+    /// set as well; otherwise lists the allowed keys. Only this object is checked: each reader
+    /// checks its own objects.
     public func rejectUnknownKeys() throws(InputError) {
         try expectObject()
         guard let unknown = unknownKeys().first else { return }
-        let present = Set((try? keys()) ?? [])
-        let candidates = askedKeys.filter { !present.contains($0) }
         let shown = InputNode.describeKey(unknown)
         var problem: InputError
-        if let suggestion = InputNode.suggestion(for: unknown, among: candidates) {
-            problem = error("unknown key \(shown); did you mean '\(suggestion)'?")
+        if let suggestion = NearMiss.suggestion(for: unknown, among: askedKeys) {
+            let present = ((try? keys()) ?? []).contains(suggestion)
+            problem = error("unknown key \(shown); did you mean '\(suggestion)'?" + (present ? " ('\(suggestion)' is set too)" : ""))
         } else if askedKeys.isEmpty {
             problem = error("unknown key \(shown); this object takes no keys")
         } else {
@@ -201,6 +200,30 @@ public final class InputNode {
     public func string() throws(InputError) -> String {
         guard case .string(let text) = value else { throw expected("a string") }
         return text
+    }
+
+    /// A string that is printed as it is (a name, a description): one without control characters
+    /// (ESC, BEL, line breaks and the rest of C0, DEL and C1), line or paragraph separators, or
+    /// the marks that reorder text (bidirectional embeddings, overrides and isolates), any of
+    /// which could drive or disguise the terminal or the Markdown it is shown in.
+    public func printableText() throws(InputError) -> String {
+        let text = try string()
+        for (offset, scalar) in text.unicodeScalars.enumerated() where !InputNode.isPrintable(scalar) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            throw error("must be printable text, without control characters; character \(offset + 1) is U+\(code)")
+        }
+        return text
+    }
+
+    /// Whether `scalar` may be printed as it is (`printableText`).
+    public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F: return false                          // C0, DEL, C1
+        case 0x2028, 0x2029: return false                                  // line and paragraph separators
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return false   // bidirectional marks
+        default: return true
+        }
     }
 
     public func bool() throws(InputError) -> Bool {
@@ -342,37 +365,7 @@ public final class InputNode {
         return base.isEmpty ? key : base + "." + key
     }
 
-    /// The best candidate for a misspelled `key`: a case-insensitive match first, else the
-    /// closest within edit distance 2 (earliest wins ties), never one as short as the distance.
-    static func suggestion(for key: String, among candidates: [String]) -> String? {
-        if let match = candidates.first(where: { $0.lowercased() == key.lowercased() }) { return match }
-        var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            let distance = levenshtein(key, candidate)
-            if distance <= 2, distance < candidate.count, distance < (best?.distance ?? Int.max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.candidate
-    }
-
     static func isLikelyTypo(_ found: String, of key: String) -> Bool {
-        suggestion(for: found, among: [key]) != nil
-    }
-
-    /// Edit distance counting insertions, deletions and substitutions of characters.
-    static func levenshtein(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            previous = current
-        }
-        return previous[b.count]
+        NearMiss.suggestion(for: found, among: [key]) != nil
     }
 }

@@ -80,7 +80,7 @@ public enum Units {
     /// is an error rather than silently rounded.
     public static func parseDuration(_ text: String) -> Result<Int64, UnitError> {
         let parsed: Quantity
-        switch split(text, kind: "duration", example: "250ms", defaultUnit: "s", units: durationUnits.map(\.symbol)) {
+        switch split(text, kind: "duration", example: "250ms", likeUnits: ["ms", "s"], units: durationUnits.map(\.symbol)) {
         case .failure(let error): return .failure(error)
         case .success(let quantity): parsed = quantity
         }
@@ -103,7 +103,7 @@ public enum Units {
     ///
     /// A bare number is rejected: "20000" could mean bytes or kilobytes, so the unit is required.
     public static func parseBytes(_ text: String) -> Result<Double, UnitError> {
-        parseDecimal(text, kind: "size", example: "20kB", defaultUnit: "B", units: byteUnits)
+        parseDecimal(text, kind: "size", example: "20kB", likeUnits: ["B", "kB"], units: byteUnits)
     }
 
     /// Parses a bandwidth such as "50kB/s", "2MB/s", "1Mbit/s" (125_000) or "1Gbit/s" into bytes/s.
@@ -111,9 +111,9 @@ public enum Units {
     /// Bit units are accepted because link speeds are usually quoted in bits; the result is
     /// always bytes per second.
     public static func parseRate(_ text: String) -> Result<Double, UnitError> {
-        let result = parseDecimal(text, kind: "rate", example: "1Mbit/s", defaultUnit: "B/s", units: rateUnits)
+        let result = parseDecimal(text, kind: "rate", example: "1Mbit/s", likeUnits: ["kB/s", "Mbit/s"], units: rateUnits)
         // "20kB" is a size, not a rate: say what is missing instead of "unknown unit".
-        if case .failure = result, case .success(let quantity) = split(text, kind: "rate", example: "1Mbit/s", defaultUnit: "B/s", units: []),
+        if case .failure = result, case .success(let quantity) = split(text, kind: "rate", example: "1Mbit/s", likeUnits: ["kB/s", "Mbit/s"], units: []),
            byteUnits.contains(where: { $0.symbol == quantity.unit })
             || rateUnits.contains(where: { $0.symbol == quantity.unit + "/s" }) {
             return .failure(UnitError(
@@ -123,11 +123,11 @@ public enum Units {
     }
 
     private static func parseDecimal(
-        _ text: String, kind: String, example: String, defaultUnit: String, units: [Unit<Double>]
+        _ text: String, kind: String, example: String, likeUnits: [String], units: [Unit<Double>]
     ) -> Result<Double, UnitError> {
         let symbols = units.map(\.symbol)
         let parsed: Quantity
-        switch split(text, kind: kind, example: example, defaultUnit: defaultUnit, units: symbols) {
+        switch split(text, kind: kind, example: example, likeUnits: likeUnits, units: symbols) {
         case .failure(let error): return .failure(error)
         case .success(let quantity): parsed = quantity
         }
@@ -156,8 +156,10 @@ public enum Units {
     ///
     /// `units` is only used for messages; whether the unit is known is the caller's business,
     /// except that a space is reported as a space when removing it would give a known unit.
+    /// `likeUnits` are the units a bare number is shown with: more than one, so that the message
+    /// never proposes a single reading of "250" that may be 1,000 times off ("250ms" or "250s").
     private static func split(
-        _ text: String, kind: String, example: String, defaultUnit: String, units: [String]
+        _ text: String, kind: String, example: String, likeUnits: [String], units: [String]
     ) -> Result<Quantity, UnitError> {
         let squeezed = compact(text)
         if squeezed.isEmpty {
@@ -180,7 +182,8 @@ public enum Units {
         }
         if unit.isEmpty {
             return .failure(UnitError(
-                message: "missing unit in \"\(text)\"; expected one of \(units.joined(separator: ", ")), like \"\(squeezed)\(defaultUnit)\""))
+                message: "missing unit in \"\(text)\"; expected one of \(units.joined(separator: ", ")), like "
+                    + likeUnits.map { "\"\(squeezed)\($0)\"" }.joined(separator: " or ")))
         }
         if squeezed != text, units.contains(unit) {
             return .failure(UnitError(

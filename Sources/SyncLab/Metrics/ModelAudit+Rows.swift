@@ -59,13 +59,22 @@ public enum ModelAudit {
         case is IndependentDelays, is TraceReplayDelays: return Forgetting(horizon: 0, directionsShareState: false, residual: 0)
         case let ar1 as AR1Delays:
             // exp(−Δt/τ) ≤ 0.001 from Δt = 6.9 τ.
-            return Forgetting(horizon: Int64((Double(ar1.tau) * horizonOver).rounded(.up)), directionsShareState: false, residual: forgottenBelow)
+            return Forgetting(horizon: horizon(ns: Double(ar1.tau) * horizonOver), directionsShareState: false, residual: forgottenBelow)
         case let ge as GilbertElliottDelays:
             // The state's correlation over Δt is e^(−λΔt), λ = g + b.
             let lambda = ge.goodToBadPerSecond + ge.badToGoodPerSecond
-            return Forgetting(horizon: Int64((horizonOver / lambda * 1e9).rounded(.up)), directionsShareState: true, residual: forgottenBelow)
+            return Forgetting(horizon: horizon(ns: horizonOver / lambda * 1e9), directionsShareState: true, residual: forgottenBelow)
         default: return Forgetting(horizon: .max, directionsShareState: true, residual: forgottenBelow)
         }
+    }
+
+    /// A horizon of `ns` nanoseconds, rounded up; `.max` (never forgets: only a player's first
+    /// draw counts) when it is past what an Int64 holds or not a number: rates the loader accepts
+    /// go down to any positive value (a channel that stays good or bad for centuries is a fixed
+    /// mixture of players), so λ = g + b may be 2e-10 per second and the horizon 3.5e19 ns.
+    static func horizon(ns: Double) -> Int64 {
+        guard ns.isFinite, ns < 0x1p63 else { return .max }
+        return Int64(max(0, ns).rounded(.up))
     }
 
     /// A link's delay law by Monte Carlo of its own delay process: the uplink and downlink of
@@ -377,12 +386,12 @@ public enum ModelAudit {
         let model = "server queue"
         if let expectedWait, s.admitted > 0 {
             let realised = (s.waits.mean ?? 0) / 1e9
-            let se = batchError(s.batchWaitSums.map { Double($0) / 1e9 }, s.batchServed.map(Double.init))
+            let se = batchError(s.batchWaitSums.map { Double($0) / 1e9 }, s.batchServed.map { Double($0) })
             rows.append(AuditRow(model: model, figure: "queueWaitMs.mean", expected: expectedWait * 1e3, realised: realised * 1e3,
                                  tolerance: (z * se + 1e-6) * 1e3, samples: Int(s.admitted)))
         }
         if let blocking {
-            let se = batchError(s.batchRefused.map(Double.init), zip(s.batchServed, s.batchRefused).map { Double($0 + $1) })
+            let se = batchError(s.batchRefused.map { Double($0) }, zip(s.batchServed, s.batchRefused).map { Double($0 + $1) })
             let share = Double(s.queueFull) / arrivals
             rows.append(AuditRow(model: model, figure: "refusedShare", expected: blocking, realised: share,
                                  tolerance: z * se + 0.5 / arrivals, samples: Int(arrivals)))
@@ -390,7 +399,10 @@ public enum ModelAudit {
         return rows
     }
 
-    /// The standard error of a ratio Σ sums / Σ counts from its batches' ratios (batch means).
+    /// The standard error of a ratio Σ sums / Σ counts from its batches' ratios (batch means):
+    /// with B batches whose ratios are r_b, their mean r̄ and s² = Σ(r_b − r̄)²/(B − 1), the
+    /// error is √(s²/B); infinite below two batches with a count. (Counts are converted with
+    /// `Double($0)`: `counts.map(Double.init)` on [UInt64] resolved to `init(bitPattern:)`.)
     static func batchError(_ sums: [Double], _ counts: [Double]) -> Double {
         let used = zip(sums, counts).filter { $0.1 > 0 }
         guard used.count >= 2 else { return .infinity }

@@ -5,7 +5,7 @@
 /// not have, or a figure only `check --seeds` measures. Names the nearest key there is.
 public struct UnknownFigure: Error, Sendable, Equatable, CustomStringConvertible {
     public var key: String
-    /// The closest key this run has, when one is close (at most a third of the key's letters off).
+    /// The closest key this run has, when one is close by the near-miss rule (`NearMiss`).
     public var nearest: String?
 
     public var description: String {
@@ -20,8 +20,7 @@ extension RunResult {
     public func figure(_ key: String) throws(UnknownFigure) -> Double? {
         let keys = Figure.keys(for: scenario)
         guard keys.contains(key) else {
-            let nearest = keys.min { ScenarioLoader.editDistance($0, key) < ScenarioLoader.editDistance($1, key) }
-            throw UnknownFigure(key: key, nearest: nearest.flatMap { ScenarioLoader.editDistance($0, key) <= max(2, key.count / 3) ? $0 : nil })
+            throw UnknownFigure(key: key, nearest: NearMiss.suggestion(for: key, among: keys))
         }
         return figures[key] ?? nil
     }

@@ -190,7 +190,7 @@ extension RunResult {
         f["queueWaitMs.max"] = ms(serving?.waitMax)
         f["queueLengthMax"] = (serving?.maxQueueLength ?? database?.maxQueueLength).map(Double.init)
         let outages = serving.map { $0.outageRefused + $0.outageTimedOut } ?? database.map { $0.outageRefused + $0.outageTimedOut }
-        f["outageFailures"] = outages.map(Double.init)
+        f["outageFailures"] = outages.map { Double($0) }   // `map(Double.init)` on a UInt64 can pick init(bitPattern:)
         f["originalPlan.earlyShowShare"] = database.flatMap { $0.shows == 0 ? nil : Double($0.earlyShows) / Double($0.shows) }
         f["originalPlan.earlyVisibilityMs.max"] = database.map { Double($0.earlyPerTransitionMax) / 1e6 }
         f["originalPlan.queryWaitMs.p99"] = ms(database?.waitP99)

@@ -100,7 +100,7 @@ extension LinkProfile {
         }
         let linkName = try field("name", \.name) { nameNode in
             let name = try nameNode.string()
-            guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy(InputNode.isPrintable) else {
                 throw nameNode.error("must be 1 to 64 printable characters; got \(InputNode.describeScalar(nameNode.value))")
             }
             return name
@@ -137,7 +137,15 @@ extension LinkProfile {
             try correlated.correlation.check(link, at: node)
         }
         correlated = correlated.preparingCorrelation(correlated.correlation)
-        if let node = p.child("loss") { correlated.loss = try context.read(.packetLoss, from: node) as any PacketLoss }
+        if let node = p.child("loss") {
+            correlated.loss = try context.read(.packetLoss, from: node) as any PacketLoss
+            let roundTrip = correlated.meanRoundTrip
+            guard roundTrip.isFinite, roundTrip <= Double(LinkProfile.maximumLossRoundTrip) else {
+                throw node.error("needs a link whose mean round trip (uplink + downlink) is finite and at most "
+                    + "\(Units.formatDuration(LinkProfile.maximumLossRoundTrip)), since its time-outs are timed by it; this link's is "
+                    + (roundTrip.isFinite ? Units.formatDuration(Int64(min(roundTrip, 0x1p62))) : "infinite (a delay law without a mean)"))
+            }
+        }
         if let node = p.child("connection") { correlated.connection = try context.read(.connection, from: node) as any ConnectionSetup }
         if let node = p.child("radio") { correlated.radio = try context.read(.radio, from: node) as any RadioState }
         _ = p.child("linkTrace")

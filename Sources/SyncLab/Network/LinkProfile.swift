@@ -85,6 +85,11 @@ public struct LinkProfile: Sendable {
     /// The mean round trip of the link's delays, ns: what a connection's smoothed RTT settles at.
     public var meanRoundTrip: Double { uplink.mean + downlink.mean }
 
+    /// The most `meanRoundTrip` may be on a link that loses segments (`loss`): its time-outs and
+    /// fast retransmits are timed by it in whole nanoseconds. Two days, each way's delay limit;
+    /// a law without a mean (Pareto with shape ≤ 1) or a mean past this is refused at load.
+    public static let maximumLossRoundTrip: Nanoseconds = 2 * ScenarioLoader.Limits.delay
+
     /// Time for `bytes` to arrive at `bytesPerSecond`, in whole nanoseconds (rounded up).
     @inline(__always)
     public static func transferTime(bytes: Int, bytesPerSecond: Double) -> Nanoseconds {

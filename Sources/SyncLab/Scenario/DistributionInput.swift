@@ -111,8 +111,8 @@ extension InputNode {
             }
             result = .empirical(try elements.map { try $0.check($0.quantity(q), q, bounds) })
         default:
-            throw kindNode.error(
-                "unknown distribution '\(kind)'; expected one of constant, uniform, normal, lognormal, exponential, pareto, geometric, empirical, lognormal-mixture")
+            let kinds = ["constant", "uniform", "normal", "lognormal", "exponential", "pareto", "geometric", "empirical", "lognormal-mixture"]
+            throw kindNode.error("unknown distribution '\(kind)'; expected one of \(kinds.joined(separator: ", "))" + NearMiss.hint(for: kind, among: kinds))
         }
         try rejectUnknownKeys()
         return result
@@ -198,7 +198,8 @@ extension InputNode {
         case "constant":
             result = .constant(try signed(try required("value")))
         default:
-            throw kindNode.error("unknown distribution '\(kind)' for an offset; expected constant, uniform or normal")
+            throw kindNode.error("unknown distribution '\(kind)' for an offset; expected constant, uniform or normal"
+                + NearMiss.hint(for: kind, among: ["constant", "uniform", "normal"]))
         }
         try rejectUnknownKeys()
         return result

@@ -125,9 +125,11 @@ extension PluginRegistry {
             kind = try node.string()
         }
         guard let type = type(of: family, kind: kind) else {
-            let names = kinds(of: family).map { "'\($0.kind)'" }.joined(separator: ", ")
+            let known: [String] = kinds(of: family).map { $0.kind }
+            let names = known.map { "'\($0)'" }.joined(separator: ", ")
+            let hint = NearMiss.hint(for: kind, among: known)
             let at = parameters.flatMap { $0.child("kind") } ?? node
-            throw at.error("unknown \(family.noun) '\(kind)'; expected one of \(names)")
+            throw at.error("unknown \(family.noun) '\(kind)'; expected one of \(names)\(hint)")
         }
         let made = try type.init(parameters ?? InputNode(.object([]), file: node.file, path: node.path), in: context)
         if family.shared == nil { try parameters?.rejectUnknownKeys() }

@@ -12,7 +12,7 @@ extension ScenarioLoader {
         let nameNode = try root.required("name")
         s.name = try nameNode.string()
         try Self.checkName(s.name, at: nameNode)
-        s.description = try root.value("description", default: "") { try $0.string() }
+        s.description = try root.value("description", default: "") { try $0.printableText() }
         s.seed = UInt64(try root.value("seed", default: 1) { try $0.int(min: 0) })
         (s.epochUnix, s.epochText) = try root.value("epoch", default: (Int64(1_328_724_000_371_000_000), "2012-02-08T18:00:00.371Z")) { n in
             let text = try n.string()
@@ -75,6 +75,10 @@ extension ScenarioLoader {
         s.server = server
     }
 
+    /// How far the link profiles' shares may sum from 1 (rounding in decimal shares such as
+    /// thirds written 0.333333).
+    static let shareSumTolerance = 1e-6
+
     /// `network`: request size and the link profiles, whose shares sum to 1.
     func readNetwork(_ n: InputNode, into s: inout Scenario, context: PluginContext) throws {
         s.requestBytes = try n.value("requestBytes", default: 400) { try $0.int(min: 0, max: 100_000_000) }
@@ -90,9 +94,12 @@ extension ScenarioLoader {
             links.append(try LinkProfile.read(p, others: links, context: context))
         }
         let shareSum = links.reduce(0) { $0 + $1.share }
-        guard abs(shareSum - 1) < 1e-6 else {
-            let terms = links.map { "\($0.name) \(Bounds.number($0.share))" }.joined(separator: " + ")
-            throw profilesNode.error("shares must sum to 1; they sum to \(String(format: "%.6g", shareSum)) (\(terms))")
+        guard abs(shareSum - 1) < Self.shareSumTolerance else {
+            // Each share as written (the shortest decimal that reads back as it), and the sum to 9
+            // digits: enough to show a miss of 1e-6 (0.5 + 0.500001 is 1.000001, not 1).
+            let terms = links.map { "\($0.name) \($0.share.description)" }.joined(separator: " + ")
+            throw profilesNode.error("shares must sum to 1 (within \(String(format: "%.6f", Self.shareSumTolerance))); "
+                + "they sum to \(String(format: "%.9g", shareSum)) (\(terms))")
         }
         s.links = links
         try LinkProfile.checkTraceCrossings(links, at: profileNodes, requestBytes: s.requestBytes,

@@ -225,14 +225,11 @@ public struct ScenarioLoader {
     }
 
     static func budget(_ n: InputNode, keys: [String]) throws -> Budget {
-        let name = try n.required("name").string()
+        // Printed as it is in every report and on the terminal (check, run, search, list).
+        let name = try n.required("name").printableText()
         let metricNode = try n.required("metric")
         let metric = try metricNode.string()
-        guard keys.contains(metric) else {
-            let near = keys.min { editDistance($0, metric) < editDistance($1, metric) }
-            let hint = near.map { editDistance($0, metric) <= 3 ? "; did you mean '\($0)'?" : "" } ?? ""
-            throw metricNode.error("unknown figure '\(metric)'\(hint) (known: \(keys.joined(separator: ", ")))")
-        }
+        guard keys.contains(metric) else { throw metricNode.error(unknownFigure(metric, keys: keys)) }
         let max = try n.optional("max") { try $0.double() }
         let min = try n.optional("min") { try $0.double() }
         try n.rejectUnknownKeys()
@@ -255,9 +252,19 @@ public struct ScenarioLoader {
         }
     }
 
-    public static func editDistanceForHints(_ a: String, _ b: String) -> Int { editDistance(a, b) }
+    /// Where every figure a budget may name is listed, for messages.
+    public static let figureList = "docs/summary-json.md#every-figure-declared-once"
 
-    static func editDistance(_ a: String, _ b: String) -> Int { InputNode.levenshtein(a, b) }
+    /// "unknown figure 'bareShar'; did you mean 'bareShare'? (…)": the near miss when there is
+    /// one (`NearMiss`), else the three nearest, and where the full list is; never all of them.
+    public static func unknownFigure(_ metric: String, keys: [String]) -> String {
+        let hint = NearMiss.suggestion(for: metric, among: keys).map { "did you mean '\($0)'?" }
+            ?? "the nearest are " + NearMiss.alternatives(NearMiss.nearest(3, to: metric, among: keys))
+        return "unknown figure \(InputNode.describeKey(metric)); \(hint) (every figure: \(figureList))"
+    }
+
+    /// The near-miss rule's edit distance (`NearMiss.distance`).
+    public static func editDistanceForHints(_ a: String, _ b: String) -> Int { NearMiss.distance(a, b) }
 }
 
 extension ScenarioLoader {

@@ -64,7 +64,7 @@ private func failure<T>(_ result: Result<T, UnitError>) -> String? {
 
     @Test func explainsDurationMistakes() {
         let units = "ns, us, ms, s, m, h, d"
-        #expect(failure(Units.parseDuration("5")) == "missing unit in \"5\"; expected one of \(units), like \"5s\"")
+        #expect(failure(Units.parseDuration("5")) == "missing unit in \"5\"; expected one of \(units), like \"5ms\" or \"5s\"")
         #expect(failure(Units.parseDuration("5 sec")) == "unknown unit 'sec' in \"5 sec\"; expected one of \(units) (did you mean 's'?)")
         #expect(failure(Units.parseDuration("5secs")) == "unknown unit 'secs' in \"5secs\"; expected one of \(units) (did you mean 's'?)")
         #expect(failure(Units.parseDuration("2 hours")) == "unknown unit 'hours' in \"2 hours\"; expected one of \(units) (did you mean 'h'?)")
@@ -108,7 +108,7 @@ private func failure<T>(_ result: Result<T, UnitError>) -> String? {
 
     @Test func explainsSizeMistakes() {
         let units = "B, kB, MB, GB, KiB, MiB, GiB"
-        #expect(failure(Units.parseBytes("20000")) == "missing unit in \"20000\"; expected one of \(units), like \"20000B\"")
+        #expect(failure(Units.parseBytes("20000")) == "missing unit in \"20000\"; expected one of \(units), like \"20000B\" or \"20000kB\"")
         #expect(failure(Units.parseBytes("20KB"))
             == "unknown unit 'KB' in \"20KB\"; expected one of \(units) (did you mean 'kB' (1000 bytes) or 'KiB' (1024 bytes)?)")
         #expect(failure(Units.parseBytes("2mb")) == "unknown unit 'mb' in \"2mb\"; expected one of \(units) (did you mean 'MB'?)")
@@ -147,7 +147,7 @@ private func failure<T>(_ result: Result<T, UnitError>) -> String? {
         #expect(failure(Units.parseRate("1KB/s"))
             == "unknown unit 'KB/s' in \"1KB/s\"; expected one of \(units) (did you mean 'kB/s' (1000 bytes) or 'KiB/s' (1024 bytes)?)")
         #expect(failure(Units.parseRate("1kB/min")) == "unknown unit 'kB/min' in \"1kB/min\"; expected one of \(units)")
-        #expect(failure(Units.parseRate("5")) == "missing unit in \"5\"; expected one of \(units), like \"5B/s\"")
+        #expect(failure(Units.parseRate("5")) == "missing unit in \"5\"; expected one of \(units), like \"5kB/s\" or \"5Mbit/s\"")
         #expect(failure(Units.parseRate("1 Mbit/s"))
             == "unexpected space in \"1 Mbit/s\"; write the number and unit together, like \"1Mbit/s\"")
     }

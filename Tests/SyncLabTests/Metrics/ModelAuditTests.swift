@@ -30,6 +30,48 @@ import SyncLabKernel
         #expect(abs(long.wait - 1.0 / 3) < 1e-9 && long.blocking < 1e-100)
     }
 
+    /// Batch means by hand: ratios 1 and 3 have mean 2, s² = ((1 − 2)² + (3 − 2)²)/1 = 2, and an
+    /// error √(2/2) = 1; one batch with a count is no estimate.
+    @Test func batchMeansErrorOnHandCases() {
+        #expect(ModelAudit.batchError([1, 6, 7], [1, 2, 0]) == 1)
+        #expect(ModelAudit.batchError([1, 6], [1, 0]) == .infinity)
+        // Twenty batches alternating 3 and 5: s² = 20/19, error √(1/19).
+        let sums = (0..<20).map { $0 % 2 == 0 ? 3.0 : 5.0 }
+        #expect(abs(ModelAudit.batchError(sums, [Double](repeating: 1, count: 20)) - (1.0 / 19).squareRoot()) < 1e-12)
+    }
+
+    /// The queue row of two servers behind a random balancer, one worker each and lognormal
+    /// service (median 8 ms, σ 0.4), without a queue limit: M/G/1 per server, each a Poisson
+    /// stream of half the arrivals. By hand: 10,000 arrivals in 100 s over two servers is
+    /// λ = 50/s each; E[S] = 8 ms·e^0.08 = 8.66630 ms, ρ = 0.433315; E[S²] = (8 ms)²·e^0.32 =
+    /// 88.1362e-6 s²; Pollaczek–Khinchine's mean wait λE[S²]/(2(1 − ρ)) = 4.40681e-3/1.133370 =
+    /// 3.88823 ms. Waits of 3 and 5 ms in alternate slices (500 each): realised 4 ms, batch means
+    /// error √(1/19) ms (above), tolerance 5·0.229416 + 0.000001 s·1e3 = 1.148079 ms.
+    @Test func theMG1QueueRowOnAHandCase() throws {
+        var scenario = try ShippedScenarios.load("r1")
+        scenario.duration = 100 * .second
+        scenario.server.workers = 1
+        scenario.server.queueLimit = nil
+        scenario.server.serviceTime = .lognormal(median: 8e6, sigma: 0.4)
+        scenario.server.fleet = Fleet(servers: 2, balancing: .random)
+        var record = ServingRecord(perServer: [0, 0], offsets: [0, 0])
+        for b in 0..<ServingRecord.batches {
+            let wait: Int64 = b % 2 == 0 ? 3_000_000 : 5_000_000
+            for k in 0..<500 {
+                record.admitted += 1
+                record.waits.record(wait)
+                record.batch(at: SimTime(ns: Int64(b) * 5 * .second + Int64(k) * 1_000_000), wait: wait, duration: scenario.duration)
+            }
+        }
+        let rows = ModelAudit.queueRows(scenario, record)
+        let row = try #require(rows.first { $0.figure == "queueWaitMs.mean" })
+        #expect(rows.count == 1)
+        #expect(abs(row.expected - 3.88823) < 1e-5, "\(row.expected)")
+        #expect(abs(row.realised - 4) < 0.01, "\(row.realised)")   // the histogram's resolution
+        #expect(abs(row.tolerance - 1.148079) < 1e-6, "\(row.tolerance)")
+        #expect(row.holds && row.samples == 10_000)
+    }
+
     @Test func oneSegmentLossIsTheKnownSeries() {
         let loss = TCPRetransmitLoss(rate: 0.1)
         let (mean, second) = ModelAudit.messageDelayMoments(loss, segments: 1, roundTrip: 100e6)
@@ -393,6 +435,22 @@ extension ModelAuditTests {
         let f = ModelAudit.forgetting(ge)
         #expect(abs(Double(f.horizon) - log(1000.0) / 2 * 1e9) < 2 && f.directionsShareState)
         #expect(ModelAudit.forgetting(LinkPresets.named("wifi")!).horizon == 0)
+    }
+
+    /// Rates the loader accepts go down to any positive value: at 1e-10 per second each way the
+    /// horizon, ln 1000 / 2e-10 s = 3.45e19 ns, is past what an Int64 holds, and the channel
+    /// never forgets (only a player's first draw counts) instead of trapping.
+    @Test func aChannelThatAlmostNeverSwitchesNeverForgets() {
+        var ge = LinkPresets.named("lte")!
+        ge.correlation = GilbertElliottDelays(goodToBadPerSecond: 1e-10, badToGoodPerSecond: 1e-10, badUplink: .constant(1e9),
+                                              badDownlink: .constant(1e9))
+        #expect(ModelAudit.forgetting(ge).horizon == .max)
+        ge.correlation = GilbertElliottDelays(goodToBadPerSecond: .leastNonzeroMagnitude, badToGoodPerSecond: .leastNonzeroMagnitude,
+                                              badUplink: .constant(1e9), badDownlink: .constant(1e9))
+        #expect(ModelAudit.forgetting(ge).horizon == .max)
+        #expect(ModelAudit.horizon(ns: .infinity) == .max && ModelAudit.horizon(ns: .nan) == .max)
+        #expect(ModelAudit.horizon(ns: 0x1p63) == .max && ModelAudit.horizon(ns: 0x1p62) == 1 << 62)
+        #expect(ModelAudit.horizon(ns: 2.5) == 3 && ModelAudit.horizon(ns: -1) == 0)
     }
 }
 

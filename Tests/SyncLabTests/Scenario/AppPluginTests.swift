@@ -61,7 +61,7 @@ struct FixedDelayRefetch: RefetchPolicy, Plugin, Equatable {
         }
         let typo = try Self.scenarioText(refetch: #""fixed-dealy""#)
         #expect(throws: InputError(file: "app.json", keyPath: "client.refetch",
-                                   message: "unknown refetch policy 'fixed-dealy'; expected one of 'uniform-after-load', 'aligned-to-publication', 'fixed-delay'")) {
+                                   message: "unknown refetch policy 'fixed-dealy'; expected one of 'uniform-after-load', 'aligned-to-publication', 'fixed-delay' (did you mean 'fixed-delay'?)")) {
             try ScenarioLoader(plugins: Self.registry).load(text: typo, file: "app.json")
         }
     }
