@@ -1,0 +1,31 @@
+// The fuzz targets: one per reader of input. Each is one file (`<Name>Target.swift`) defining a
+// `FuzzTarget`, and one line in `FuzzTargets.all` below. Scripts/fuzz.sh asks the binary for
+// this list, so a new target needs no other change: its seed corpus goes in
+// Fuzz/corpus/<name>/ and, if useful, a dictionary in Fuzz/dictionaries/<name>.dict.
+
+/// A reader of input and what it feeds, as libFuzzer drives it.
+struct FuzzTarget: Sendable {
+    /// The name Scripts/fuzz.sh and SYNCLAB_FUZZ_TARGET use, and the corpus folder's.
+    let name: String
+    /// One line: what the target feeds the input through.
+    let summary: String
+    /// Runs once before the first input (caches, a scratch folder).
+    var prepare: @Sendable () -> Void = {}
+    /// Runs one input. Refusing it (any Swift error) is a normal outcome; it must return.
+    let body: @Sendable (Data) -> Void
+}
+
+import Foundation
+
+enum FuzzTargets {
+    /// Every target. A new reader (the telemetry CSV, …): add its target here.
+    static let all: [FuzzTarget] = [
+        ScenarioTarget.child,
+        ScenarioTarget.base,
+        SearchTarget.target,
+        MahimahiTraceTarget.target,
+        LatencyTraceTarget.target,
+        MergeTarget.sweep,
+        MergeTarget.search,
+    ]
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets (Fuzz/, a package of its own) and runs each for a set time
+# (docs/fuzzing.md). `make fuzz` and `make fuzz-smoke` call this.
+#
+#   Scripts/fuzz.sh [TARGET...]      every target (the binary lists them), or those named
+#   Scripts/fuzz.sh --replay         each saved input (Fuzz/crashes, Fuzz/regressions) once
+#   Scripts/fuzz.sh --list           the targets' names
+#
+# Settings (environment):
+#   FUZZ_SECONDS    seconds per target (60)
+#   FUZZ_JOBS       targets run at once (1; CI passes 2, one a core)
+#   FUZZ_KEEP_GOING 1: go on after a finding (libFuzzer's fork mode), for long runs; else the
+#                   first crash, time-out or out-of-memory ends that target's run
+#   FUZZ_TIMEOUT    seconds one input may take before it is a finding (20)
+#   FUZZ_RSS_MB     memory one process may use before it is a finding (2048)
+#   FUZZ_ARGS       more libFuzzer options, such as -max_len=20000 or -seed=1
+#
+# Inputs libFuzzer finds interesting are kept in Fuzz/.build/corpus/TARGET (not committed);
+# findings (crash-…, timeout-…, oom-…) go to Fuzz/findings/TARGET/ with the run's log. Exit 1
+# when any target found something, 2 when the build fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+JOBS=${FUZZ_JOBS:-1}
+TIMEOUT=${FUZZ_TIMEOUT:-20}
+RSS_MB=${FUZZ_RSS_MB:-2048}
+BIN=Fuzz/.build/release/SyncLabFuzz
+
+# -sanitize=fuzzer reaches every module, so the lab itself is instrumented for coverage; the
+# flags differ from the main package's build, which is why the fuzzer has a build folder of its own.
+build() {
+  local started=$SECONDS
+  mkdir -p Fuzz/.build
+  echo "fuzz: building (swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer)"
+  "$SWIFT" build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer --product SyncLabFuzz > Fuzz/.build/build.log 2>&1 || {
+    cat Fuzz/.build/build.log; echo "fuzz: the build failed"; exit 2; }
+  echo "fuzz: built in $((SECONDS - started)) s"
+}
+
+targets() { SYNCLAB_FUZZ_TARGET=list "$BIN"; }
+
+# One target for SECONDS_EACH seconds; prints one summary line. Seeds: Fuzz/corpus/TARGET and
+# the fixed findings of Fuzz/regressions/TARGET (a crash that comes back fails here too).
+run_target() {
+  local t=$1 work=Fuzz/.build/corpus/$1 out=Fuzz/findings/$1
+  mkdir -p "$work" "$out"
+  local seeds=() args=()
+  for d in "Fuzz/corpus/$t" "Fuzz/regressions/$t"; do [ -d "$d" ] && seeds+=("$d/"); done
+  [ -f "Fuzz/dictionaries/$t.dict" ] && args+=("-dict=Fuzz/dictionaries/$t.dict")
+  if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); fi
+  local before; before=$(find "$out" -type f ! -name '*.log' | wc -l)
+  local started=$SECONDS
+  # shellcheck disable=SC2086
+  SYNCLAB_FUZZ_TARGET=$t "$BIN" "$work/" "${seeds[@]}" "${args[@]}" -max_total_time="$SECONDS_EACH" \
+    -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" -artifact_prefix="$out/" -print_final_stats=1 ${FUZZ_ARGS:-} \
+    > "$out/run.log" 2>&1
+  local status=$? after; after=$(find "$out" -type f ! -name '*.log' | wc -l)
+  local stats; stats=$(grep -E 'cov: [0-9]+' "$out/run.log" | tail -1 | grep -oE '(cov|ft|corp|exec/s): [^ ]+' | tr '\n' ' ')
+  local execs; execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$out/run.log" | tail -1 | grep -oE '[0-9]+$')
+  [ -z "$execs" ] && execs=$(grep -oE '^#[0-9]+' "$out/run.log" | tail -1 | tr -d '#')
+  printf 'fuzz: %-15s %4d s  %s executions  %s findings %s\n' "$t" "$((SECONDS - started))" "${execs:-?}" "$((after - before))" "$stats"
+  if [ "$after" -gt "$before" ] || { [ "$status" -ne 0 ] && [ "${FUZZ_KEEP_GOING:-0}" != 1 ]; }; then
+    grep -E 'ERROR: libFuzzer|Fatal error|Test unit written|SUMMARY' "$out/run.log" | head -6 | sed 's/^/    /'
+    return 1
+  fi
+  return 0
+}
+
+# Each saved input once, through its target: a fixed finding must stay fixed.
+replay() {
+  local status=0
+  for t in $(targets); do
+    for d in "Fuzz/crashes/$t" "Fuzz/regressions/$t"; do
+      [ -d "$d" ] || continue
+      for f in "$d"/*; do
+        case "$f" in *.md) continue ;; esac
+        if SYNCLAB_FUZZ_TARGET=$t "$BIN" -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" "$f" > /tmp/synclab-fuzz-replay.log 2>&1; then
+          echo "fuzz: ok     $f"
+        else
+          echo "fuzz: FAILS  $f: $(grep -E 'Fatal error|ERROR: libFuzzer' /tmp/synclab-fuzz-replay.log | head -1)"
+          status=1
+        fi
+      done
+    done
+  done
+  rm -f /tmp/synclab-fuzz-replay.log
+  return $status
+}
+
+build
+case "${1:-}" in
+  --list) targets; exit 0 ;;
+  --replay) replay; exit $? ;;
+esac
+chosen=("$@"); [ ${#chosen[@]} -eq 0 ] && mapfile -t chosen < <(targets)
+echo "fuzz: ${#chosen[@]} targets, $SECONDS_EACH s each, $JOBS at a time"
+status=0; running=0
+for t in "${chosen[@]}"; do
+  run_target "$t" & running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then wait -n || status=1; running=$((running - 1)); fi
+done
+while [ "$running" -gt 0 ]; do wait -n || status=1; running=$((running - 1)); done
+[ $status -eq 0 ] && echo "fuzz: no findings" || echo "fuzz: findings in Fuzz/findings/ (docs/fuzzing.md: from a finding to a test)"
+exit $status
