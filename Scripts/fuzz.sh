@@ -16,6 +16,7 @@
 #   FUZZ_RSS_MB     memory one process may use before it is a finding (2048)
 #   FUZZ_ARGS       more libFuzzer options, such as -max_len=20000 or -seed=1
 #   FUZZ_BUILD      0: use the fuzzer built before, without building
+#   SYNCLAB_FUZZ_TEXT 1: a raw control character in a message is a finding too (docs/fuzzing.md)
 #
 # Inputs libFuzzer finds interesting are kept in Fuzz/.build/corpus/TARGET (not committed);
 # findings (crash-…, timeout-…, oom-…) go to Fuzz/findings/TARGET/ with the run's log. Exit 1
@@ -42,6 +43,10 @@ build() {
 
 targets() { SYNCLAB_FUZZ_TARGET=list "$BIN"; }
 
+# The findings saved in a folder: crash-, timeout-, oom- and leak- files (libFuzzer's slow-unit-
+# files, inputs slower than 10 s, are kept but not counted).
+findings() { find "$1" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l; }
+
 # One target for SECONDS_EACH seconds; prints one summary line. Seeds: Fuzz/corpus/TARGET and
 # the fixed findings of Fuzz/regressions/TARGET (a crash that comes back fails here too). With
 # FUZZ_KEEP_GOING=1 a run that stops on a finding is started again on the corpus so far until
@@ -53,7 +58,7 @@ run_target() {
   local seeds=() args=()
   for d in "Fuzz/corpus/$t" "Fuzz/regressions/$t"; do [ -d "$d" ] && seeds+=("$d/"); done
   [ -f "Fuzz/dictionaries/$t.dict" ] && args+=("-dict=Fuzz/dictionaries/$t.dict")
-  local before; before=$(find "$out" -type f ! -name '*.log' | wc -l)
+  local before; before=$(findings "$out")
   local started=$SECONDS execs=0 runs=0 status=0 left=$SECONDS_EACH
   : > "$out/run.log"
   while [ "$left" -gt 0 ]; do
@@ -70,7 +75,7 @@ run_target() {
     left=$((SECONDS_EACH - (SECONDS - started)))
   done
   rm -f "$out/last.log"
-  local after; after=$(find "$out" -type f ! -name '*.log' | wc -l)
+  local after; after=$(findings "$out")
   local stats; stats=$(grep -E 'cov: [0-9]+' "$out/run.log" | tail -1 | grep -oE '(cov|ft|corp): [^ ]+' | tr '\n' ' ')
   local elapsed=$((SECONDS - started))
   printf 'fuzz: %-15s %4d s  %8d executions (%d/s)  %s  %d findings in %d runs\n' "$t" "$elapsed" "$execs" \
@@ -82,7 +87,8 @@ run_target() {
   return 0
 }
 
-# Each saved input once, through its target: a fixed finding must stay fixed.
+# Each saved input once, through its target, with raw control characters in messages counted
+# as findings too: a fixed finding must stay fixed.
 replay() {
   local status=0
   for t in $(targets); do
@@ -90,7 +96,7 @@ replay() {
       [ -d "$d" ] || continue
       for f in "$d"/*; do
         case "$f" in *.md) continue ;; esac
-        if SYNCLAB_FUZZ_TARGET=$t "$BIN" -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" "$f" > /tmp/synclab-fuzz-replay.log 2>&1; then
+        if SYNCLAB_FUZZ_TEXT=1 SYNCLAB_FUZZ_TARGET=$t "$BIN" -timeout="$TIMEOUT" -rss_limit_mb="$RSS_MB" "$f" > /tmp/synclab-fuzz-replay.log 2>&1; then
           echo "fuzz: ok     $f"
         else
           echo "fuzz: FAILS  $f: $(grep -E 'Fatal error|ERROR: libFuzzer' /tmp/synclab-fuzz-replay.log | head -1)"

@@ -52,11 +52,27 @@ enum FuzzInput {
     /// Whether refusals are printed (SYNCLAB_FUZZ_VERBOSE=1): to see why a seed stops early.
     static let verbose = ProcessInfo.processInfo.environment["SYNCLAB_FUZZ_VERBOSE"] == "1"
 
+    /// Whether a raw control character in a message is a finding too (SYNCLAB_FUZZ_TEXT=1):
+    /// text from a file must not drive the terminal it is printed on. Off by default while
+    /// messages that quote a file's content raw remain (Fuzz/crashes/README.md).
+    static let checksText = ProcessInfo.processInfo.environment["SYNCLAB_FUZZ_TEXT"] == "1"
+
     /// A reader refused the input: a normal outcome. Its message is built either way, so a trap
     /// in wording it is found too, and printed when verbose.
     static func refused(_ error: any Error) {
         let message = "\(error)"
         if verbose { FileHandle.standardError.write(Data("refused: \(message)\n".utf8)) }
+        checkText(message, "a refusal's message")
+    }
+
+    /// Traps, when `checksText`, on a control character other than a line break or a tab in
+    /// `text` (what a command prints, or a message), naming it and showing the text escaped.
+    static func checkText(_ text: String, _ what: String) {
+        guard checksText, let raw = text.unicodeScalars.first(where: { v in
+            (v.value < 0x20 && v != "\n" && v != "\t") || (0x7F...0x9F).contains(v.value)
+        }) else { return }
+        fatalError("raw control character U+\(String(raw.value, radix: 16, uppercase: true)) in \(what): "
+            + InputError.escapingControls(String(text.prefix(300))))
     }
 
     /// Whether a costly step that follows (a run's report) is taken for this input: one in four,
@@ -81,6 +97,12 @@ enum TinyRun {
     static let players = 8
     static let duration: Nanoseconds = 2 * .minute
     static let warmup: Nanoseconds = 1 * .minute
+
+    /// Loads and runs the recommended design once, which builds the tables of every link preset
+    /// it uses (each a process builds once, in seconds under coverage instrumentation).
+    static func warmUp() {
+        if let s = try? ShippedScenarios.load("recommended") { run(s, reports: true) }
+    }
 
     /// Runs `scenario` shrunk to the limits above on one thread, and renders its report when
     /// `reports`; a size the lab refuses is a normal outcome.

@@ -9,8 +9,9 @@ struct FuzzTarget: Sendable {
     let name: String
     /// One line: what the target feeds the input through.
     let summary: String
-    /// Runs once before the first input (caches, a scratch folder).
-    var prepare: @Sendable () -> Void = {}
+    /// Runs once before the first input: by default the warm-up of `TinyRun`, so the lab's
+    /// one-time work (the link presets' tables) is not charged to the first input that needs it.
+    var prepare: @Sendable () -> Void = TinyRun.warmUp
     /// Runs one input. Refusing it (any Swift error) is a normal outcome; it must return.
     let body: @Sendable (Data) -> Void
 }

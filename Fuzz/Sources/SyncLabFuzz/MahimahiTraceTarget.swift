@@ -69,10 +69,15 @@ enum MahimahiTraceTarget {
 enum Scratch {
     nonisolated(unsafe) static var folder: String? = nil
 
-    /// The command line, its output dropped; its progress off.
-    static var cli: CLI { CLI(out: { _ in }, err: { _ in }, showsProgress: false, stderrIsTerminal: false) }
+    /// The command line, its output dropped (and checked for raw control characters when
+    /// SYNCLAB_FUZZ_TEXT=1); its progress off.
+    static var cli: CLI {
+        CLI(out: { FuzzInput.checkText($0, "a command's output") }, err: { FuzzInput.checkText($0, "a command's messages") },
+            showsProgress: false, stderrIsTerminal: false)
+    }
 
     static func prepare() {
+        TinyRun.warmUp()
         let parent = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NSTemporaryDirectory()
         var template = Array((parent + "/synclab-fuzz.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return }

@@ -10,7 +10,7 @@ enum MergeTarget {
     /// The most parts one input is cut into (a shard count is not limited by it).
     static let maximumParts = 8
 
-    static let sweep = FuzzTarget(name: "merge-sweep", summary: "sweep parts: read, merge, the sweep's report") { data in
+    static let sweep = FuzzTarget(name: "merge-sweep", summary: "sweep parts: read, merge, the sweep's report", prepare: {}) { data in
         var parts: [(source: String, part: SweepPart)] = []
         for (i, file) in FuzzInput.files(data, limit: maximumParts).enumerated() {
             guard let text = partText(file) else { return }
