@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SyncLabCLI
 import SyncLab
+import SyncLabReports
 
 /// The fuzz targets' fixed findings stay fixed (docs/fuzzing.md). Each input in
 /// `Fuzz/regressions/<target>/` once made its target trap, abort or run out of memory; here it
@@ -50,9 +51,7 @@ import SyncLab
         let commands = try Self.commands(target: finding.target, input: input, in: dir)
         #expect(!commands.isEmpty, "no commands for the target \(finding.target): add them to FuzzRegressionTests.commands")
         for arguments in commands {
-            // Through a shell, so a signal shows as its status (128 + the signal), not as an exit.
-            guard let r = try SafetyTests.runExecutable(arguments, in: Self.root, through: #""$SYNCLAB" "$@" > /dev/null; echo "status=$?""#,
-                                                        timeout: 300) else { return }
+            guard let r = try Self.run(arguments, timeout: 300) else { return }
             #expect(!r.timedOut, "\(finding.testDescription): synclab \(arguments.joined(separator: " ")) did not end in 300 s")
             let status = Int(r.out.split(separator: "=").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
             #expect((0...2).contains(status), "\(finding.testDescription): synclab \(arguments.joined(separator: " ")) ended with \(status)\n\(r.err)")
@@ -61,6 +60,15 @@ import SyncLab
             let raw = r.err.unicodeScalars.first { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
             #expect(raw == nil, "\(finding.testDescription): a raw control character in the messages: \(InputError.escapingControls(r.err))")
         }
+    }
+
+    /// Runs `synclab arguments` from the package's root through a shell, so that a signal shows
+    /// as its status (128 + the signal), with 4 GB of address space at most, so that a finding
+    /// that allocates without bound fails here instead of taking the machine's memory. `out` is
+    /// "status=N".
+    static func run(_ arguments: [String], timeout: TimeInterval) throws -> (status: Int32, out: String, err: String, timedOut: Bool)? {
+        try SafetyTests.runExecutable(arguments, in: root, through: #"ulimit -v 4000000; "$SYNCLAB" "$@" > /dev/null; echo "status=$?""#,
+                                      timeout: timeout)
     }
 
     /// The command lines that reach what the fuzz target `target` feeds `input` through, with
@@ -145,6 +153,50 @@ import SyncLab
         }
         out.append(Data(bytes[start...]))
         return out
+    }
+
+    // MARK: Findings fixed with their messages
+
+    /// A folder holding `text` as the part file `name`.
+    static func partFolder(_ text: Data, _ name: String) throws -> String {
+        let dir = CLITests.temporaryDirectory() + "/part"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try text.write(to: URL(fileURLWithPath: dir + "/" + name))
+        return dir
+    }
+
+    /// Found by the merge-search target: a part saying it is one of 12,147,483,648 shards made
+    /// `merge` list every shard number and run out of memory (libFuzzer's limit, 2 GB). Now
+    /// refused as it is read (`SweepPart.maximumShards`, as `--shard i/n` allows), sweep or search.
+    @Test func aPartOfTooManyShardsIsRefusedAsItIsRead() throws {
+        for (target, name, kind) in [("merge-search", "search-part.csv", "search"), ("merge-sweep", "sweep-part.csv", "sweep")] {
+            let input = try Data(contentsOf: URL(fileURLWithPath: Self.fuzz + "/regressions/\(target)/oom-12147483648-shards"))
+            let started = DispatchTime.now().uptimeNanoseconds
+            guard let r = try Self.run(["merge", try Self.partFolder(input, name), "--out", CLITests.temporaryDirectory() + "/merged"], timeout: 60)
+            else { return }
+            #expect(r.out == "status=2\n" && !r.timedOut, "\(r.out) \(r.err)")
+            #expect(r.err.contains("\(name): bad shard in the header '# synclab \(kind) part 0/12147483648'"), "\(r.err)")
+            #expect(DispatchTime.now().uptimeNanoseconds - started < 10_000_000_000, "the refusal took seconds")
+        }
+        // The largest count --shard allows still reads: the last of 10,000 shards.
+        let whole = try String(contentsOfFile: Self.fuzz + "/corpus/merge-sweep/whole", encoding: .utf8)
+        let last = whole.replacingOccurrences(of: "# synclab sweep part 0/1\n", with: "# synclab sweep part 9999/10000\n")
+        #expect(throws: Never.self) { _ = try SweepPart.parse(last).get() }
+        let over = whole.replacingOccurrences(of: "# synclab sweep part 0/1\n", with: "# synclab sweep part 0/10001\n")
+        #expect(throws: SweepError.self) { _ = try SweepPart.parse(over).get() }
+    }
+
+    /// A part's first line holding ESC … BEL was quoted raw in "bad shard in the header": the
+    /// file's bytes reached the terminal. `merge` now escapes control characters.
+    @Test func aPartHeaderIsQuotedWithItsControlCharactersEscaped() throws {
+        for (target, name, kind) in [("merge-search", "search-part.csv", "search"), ("merge-sweep", "sweep-part.csv", "sweep")] {
+            let input = try Data(contentsOf: URL(fileURLWithPath: Self.fuzz + "/regressions/\(target)/text-raw-escape-in-header"))
+            guard let r = try Self.run(["merge", try Self.partFolder(input, name), "--out", CLITests.temporaryDirectory() + "/merged"], timeout: 60)
+            else { return }
+            #expect(r.out == "status=2\n", "\(r.out) \(r.err)")
+            #expect(r.err.contains("bad shard in the header '# synclab \(kind) part \\u{1B}]0;X\\u{7}1/2'"), "\(r.err)")
+            #expect(!r.err.contains("\u{1B}") && !r.err.contains("\u{7}"))
+        }
     }
 
     // MARK: The findings' folders stay in order

@@ -1,7 +1,10 @@
 // The fuzz targets: one per reader of input. Each is one file (`<Name>Target.swift`) defining a
-// `FuzzTarget`, and one line in `FuzzTargets.all` below. Scripts/fuzz.sh asks the binary for
-// this list, so a new target needs no other change: its seed corpus goes in
-// Fuzz/corpus/<name>/ and, if useful, a dictionary in Fuzz/dictionaries/<name>.dict.
+// `FuzzTarget`, and one line in `FuzzTargets.all` below. Scripts/fuzz.sh and the Makefile ask
+// the binary for this list, so they need no change. Beside the code: seeds in
+// Fuzz/corpus/<name>/ (and, if useful, Fuzz/dictionaries/<name>.dict), a row in
+// docs/fuzzing.md and a case in FuzzRegressionTests.commands (a test checks those two).
+
+import Foundation
 
 /// A reader of input and what it feeds, as libFuzzer drives it.
 struct FuzzTarget: Sendable {
@@ -16,8 +19,6 @@ struct FuzzTarget: Sendable {
     let body: @Sendable (Data) -> Void
 }
 
-import Foundation
-
 enum FuzzTargets {
     /// Every target. A new reader (the telemetry CSV, …): add its target here.
     static let all: [FuzzTarget] = [
@@ -28,5 +29,6 @@ enum FuzzTargets {
         LatencyTraceTarget.target,
         MergeTarget.sweep,
         MergeTarget.search,
+        // Next: the telemetry CSV reader, as TelemetryTarget.swift and `TelemetryTarget.target` here.
     ]
 }
