@@ -52,9 +52,8 @@ enum FuzzInput {
     /// Whether refusals are printed (SYNCLAB_FUZZ_VERBOSE=1): to see why a seed stops early.
     static let verbose = ProcessInfo.processInfo.environment["SYNCLAB_FUZZ_VERBOSE"] == "1"
 
-    /// Whether a raw control character in a message is a finding too (SYNCLAB_FUZZ_TEXT=1):
-    /// text from a file must not drive the terminal it is printed on. Off by default while
-    /// messages that quote a file's content raw remain (Fuzz/crashes/README.md).
+    /// Whether a raw control character in what a command prints is a finding too
+    /// (SYNCLAB_FUZZ_TEXT=1): text from a file must not drive the terminal it is printed on.
     static let checksText = ProcessInfo.processInfo.environment["SYNCLAB_FUZZ_TEXT"] == "1"
 
     /// A reader refused the input: a normal outcome. Its message is built either way, so a trap
@@ -62,11 +61,10 @@ enum FuzzInput {
     static func refused(_ error: any Error) {
         let message = "\(error)"
         if verbose { FileHandle.standardError.write(Data("refused: \(message)\n".utf8)) }
-        checkText(message, "a refusal's message")
     }
 
     /// Traps, when `checksText`, on a control character other than a line break or a tab in
-    /// `text` (what a command prints, or a message), naming it and showing the text escaped.
+    /// `text` (what a command prints), naming it and showing the text escaped.
     static func checkText(_ text: String, _ what: String) {
         guard checksText, let raw = text.unicodeScalars.first(where: { v in
             (v.value < 0x20 && v != "\n" && v != "\t") || (0x7F...0x9F).contains(v.value)

@@ -12,7 +12,7 @@ import SyncLabCLI
 
 enum MahimahiTraceTarget {
     static let target = FuzzTarget(name: "mahimahi-trace", summary: "Mahimahi traces: parse, trace-stats, a linkTrace scenario and a tiny run",
-                                   prepare: Scratch.prepare) { data in
+                                   prepare: { TinyRun.warmUp(); Scratch.prepare() }) { data in
         var files = FuzzInput.files(data, limit: 2)
         var options: [String] = []
         if files[0].starts(with: Array("#!".utf8)) {
@@ -27,8 +27,8 @@ enum MahimahiTraceTarget {
             if let text = String(data: trace, encoding: .utf8) { _ = try? MahimahiTrace.opportunities(in: text) }
         }
         // The command, as a user runs it: its checks, its statistics and its report.
-        if let (upPath, downPath) = Scratch.write(up, down) {
-            _ = Scratch.cli.main(["trace-stats", upPath, downPath] + options)
+        if let paths = Scratch.write([("fuzz.up", up), ("fuzz.down", down)]) {
+            _ = Scratch.cli.main(["trace-stats"] + paths + options)
         }
         // A scenario whose link is the pair.
         let resolver = FuzzResolver(files: ["fuzz.json": scenario, "fuzz.up": up, "fuzz.down": down])
@@ -61,46 +61,5 @@ enum MahimahiTraceTarget {
             }
         }
         return out
-    }
-}
-
-/// A scratch folder for the files a command reads, made once per process (under /dev/shm when
-/// there is one, so the writes stay in memory) and removed when the process exits normally.
-enum Scratch {
-    nonisolated(unsafe) static var folder: String? = nil
-
-    /// The command line, its output dropped (and checked for raw control characters when
-    /// SYNCLAB_FUZZ_TEXT=1); its progress off.
-    static var cli: CLI {
-        CLI(out: { FuzzInput.checkText($0, "a command's output") }, err: { FuzzInput.checkText($0, "a command's messages") },
-            showsProgress: false, stderrIsTerminal: false)
-    }
-
-    static func prepare() {
-        TinyRun.warmUp()
-        let parent = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NSTemporaryDirectory()
-        var template = Array((parent + "/synclab-fuzz.XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { return }
-        folder = String(cString: made)
-        atexit {
-            if let folder = Scratch.folder { try? FileManager.default.removeItem(atPath: folder) }
-        }
-        // The command line installs its own handlers for SIGINT, SIGTERM and SIGHUP (to remove
-        // its temporary files) the first time it runs; keep libFuzzer's, which print the
-        // statistics and end the run cleanly.
-        let signals = [SIGINT, SIGTERM, SIGHUP]
-        var saved = signals.map { _ in sigaction() }
-        for (i, s) in signals.enumerated() { sigaction(s, nil, &saved[i]) }
-        _ = cli.main(["help"])
-        for (i, s) in signals.enumerated() { sigaction(s, &saved[i], nil) }
-    }
-
-    /// `up` and `down` written to the scratch folder; their paths, or nil without a folder.
-    static func write(_ up: Data, _ down: Data) -> (String, String)? {
-        guard let folder else { return nil }
-        let upPath = folder + "/fuzz.up", downPath = folder + "/fuzz.down"
-        guard FileManager.default.createFile(atPath: upPath, contents: up),
-              FileManager.default.createFile(atPath: downPath, contents: down) else { return nil }
-        return (upPath, downPath)
     }
 }

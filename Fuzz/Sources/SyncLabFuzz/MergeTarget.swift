@@ -1,6 +1,7 @@
 // The parts `synclab merge` reads: those of a sharded sweep (sweep-part.csv) and of a sharded
-// search (search-part.csv). One input holds one or more parts, separated by "--8<--" lines;
-// each is read as `merge` reads a part's file, then the parts are merged and the report built.
+// search (search-part.csv). One input holds one or more parts, separated by "--8<--" lines.
+// They are read and merged by the library, the report built; then `synclab merge` itself runs
+// on them as files (its checks, its messages, the report folder it writes).
 
 import Foundation
 import SyncLab
@@ -10,9 +11,12 @@ enum MergeTarget {
     /// The most parts one input is cut into (a shard count is not limited by it).
     static let maximumParts = 8
 
-    static let sweep = FuzzTarget(name: "merge-sweep", summary: "sweep parts: read, merge, the sweep's report", prepare: {}) { data in
+    static let sweep = FuzzTarget(name: "merge-sweep", summary: "sweep parts: read, merge, the sweep's report, synclab merge",
+                                  prepare: Scratch.prepare) { data in
+        let files = FuzzInput.files(data, limit: maximumParts)
+        defer { command(files, SweepPart.fileName) }
         var parts: [(source: String, part: SweepPart)] = []
-        for (i, file) in FuzzInput.files(data, limit: maximumParts).enumerated() {
+        for (i, file) in files.enumerated() {
             guard let text = partText(file) else { return }
             switch SweepPart.parse(text) {
             case .success(let p): parts.append(("part\(i)", p))
@@ -27,9 +31,12 @@ enum MergeTarget {
         }
     }
 
-    static let search = FuzzTarget(name: "merge-search", summary: "search parts: read, merge, the search's report and best.json") { data in
+    static let search = FuzzTarget(name: "merge-search", summary: "search parts: read, merge, the report and best.json, synclab merge",
+                                   prepare: { TinyRun.warmUp(); Scratch.prepare() }) { data in
+        let files = FuzzInput.files(data, limit: maximumParts)
+        defer { command(files, SearchPart.fileName) }
         var parts: [(source: String, part: SearchPart)] = []
-        for (i, file) in FuzzInput.files(data, limit: maximumParts).enumerated() {
+        for (i, file) in files.enumerated() {
             guard let text = partText(file) else { return }
             switch SearchPart.parse(text) {
             case .success(let p): parts.append(("part\(i)", p))
@@ -60,6 +67,13 @@ enum MergeTarget {
             _ = SearchReport.bestScenario(spec, winner: w, base: baseValue, extends: spec.basePath)
             _ = spec.plan.describe(w)
         }
+    }
+
+    /// `synclab merge` of `files`, each the part file `name` of its own folder.
+    static func command(_ files: [Data], _ name: String) {
+        guard let out = Scratch.output,
+              let paths = Scratch.write(files.enumerated().map { ("part\($0.offset)/\(name)", $0.element) }) else { return }
+        _ = Scratch.cli.main(["merge"] + paths.map { ($0 as NSString).deletingLastPathComponent } + ["--out", out])
     }
 
     /// The command line's loader: an `extends` may also name a shipped scenario.
