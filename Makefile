@@ -17,7 +17,7 @@ INDEX = $(SYNCLAB) index $(addprefix $(1)/,$(REPORTED)) --title "SyncLab gallery
 # other built; the tests run with --skip-build because `swift test` adds flags of its own.
 BUILD_FLAGS := -c release -Xswiftc -enable-testing
 
-.PHONY: all build run test tsan reports check-reports schema bench docs api-check api-baseline clean
+.PHONY: all build run test tsan reports check-reports schema bench docs api-check api-baseline fuzz fuzz-smoke fuzz-replay clean
 
 all: build
 
@@ -80,6 +80,18 @@ tsan:
 # Benchmarks (not part of `test`): fixed workloads, median of 3, appended to bench/results.csv.
 bench: build
 	Scripts/bench.sh
+
+# The fuzz targets (Fuzz/, docs/fuzzing.md): each reader of input and what it feeds, under
+# libFuzzer, for FUZZ_SECONDS each (60). `fuzz-smoke` is CI's short budget, two targets at a
+# time, from a fixed seed (the same inputs every time, as far as 15 s reach); `fuzz-replay`
+# runs each saved finding once. Exit 1 when a target finds something.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh
+fuzz-smoke:
+	FUZZ_SECONDS=15 FUZZ_JOBS=2 FUZZ_ARGS=-seed=1 Scripts/fuzz.sh
+fuzz-replay:
+	Scripts/fuzz.sh --replay
 
 # The library's reference (Sources/SyncLab/SyncLab.docc, docs/library.md links it) as a DocC
 # archive in .build/docs: the toolchain's symbol-graph extractor and docc, no package plug-in.
