@@ -33,7 +33,9 @@ import SyncLabReports
     static let code: [String: String] = [
         "ScenarioLoader.maximumFileBytes": bytes(ScenarioLoader.maximumFileBytes),
         "ScenarioLoader.maximumExtendsDepth": count(ScenarioLoader.maximumExtendsDepth),
-        "JSONValue.maximumDepth": count(JSONValue.maximumDepth),
+        "JSONParser.maximumDepth": count(JSONParser.maximumDepth),
+        "NearMiss.longestWord": count(NearMiss.longestWord),
+        "LinkProfile.maximumLossRoundTrip": duration(LinkProfile.maximumLossRoundTrip),
         "ScenarioLoader.Limits.players": count(ScenarioLoader.Limits.players),
         "ScenarioLoader.Limits.positions": count(ScenarioLoader.Limits.positions),
         "ScenarioLoader.Limits.linkProfiles": count(ScenarioLoader.Limits.linkProfiles),
