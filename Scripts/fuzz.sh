@@ -31,9 +31,11 @@ TIMEOUT=${FUZZ_TIMEOUT:-20}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 # FUZZ_SANITIZE=address adds AddressSanitizer (out-of-bounds reads and writes through unsafe
 # pointers, which no Swift check catches in a release build): its own build folder, about 2× slower.
+# Leak checking stays off: it reports the lab's lazily built globals (schemas, tables) as leaks.
 SANITIZE=${FUZZ_SANITIZE:-}
 SCRATCH=$PWD/Fuzz/.build${SANITIZE:+-$SANITIZE}
 BIN=$SCRATCH/release/SyncLabFuzz
+if [ "$SANITIZE" = address ]; then export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}; fi
 
 # -sanitize=fuzzer reaches every module, so the lab itself is instrumented for coverage; the
 # flags differ from the main package's build, which is why the fuzzer has a build folder of its own.
