@@ -31,8 +31,17 @@ public struct CLI {
     public init(plugins: PluginRegistry = .builtIn,
                 out: @escaping (String) -> Void = { StandardOutput.write($0) },
                 err: @escaping (String) -> Void = { StandardError.write($0) },
-                showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0,
-                terminalType: String? = ProcessInfo.processInfo.environment["TERM"]) {
+                showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+        self.init(plugins: plugins, out: out, err: err, showsProgress: showsProgress, stderrIsTerminal: stderrIsTerminal,
+                  terminalType: ProcessInfo.processInfo.environment["TERM"])
+    }
+
+    /// The same with the terminal's type given (tests), not read from `TERM`.
+    init(plugins: PluginRegistry = .builtIn,
+         out: @escaping (String) -> Void = { StandardOutput.write($0) },
+         err: @escaping (String) -> Void = { StandardError.write($0) },
+         showsProgress: Bool = true, stderrIsTerminal: Bool = isatty(STDERR_FILENO) != 0,
+         terminalType: String?) {
         self.plugins = plugins
         self.out = out
         self.err = err
