@@ -17,6 +17,7 @@
 #   FUZZ_ARGS       more libFuzzer options, such as -max_len=20000 or -seed=1
 #   FUZZ_BUILD      0: use the fuzzer built before, without building
 #   FUZZ_SANITIZE   address: build and run with AddressSanitizer too (Fuzz/.build-address)
+#   FUZZ_CONFIG     debug: a quicker build whose inputs run ten to thirty times slower
 #   SYNCLAB_FUZZ_TEXT 1: a raw control character in a message is a finding too (docs/fuzzing.md)
 #
 # Inputs libFuzzer finds interesting are kept in Fuzz/.build/corpus/TARGET (not committed);
@@ -34,7 +35,10 @@ RSS_MB=${FUZZ_RSS_MB:-2048}
 # Leak checking stays off: it reports the lab's lazily built globals (schemas, tables) as leaks.
 SANITIZE=${FUZZ_SANITIZE:-}
 SCRATCH=$PWD/Fuzz/.build${SANITIZE:+-$SANITIZE}
-BIN=$SCRATCH/release/SyncLabFuzz
+# FUZZ_CONFIG=debug builds in a third of the time (31 s against 110 s) and runs its inputs ten to
+# thirty times slower.
+CONFIG=${FUZZ_CONFIG:-release}
+BIN=$SCRATCH/$CONFIG/SyncLabFuzz
 if [ "$SANITIZE" = address ]; then export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}; fi
 
 # -sanitize=fuzzer reaches every module, so the lab itself is instrumented for coverage; the
@@ -42,8 +46,8 @@ if [ "$SANITIZE" = address ]; then export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_le
 build() {
   local started=$SECONDS
   mkdir -p "$SCRATCH"
-  echo "fuzz: building (swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer${SANITIZE:+,$SANITIZE})"
-  "$SWIFT" build --package-path Fuzz --scratch-path "$SCRATCH" -c release -Xswiftc -sanitize=fuzzer${SANITIZE:+,$SANITIZE} \
+  echo "fuzz: building (swift build --package-path Fuzz -c $CONFIG -Xswiftc -sanitize=fuzzer${SANITIZE:+,$SANITIZE})"
+  "$SWIFT" build --package-path Fuzz --scratch-path "$SCRATCH" -c "$CONFIG" -Xswiftc -sanitize=fuzzer${SANITIZE:+,$SANITIZE} \
     --product SyncLabFuzz > "$SCRATCH/build.log" 2>&1 || { cat "$SCRATCH/build.log"; echo "fuzz: the build failed"; exit 2; }
   echo "fuzz: built in $((SECONDS - started)) s"
 }

@@ -39,8 +39,11 @@ guard let target = FuzzTargets.all.first(where: { $0.name == targetName }) else 
 nonisolated(unsafe) var selectedTarget: FuzzTarget = target
 target.prepare()
 
-/// One input to the selected target. Always returns 0: libFuzzer reserves other values.
-func fuzzOne(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+/// One input to the selected target. Always returns 0: libFuzzer reserves other values. Also
+/// exported under libFuzzer's name for it: its own `main`, linked but unused, refers to it, and
+/// a debug link (which keeps unused sections) needs it defined.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     selectedTarget.body(bytes.map { Data(bytes: $0, count: count) } ?? Data())
     return 0
 }
