@@ -231,6 +231,9 @@ extension TelemetryCSV {
                             if eof { throw error(opened, "a quote opened on this line is not closed by the end of the file") }
                             return nil
                         }
+                        // Checked on every byte, escaped quotes included: each unquoted byte stands
+                        // for one read or more, so `unquoted` (maximumLineBytes + 16) cannot overflow.
+                        if i - start > TelemetryCSV.maximumLineBytes { return nil }
                         let b = input[i]
                         if b == quote {
                             if i + 1 < end && input[i + 1] == quote { unquoted[u] = quote; u += 1; i += 2; continue }
@@ -239,8 +242,6 @@ extension TelemetryCSV {
                             break
                         }
                         if b == lf { breaks += 1 }
-                        // Each unquoted byte stands for one read or more: `unquoted` cannot overflow.
-                        if i - start > TelemetryCSV.maximumLineBytes { return nil }
                         unquoted[u] = b
                         u += 1
                         i += 1

@@ -266,6 +266,11 @@ import Testing
         let wide = Array(repeating: String(repeating: "y", count: 4_000), count: 300).joined(separator: ",")
         let row = Self.refusal("device,sent,rtt_ms\na,1,5\n\(wide)\n")
         #expect(row?.keyPath == "line 3" && row?.message.contains("a row over 1048576 bytes") == true)
+        // A quoted cell of escaped quotes only, past 1 MiB: refused as a long row, never written
+        // past the unquoting buffer.
+        let escapes = "\"" + String(repeating: "\"\"", count: TelemetryCSV.maximumLineBytes / 2 + 10) + "\""
+        let escaped = Self.refusal("device,sent,rtt_ms\na,1,5\nb,1,\(escapes)\n")
+        #expect(escaped?.keyPath == "line 3" && escaped?.message.contains("a row over 1048576 bytes") == true)
         let quote = Self.refusal("device,sent,rtt_ms\na,1,5\nb,\"1,\n5\n")
         #expect(quote?.keyPath == "line 3" && quote?.message.contains("a quote opened on this line is not closed") == true)
         let links = (0...TelemetryCSV.maximumLinks).map { "d,1,5,L\($0)" }.joined(separator: "\n")
