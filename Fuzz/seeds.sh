@@ -12,7 +12,7 @@ REPO=$(pwd)
 S=${S:-$REPO/.build/release/synclab}
 C=Fuzz/corpus
 rm -rf "$C"
-mkdir -p $C/scenario $C/search $C/mahimahi-trace $C/latency-trace $C/merge-sweep $C/merge-search
+mkdir -p $C/scenario $C/search $C/mahimahi-trace $C/latency-trace $C/merge-sweep $C/merge-search $C/telemetry-csv
 W=$(mktemp -d "${TMPDIR:-/tmp}/synclab-seeds.XXXXXX"); trap 'rm -rf "$W"' EXIT
 CUT='--8<--'
 
@@ -85,6 +85,16 @@ l crlf "a,b\r\n1,2\r\n"
 l negative "-3\n"
 l not-a-number "x,y\n1,z\n"
 
+# Telemetry CSV: small files of each column set, each drop reason, quoting, BOM and CRLF.
+m() { printf -- "$2" > "$C/telemetry-csv/$1"; }
+m rtt "device,sent,rtt_ms,link\nd1,1767225600000,12.5,wifi\nd2,1767225600100,80.25,lte\nd1,1767225601000,11,wifi\n"
+m exchange "device,sent,t1,t2,t3,t4,outcome,bytes\na,2026-11-23T08:15:02Z,100,5000,5001,110,ok,300\nb,2026-11-23 08:15:02.123+01:00,100.25,5000.5,5001.125,110.75,,\nc,2024-02-29T23:59:59.5-0530,0,0,0,0,timeout,\n"
+m dirty "device,sent,rtt_ms,link,outcome,bytes\nd1,1767225600000,12.5,wifi,ok,300\n\nd1,1\n,1,5,,,\nd2,,5,,,\nd2,x,5,,,\nd2,1,,,ok,\nd2,1,nan,,,\nd2,1,-3,,,\nd2,1,3600001,,,\nd2,1,5,,maybe,\nd2,1,5,,,-1\nd1,1767225600000,12.5,wifi,ok,300\nd3,1,,cell,Timed Out,\n"
+m quoted "\xef\xbb\xbf\"device\",sent,rtt_ms,link\r\n\"a,b\",1,5,\"say \"\"hi\"\"\"\r\nc,2,6,\"two\r\nlines\"\r\n"
+m mapped "uid,ts,latency\nu1,1767225600000,5\nu2,1767225600001,7.125\n"
+m unterminated "device,sent,rtt_ms\na,1,\"5\n"
+m header-only "device,sent,rtt_ms\n"
+
 # Parts for merge, written by synclab: a sweep and a search, whole and in shards, of a small r1.
 cp Scenarios/r1.json "$W/r1.json"
 printf '{ "extends": "r1.json", "name": "r1-tiny", "duration": "10m", "population": { "players": 300 } }\n' > "$W/tiny.json"
@@ -144,6 +154,9 @@ write('search', ['"%s":' % k for k in search_keys] + ['"%s"' % p for p in paths]
       + ['"%s"' % v for v in values if '.' in v or v[:1].islower()] + numbers)
 cut = '--8<--\n'
 write('mahimahi-trace', [cut, '#! ', '--message-bytes ', '--base-delay ', '\r\n', '\n', '0\n', '9223372036854775807', '1000000000', '-1', '20ms', '1h'])
+write('telemetry-csv', [',', '"', '""', '\r\n', '\n', 'device', 'sent', 'rtt_ms', 't1', 't2', 't3', 't4', 'link', 'outcome', 'bytes',
+      'ok', 'success', '200', 'timeout', 'timed out', 'failed', 'error', '2026-11-23T08:15:02Z', '.123456789', '+01:00', '-0530', 'Z',
+      '1767225600000', '3600000', '2147483648', '9223372036854775807', 'nan', 'inf', '-0', '1e3', '-2'])
 write('latency-trace', [',', '#', '\r\n', 'uplink_ms', 'downlink_ms', '1e308', 'nan', 'inf', '-0', '0x10', '1_000'])
 figures = [v for v in values if '.' in v or v.endswith('Share') or v.endswith('Ms')]
 write('merge-sweep', [cut, '# synclab sweep part ', '/'] + ['"%s":' % k for k in ['scenario', 'fingerprint', 'seeds', 'vary', 'key', 'values', 'chart', 'figures']]

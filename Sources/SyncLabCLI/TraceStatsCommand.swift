@@ -12,6 +12,7 @@ struct TraceStatsCommand {
 
     USAGE
       synclab trace-stats UPLINK DOWNLINK [--message-bytes N] [--base-delay D] [--against PRESET] [--tau D]
+                          [--telemetry-out FILE [--link-label NAME]]
 
     UPLINK and DOWNLINK are packet-delivery traces in Mahimahi's format (one line per 1500-byte
     delivery opportunity, ms since the start; the trace repeats). The traces are entered every
@@ -26,6 +27,12 @@ struct TraceStatsCommand {
     With --against, the same figures for a link preset, drawn through its delay process
     (its own correlation, or an AR(1) with time constant --tau), 20,000 players.
 
+    With --telemetry-out, the 1 + 1-packet round trips (base delay included) are also written to
+    FILE as a telemetry CSV (docs/telemetry.md: device,sent,rtt_ms,link): each 5 ms entry is a
+    device e0, e1, … with an exchange at its entry and one at each informed lag after it; `sent`
+    counts from a fixed epoch, 2026-01-01T00:00:00Z (1767225600000 ms), and the link is labelled
+    --link-label (default "trace"). The file is replaced atomically; it may not be a trace.
+
     LIMITS
       a trace file of at most \(MahimahiTrace.maximumFileBytes) bytes and \(MahimahiTrace.maximumOpportunities) lines; a pass of at most \(Units.formatDuration(maximumPass));
       --message-bytes 1 to \(maximumMessageBytes), crossing the downlink within \(Units.formatDuration(TraceLink.maximumCrossing));
@@ -33,12 +40,19 @@ struct TraceStatsCommand {
 
     EXAMPLE
       synclab trace-stats traces/lte.up traces/lte.down --base-delay 25ms --against lte
+      synclab trace-stats traces/lte.up traces/lte.down --base-delay 25ms --telemetry-out lte.csv --link-label lte
 
     """
 
     static let lags: [Nanoseconds] = [100 * .millisecond, .second, 10 * .second, .minute, 7 * .minute]
     static let probabilities = [0.5, 0.9, 0.99, 0.999]
-    static let valued: Set<String> = ["--message-bytes", "--base-delay", "--against", "--tau"]
+    static let valued: Set<String> = ["--message-bytes", "--base-delay", "--against", "--tau", "--telemetry-out", "--link-label"]
+    /// `sent` of a `--telemetry-out` row at instant 0 of the pass: 2026-01-01T00:00:00Z in ms.
+    static let telemetryEpochMs: Int64 = 1_767_225_600_000
+    /// What a telemetry CSV `trace-stats` wrote starts with: its header and first row's start
+    /// (only such a file, or an empty one, is replaced).
+    static let telemetryKind = OutputFile.Kind(described: "a telemetry CSV written by 'synclab trace-stats'",
+                                               signature: "device,sent,rtt_ms,link\ne0,1767225600000,", within: 64)
 
     /// The longest pass read: entered every 5 ms, 6 h is 4.32 million entries, each with a round
     /// trip at every lag and a best of 1, 2 and 4 (some 100 bytes and 30 crossings an entry; a
@@ -97,6 +111,24 @@ struct TraceStatsCommand {
         } else if parsed.options["--tau"] != nil {
             return usage("--tau needs --against PRESET")
         }
+        var label = "trace"
+        if let text = parsed.options["--link-label"] {
+            guard parsed.options["--telemetry-out"] != nil else { return usage("--link-label needs --telemetry-out FILE") }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, trimmed.count <= TelemetryCSV.longestLinkLabel,
+                  !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                return usage("--link-label: expected a label of 1 to \(TelemetryCSV.longestLinkLabel) printable characters; got \(SafePaths.quoted(text))")
+            }
+            label = trimmed
+        }
+        // Checked before the traces are measured: a typo should not cost the measuring.
+        var telemetry: OutputFile.Destination? = nil
+        if let path = parsed.options["--telemetry-out"] {
+            switch OutputFile.prepare(path, kind: Self.telemetryKind, inputs: parsed.positional) {
+            case .success(let destination): telemetry = destination
+            case .failure(let problem): return refuse("--telemetry-out: \(problem.message)")
+            }
+        }
         // Read as a scenario reads a linkTrace (MahimahiTrace.load): the same limits and words.
         var traces: [DeliveryOpportunities] = []
         for path in parsed.positional {
@@ -116,7 +148,64 @@ struct TraceStatsCommand {
         }
         let link = TraceLink(uplink: traces[0], downlink: traces[1], baseDelay: base)
         cli.out(Self.report(link, messageBytes: bytes, against: preset))
+        if let telemetry {
+            do {
+                try OutputFile.write(Self.telemetry(link, label: label), to: telemetry)
+            } catch {
+                return refuse("could not write --telemetry-out '\(telemetry.path)': \(ReportWriter.reason(error))")
+            }
+        }
         return 0
+    }
+
+    /// The 1 + 1-packet round trips (base delay both ways included, the report's "round trip,
+    /// 1 + 1 packets") as a telemetry CSV: entry i is device `e<i>`, with one exchange at its
+    /// entry and one at each lag of `lags` the pass informs, sent at `telemetryEpochMs` plus the
+    /// instant in whole ms; round trips in ms to the microsecond. Rows in device order.
+    static func telemetry(_ link: TraceLink, label: String) -> Data {
+        let length = max(link.uplink.length, link.downlink.length)
+        let entries = LinkStatistics.entries(length: length)
+        let offsets = [0] + lags.filter { LinkStatistics.informs(lag: $0, length: length) }
+        let cell = Self.csvCell(label)
+        var out = Data()
+        out.reserveCapacity(24 + entries.count * offsets.count * (28 + cell.count))
+        out.append(contentsOf: Array("device,sent,rtt_ms,link\n".utf8))
+        var row: [UInt8] = []
+        row.reserveCapacity(64 + cell.count)
+        func digits(_ n: Int64, _ row: inout [UInt8], width: Int = 1) {
+            var d: [UInt8] = []
+            var v = n
+            repeat { d.append(UInt8(48 + v % 10)); v /= 10 } while v > 0
+            while d.count < width { d.append(48) }
+            row.append(contentsOf: d.reversed())
+        }
+        for (i, e) in entries.enumerated() {
+            for offset in offsets {
+                let at = e + offset
+                let ns = LinkStatistics.roundTrip(link, at: at, requestPackets: 1, responsePackets: 1).first + 2 * link.baseDelay
+                let us = (ns + 500) / 1_000
+                row.removeAll(keepingCapacity: true)
+                row.append(UInt8(ascii: "e"))
+                digits(Int64(i), &row)
+                row.append(UInt8(ascii: ","))
+                digits(telemetryEpochMs + at / .millisecond, &row)
+                row.append(UInt8(ascii: ","))
+                digits(us / 1_000, &row)
+                row.append(UInt8(ascii: "."))
+                digits(us % 1_000, &row, width: 3)
+                row.append(UInt8(ascii: ","))
+                row.append(contentsOf: cell)
+                row.append(UInt8(ascii: "\n"))
+                out.append(contentsOf: row)
+            }
+        }
+        return out
+    }
+
+    /// `text` as a CSV cell: quoted (quotes doubled) when it holds a comma or a quote.
+    static func csvCell(_ text: String) -> [UInt8] {
+        guard text.contains(",") || text.contains("\"") || text.hasPrefix(" ") || text.hasSuffix(" ") else { return Array(text.utf8) }
+        return Array(("\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"").utf8)
     }
 
     /// A usage error, its text escaped (an option's value is the user's).

@@ -67,6 +67,10 @@ import SyncLabReports
         "SearchCommand.maximumPartBytes": bytes(SearchCommand.maximumPartBytes),
         "MergeCommand.maximumPartBytes": bytes(MergeCommand.maximumPartBytes),
         "IndexCommand.maximumSummaryBytes": bytes(IndexCommand.maximumSummaryBytes),
+        "TelemetryCSV.maximumRows": count(TelemetryCSV.maximumRows),
+        "TelemetryCSV.maximumCellBytes": bytes(TelemetryCSV.maximumCellBytes),
+        "TelemetryCSV.maximumLineBytes": bytes(TelemetryCSV.maximumLineBytes),
+        "TelemetryCSV.maximumLinks": count(TelemetryCSV.maximumLinks),
     ]
 
     /// `static let maximum…` constants that are not limits on input, each with why.

@@ -43,6 +43,60 @@ import SyncLab
         #expect(TraceStatsCommand.fixed3(.nan) == "not informed" && TraceStatsCommand.fixed3(0.25) == "0.250")
     }
 
+    /// --telemetry-out: each 5 ms entry a device, an exchange at its entry and at each informed
+    /// lag, the 1 + 1-packet round trip with the base delay both ways; read back without a drop.
+    @Test func writesTheRoundTripsAsTelemetry() throws {
+        let dir = CLITests.temporaryDirectory()
+        // Up: an opportunity every millisecond. Down: one at 1 s and one at 2 s, a 2 s pass that
+        // repeats, so one every second. 400 entries; of the lags only 100 ms is under half a pass.
+        try "1\n".write(toFile: dir + "/t.up", atomically: true, encoding: .utf8)
+        try "1000\n2000\n".write(toFile: dir + "/t.down", atomically: true, encoding: .utf8)
+        let out = dir + "/app.csv"
+        let r = CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--base-delay", "20ms", "--telemetry-out", out])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("## Crossing times (ms)"))
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 + 400 * 2)
+        #expect(lines[0] == "device,sent,rtt_ms,link")
+        // e0 enters at 0: the request leaves the uplink at 1 ms, the response the downlink at
+        // 1,000 ms; 1,000 + 2 × 20 = 1,040 ms. 100 ms later the request leaves at once (an
+        // opportunity at 100 ms) and the response at 1,000 ms: 900 + 40 = 940 ms.
+        #expect(lines[1] == "e0,1767225600000,1040.000,trace")
+        #expect(lines[2] == "e0,1767225600100,940.000,trace")
+        // e1 enters at 5 ms + 0.618033 ms (the entries' golden-ratio jitter, truncated to the ns):
+        // 5.618033 ms, sent in whole ms at …005. The response leaves at 1,000 ms:
+        // 1,000 − 5.618033 + 40 = 1,034.381967 ms, written to the microsecond.
+        #expect(lines[3] == "e1,1767225600005,1034.382,trace")
+        #expect(lines[4] == "e1,1767225600105,934.382,trace")
+        #expect(lines.last?.hasPrefix("e399,") == true)
+        let table = try TelemetryCSV.read(out)
+        #expect(table.count == 800 && table.droppedCount == 0 && table.devices.count == 400)
+        #expect(table.devices.prefix(3) == ["e0", "e1", "e2"] && table.links == ["trace"])
+        #expect(table.roundTripNs[2] == 1_034_382_000)
+
+        // Written again over its own file, with a label that needs quoting.
+        let again = CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--telemetry-out", out, "--link-label", "lab, \"2\""])
+        #expect(again.status == 0, "\(again.err)")
+        let relabelled = try TelemetryCSV.read(out)
+        #expect(relabelled.links == ["lab, \"2\""] && relabelled.droppedCount == 0)
+        // 1,000 ms without the base delay.
+        #expect(relabelled.roundTripNs[0] == 1e9)
+    }
+
+    @Test func telemetryOutRefusesATraceAndFilesItDidNotWrite() throws {
+        let dir = CLITests.temporaryDirectory()
+        try "1\n".write(toFile: dir + "/t.up", atomically: true, encoding: .utf8)
+        try "1000\n2000\n".write(toFile: dir + "/t.down", atomically: true, encoding: .utf8)
+        let r = CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--telemetry-out", dir + "/t.down"])
+        #expect(r.status == 2 && r.err.contains("an input of this command; refusing to overwrite it"), "\(r.err)")
+        #expect(try String(contentsOfFile: dir + "/t.down", encoding: .utf8) == "1000\n2000\n")
+        try "device,sent,rtt_ms\nmine,1,5\n".write(toFile: dir + "/mine.csv", atomically: true, encoding: .utf8)
+        let mine = CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--telemetry-out", dir + "/mine.csv"])
+        #expect(mine.status == 2 && mine.err.contains("exists and is not a telemetry CSV written by 'synclab trace-stats'"), "\(mine.err)")
+        #expect(CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--link-label", "x"]).status != 0)
+        #expect(CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--telemetry-out", dir + "/o.csv", "--link-label", "a\u{1B}b"]).status != 0)
+    }
+
     static let shared = (#filePath.components(separatedBy: "/Tests/").first ?? ".") + "/../shared/traces"
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: shared + "/Verizon-LTE-short.up"), "needs ../shared/traces"))
