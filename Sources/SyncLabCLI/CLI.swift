@@ -65,6 +65,7 @@ public struct CLI {
       synclab schema [--out FILE]
       synclab index REPORT_DIR... [--notes FILE] [--out FILE]
       synclab trace-stats UPLINK DOWNLINK [--against PRESET]
+      synclab fit TELEMETRY.csv --out DIR [--base SCENARIO] [--holdout SHARE]
       synclab help [COMMAND]
 
     COMMANDS
@@ -79,6 +80,7 @@ public struct CLI {
       schema     print or write the scenario JSON Schema, generated from the plug-in kinds
       index      one table of several reports' headline figures (the gallery index)
       trace-stats crossing times, lag correlations and outages of a Mahimahi trace pair
+      fit        link profiles fitted to an app's telemetry of its time requests
 
     Run 'synclab COMMAND --help' for a command's options and examples.
     Exit status: 0 success, 1 a budget fails (check) or no design meets (search), 2 bad input or usage.
@@ -106,7 +108,7 @@ public struct CLI {
         ScenarioLoader(plugins: plugins, files: FileSystemScenarioResolver(fallback: ShippedScenarios.folderIfBundled))
     }
 
-    static let commands: Set<String> = ["run", "check", "compare", "sweep", "search", "merge", "validate", "list", "schema", "index", "trace-stats"]
+    static let commands: Set<String> = ["run", "check", "compare", "sweep", "search", "merge", "validate", "list", "schema", "index", "trace-stats", "fit"]
     static let helpWords: Set<String> = ["help", "--help", "-h"]
 
     /// Runs one command line (without the program name); returns the exit status.
@@ -134,6 +136,7 @@ public struct CLI {
         case "schema": return SchemaCommand(cli: self).main(rest)
         case "index": return IndexCommand(cli: self).main(rest)
         case "trace-stats": return TraceStatsCommand(cli: self).main(rest)
+        case "fit": return FitCommand(cli: self).main(rest)
         case "help", "--help", "-h":
             // "help help", "--help help", "-h -h": the usage, not help about help forever.
             guard let sub = rest.first, !CLI.helpWords.contains(sub) else {

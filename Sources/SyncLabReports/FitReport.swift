@@ -28,7 +28,7 @@ public enum FitReport {
 
     static func chartName(_ i: Int) -> String { "qq_\(i + 1).svg" }
 
-    static func ms(_ ns: Double) -> String { ns.isFinite ? Format.compact(ns / 1e6, ns < 10e6 ? 3 : ns < 1e9 ? 1 : 0) : "n/a" }
+    public static func ms(_ ns: Double) -> String { ns.isFinite ? Format.compact(ns / 1e6, ns < 10e6 ? 3 : ns < 1e9 ? 1 : 0) : "n/a" }
     static func duration(_ ns: Double) -> String { Units.formatDuration(Int64(max(0, ns / 1_000).rounded()) * 1_000) }
 
     // MARK: fitted.json
