@@ -202,9 +202,12 @@ struct CheckCommand {
             cli.out("check: " + CheckReport.scenarioTally(failed: failed.count, of: summaries.count)
                 + " across \(seedCount) seeds\n")
         }
+        // A failing seed replays with the same telemetry.
+        let telemetryOptions = ["--telemetry", "--telemetry-columns", "--burst-gap"]
+            .compactMap { name in parsed.options[name].map { " \(name) \($0)" } }.joined()
         for s in summaries {
             let shown = s.failingSeeds.prefix(10)
-            for seed in shown { cli.out("reproduce with: \(s.reproduce(seed))\n") }
+            for seed in shown { cli.out("reproduce with: \(s.reproduce(seed))\(telemetryOptions)\n") }
             if s.failingSeeds.count > shown.count { cli.out("… and \(s.failingSeeds.count - shown.count) more failing seeds of \(s.scenario)\n") }
         }
 

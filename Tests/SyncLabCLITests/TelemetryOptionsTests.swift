@@ -128,6 +128,7 @@ import SyncLabKernel
         let fail = Self.synclab(["check", scenario, "--telemetry", slow, "--quiet"])
         #expect(fail.status == 1, "\(fail.out)\(fail.err)")
         #expect(fail.out.contains("FAIL") && fail.out.contains("telemetry: link 'wifi' disagrees"))
+        #expect(fail.out.contains("reproduce with: synclab run \(scenario) --seed 1 --telemetry \(slow)\n"))
         // Without --telemetry the scenario sets no budgets: nothing to check.
         #expect(Self.synclab(["check", scenario, "--quiet"]).status == 2)
     }
