@@ -82,7 +82,6 @@ public enum FigureTable {
         case .run: return f.json.map { "`\($0)`" } ?? "budgets only"
         case .deviceEvents: return (f.json.map { "`\($0)`" } ?? "budgets only") + " (device events on)"
         case .acrossSeeds: return "`synclab check --seeds`"
-        case .telemetry: return (f.json.map { "`\($0)`" } ?? "budgets only") + " (with `--telemetry`)"
         }
     }
 

@@ -336,11 +336,17 @@ public enum Simulation {
     /// One thread unless told: a library run is most often one of many tests that Swift Testing
     /// already runs in parallel, one per core, and more threads each would only contend. The
     /// command line passes `defaultThreads`; the results are the same for any number.
-    ///
-    /// `recordsLinkRoundTrips` also records each link's round trips (`RunResult.linkRoundTrips`),
-    /// for holding the run against telemetry; off, the run is the same and pays nothing for it.
     public static func run(_ scenario: Scenario, threads: Int = 1, progress: ProgressHandler? = nil,
-                           traceRequests: Int = 0, recordsLinkRoundTrips: Bool = false) -> RunResult {
+                           traceRequests: Int = 0) -> RunResult {
+        run(scenario, threads: threads, progress: progress, traceRequests: traceRequests, smallestShard: 2_000)
+    }
+
+    /// `run`, also recording each link's round trips when `recordsLinkRoundTrips`
+    /// (`RunResult.linkRoundTrips`), for holding the run against telemetry; off, the run is the
+    /// same and pays nothing for it. (An overload, not a new default: the API stays binary
+    /// compatible.)
+    public static func run(_ scenario: Scenario, threads: Int = 1, progress: ProgressHandler? = nil,
+                           traceRequests: Int = 0, recordsLinkRoundTrips: Bool) -> RunResult {
         run(scenario, threads: threads, progress: progress, traceRequests: traceRequests, recordsLinkRoundTrips: recordsLinkRoundTrips,
             smallestShard: 2_000)
     }
