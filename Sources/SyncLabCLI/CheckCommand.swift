@@ -15,6 +15,7 @@ struct CheckCommand {
 
     USAGE
       synclab check SCENARIO.json... [--junit FILE] [--seeds N] [--max-failures M]
+                    [--telemetry FILE [--telemetry-columns MAP] [--burst-gap D]]
       synclab check DIR...           (every *.json scenario with budgets in DIR)
 
     Runs each scenario (its seed, players and duration as written) and prints one tab-separated
@@ -32,6 +33,11 @@ struct CheckCommand {
                          line per seed, then the failing seeds, each replayable with
                          'synclab run SCENARIO.json --seed K'
       --max-failures M   how many seeds of a scenario may fail (default 0)
+    \(TelemetryOptions.help)
+                         With --telemetry every run is also judged on it: a budget "the run agrees
+                         with the telemetry" (telemetry.agrees ≥ 1) is added unless the scenario
+                         sets one on telemetry.agrees, and a scenario named without budgets is
+                         checked on it alone
       --quiet            no progress on stderr
 
     Budgets across seeds: {"metric": "seedFailureRate", "max": 0.05} limits the share of failing
@@ -51,17 +57,19 @@ struct CheckCommand {
       synclab check Scenarios/*.json --junit build/synclab-junit.xml
       synclab check Scenarios/v115-uptime.json --seeds 20 --max-failures 1
       synclab check Scenarios/ --seeds 5
+      synclab check Scenarios/recommended.json --telemetry app-rtt.csv
 
     """
 
     static let maximumSeeds = 10_000
+    static let valued: Set<String> = Set(["--junit", "--seeds", "--max-failures"]).union(TelemetryOptions.valued)
 
     func main(_ arguments: [String]) -> Int32 {
-        if let problem = RunCommand.shapeProblem(arguments, valued: ["--junit", "--seeds", "--max-failures"]) {
+        if let problem = RunCommand.shapeProblem(arguments, valued: CheckCommand.valued) {
             return cli.usageError("check", problem)
         }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "check", valued: ["--junit", "--seeds", "--max-failures"], flags: [CLI.quietFlag], help: CheckCommand.help) {
+        switch cli.parse(arguments, command: "check", valued: CheckCommand.valued, flags: [CLI.quietFlag], help: CheckCommand.help) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -82,6 +90,14 @@ struct CheckCommand {
         }
         let junit = parsed.options["--junit"]
         if let junit, junit.isEmpty { return cli.usageError("check", "--junit needs a file name") }
+        let telemetry: TelemetryOptions?
+        switch TelemetryOptions.read(parsed.options) {
+        case .success(let t): telemetry = t
+        case .failure(let p) where p.usage: return cli.usageError("check", p.message)
+        case .failure(let p):
+            cli.err("synclab check: \(p.message)\n")
+            return 2
+        }
 
         // Load every scenario first: all input problems are reported before anything runs.
         var scenarios: [(path: String, scenario: Scenario)] = []
@@ -92,11 +108,11 @@ struct CheckCommand {
                 let perRun = s.budgets.filter { !$0.acrossSeeds }
                 if s.budgets.isEmpty && !named {
                     cli.err("synclab check: skipped \(path): it sets no budgets\n")
-                } else if s.budgets.isEmpty {
+                } else if s.budgets.isEmpty && telemetry == nil {
                     cli.err("synclab check: \(path): the scenario sets no budgets, so there is nothing to check; "
                         + "add a \"budgets\" list (see README) or use 'synclab run'\n")
                     bad = true
-                } else if perRun.isEmpty {
+                } else if perRun.isEmpty && telemetry == nil {
                     cli.err("synclab check: \(path): budgets: a seedFailureRate budget needs at least one budget on a run's "
                         + "figures, which decides whether a seed fails\n")
                     bad = true
@@ -122,6 +138,7 @@ struct CheckCommand {
             // Checked before the runs, so a typo does not cost a whole run; every file a scenario
             // reads (its extends chain, its traces) is an input the XML must not overwrite.
             let inputs = parsed.positional + scenarios.flatMap { cli.loader.inputFiles(path: $0.path) }
+                + (parsed.options["--telemetry"].map { [$0] } ?? [])
             if let summaryFile, SafePaths.same(junit, summaryFile) {
                 return cli.usageError("check", "--junit '\(junit)' and GITHUB_STEP_SUMMARY name the same file; "
                     + "the summary appended to it would break the XML — choose another --junit file")
@@ -149,12 +166,24 @@ struct CheckCommand {
                 var variant = scenario
                 variant.seed = seed
                 let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-                let result = Simulation.run(variant, threads: Simulation.defaultThreads, progress: cli.progress("\(scenario.name) seed \(seed)", simulating: variant, run: outcomes.count + 1,
-                                                                            of: scenarios.count * seedCount, flags: parsed.flags))
+                var result = Simulation.run(variant, threads: Simulation.defaultThreads, progress: cli.progress("\(scenario.name) seed \(seed)", simulating: variant, run: outcomes.count + 1,
+                                                                            of: scenarios.count * seedCount, flags: parsed.flags),
+                                            recordsLinkRoundTrips: telemetry != nil)
                 cli.progressDone(flags: parsed.flags)
+                var verdicts = result.budgetVerdicts
+                if let telemetry {
+                    result = result.holding(against: telemetry.table, burstGap: telemetry.burstGap)
+                    verdicts = result.budgetVerdicts
+                    if !scenario.budgets.contains(where: { $0.metric == TelemetryOptions.budget.metric }) {
+                        let agrees = result.figures[TelemetryOptions.budget.metric] ?? nil
+                        verdicts.append(BudgetVerdict(budget: TelemetryOptions.budget, value: agrees,
+                                                      pass: agrees.map(TelemetryOptions.budget.holds) ?? false))
+                    }
+                    if let t = result.telemetry { cli.out(TelemetryOptions.lines(t)) }
+                }
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
                 cli.err("simulated \(scenario.name)\(seedCount == 1 ? "" : " seed \(seed)") in \(Format.fixed(elapsed, 2)) s wall\n")
-                let outcome = CheckOutcome(scenario: scenario.name, file: path, seed: seed, verdicts: result.budgetVerdicts,
+                let outcome = CheckOutcome(scenario: scenario.name, file: path, seed: seed, verdicts: verdicts,
                                            epochUnix: scenario.epochUnix)
                 cli.out(seedCount == 1 ? CheckReport.lines(outcome) : CheckReport.seedLine(outcome))
                 if outcome.failures > 0 { failing.append(seed) }
@@ -173,9 +202,12 @@ struct CheckCommand {
             cli.out("check: " + CheckReport.scenarioTally(failed: failed.count, of: summaries.count)
                 + " across \(seedCount) seeds\n")
         }
+        // A failing seed replays with the same telemetry.
+        let telemetryOptions = ["--telemetry", "--telemetry-columns", "--burst-gap"]
+            .compactMap { name in parsed.options[name].map { " \(name) \($0)" } }.joined()
         for s in summaries {
             let shown = s.failingSeeds.prefix(10)
-            for seed in shown { cli.out("reproduce with: \(s.reproduce(seed))\n") }
+            for seed in shown { cli.out("reproduce with: \(s.reproduce(seed))\(telemetryOptions)\n") }
             if s.failingSeeds.count > shown.count { cli.out("… and \(s.failingSeeds.count - shown.count) more failing seeds of \(s.scenario)\n") }
         }
 

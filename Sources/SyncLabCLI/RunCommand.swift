@@ -19,7 +19,8 @@ struct RunCommand {
 
     USAGE
       synclab run SCENARIO.json [--out DIR] [--seed N] [--clients N] [--duration D] [--threads N]
-                  [--trace-requests N] [--quiet]
+                  [--trace-requests N] [--telemetry FILE [--telemetry-columns MAP] [--burst-gap D]]
+                  [--quiet]
 
     OPTIONS
       --out DIR        report folder (default: Reports/<scenario name>); an existing folder is
@@ -35,22 +36,26 @@ struct RunCommand {
       --trace-requests N  also write requests.csv: every request in the window of N players
                        (1 … 10000, chosen by the viewer subsets' hash), each step in ms of
                        true time and the device's reading (docs/cli.md)
+    \(TelemetryOptions.help)
       --quiet          no progress on stderr
 
     Writes report.md, summary.json and CSV files into a temporary folder that replaces DIR only
     when complete: a failed or interrupted run leaves the previous report as it was. The same
     scenario and seed give byte-identical files on any machine. A run that would need more
     memory than the limit is refused with the estimate. Progress goes to stderr: a line updated in
-    place on a terminal, else a line every 10% and 30 s. Exit status 0 on success, 2 on bad input
-    or usage.
+    place on a terminal, else a line every 10% and 30 s. Exit status 0 on success (whether or not
+    the run agrees with --telemetry: 'synclab check --telemetry' gates on it), 2 on bad input or
+    usage (an unreadable telemetry file included).
 
     EXAMPLES
       synclab run Scenarios/v115-pausing.json
       synclab run Scenarios/v115-uptime.json --seed 7 --clients 20000 --out /tmp/uptime
+      synclab run Scenarios/recommended.json --telemetry app-rtt.csv --burst-gap 1m
 
     """
 
-    static let valued: Set<String> = ["--out", "--seed", "--clients", "--duration", "--threads", "--trace-requests"]
+    static let valued: Set<String> = Set(["--out", "--seed", "--clients", "--duration", "--threads", "--trace-requests"])
+        .union(TelemetryOptions.valued)
     /// The most players `--trace-requests` traces.
     static let maxTraced = 10_000
 
@@ -100,6 +105,7 @@ struct RunCommand {
             }
         }
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("run", "--out needs a folder; got an empty value") }
+        if let file = parsed.options["--telemetry"], file.isEmpty { return cli.usageError("run", "--telemetry needs a file; got an empty value") }
         var scenario: Scenario
         do {
             scenario = try cli.loader.load(path: path)
@@ -119,8 +125,16 @@ struct RunCommand {
             return 2
         }
         let out = parsed.options["--out"] ?? "Reports/\(scenario.name)"
-        // Every file the run reads (the extends chain, traces) is an input no output may delete.
-        let inputs = cli.loader.inputFiles(path: path)
+        // Every file the run reads (the extends chain, traces, the telemetry) is an input no output may delete.
+        let inputs = cli.loader.inputFiles(path: path) + (parsed.options["--telemetry"].map { [$0] } ?? [])
+        let telemetry: TelemetryOptions?
+        switch TelemetryOptions.read(parsed.options) {
+        case .success(let t): telemetry = t
+        case .failure(let p) where p.usage: return cli.usageError("run", p.message)
+        case .failure(let p):
+            cli.err("synclab run: \(p.message)\n")
+            return 2
+        }
         // Refuse a destination we must not replace, or cannot write, before spending time on the run.
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) {
             cli.err("synclab run: \(problem)\n")
@@ -130,9 +144,10 @@ struct RunCommand {
         cli.out("running \(scenario.name): \(Format.count(scenario.population.players, "player")), \(Units.formatDuration(scenario.duration)) simulated\n")
         fflush(nil)   // every output stream: the seed is out even if the run is interrupted
         let started = DispatchTime.now().uptimeNanoseconds   // timing for stderr only
-        let result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name, simulating: scenario, flags: parsed.flags),
-                                    traceRequests: traced)
+        var result = Simulation.run(scenario, threads: threads, progress: cli.progress(scenario.name, simulating: scenario, flags: parsed.flags),
+                                    traceRequests: traced, recordsLinkRoundTrips: telemetry != nil)
         cli.progressDone(flags: parsed.flags)
+        if let telemetry { result = result.holding(against: telemetry.table, burstGap: telemetry.burstGap) }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         do {
             let warnings = try ReportWriter.write(ReportBundle.files(result), to: out, inputs: inputs)
@@ -152,6 +167,7 @@ struct RunCommand {
         let held = result.budgetVerdicts.filter(\.pass).count, budgets = result.budgetVerdicts.count
         cli.out("peak \(v("peakRequestsPerSecond")); budgets: "
             + (budgets == 0 ? "none set" : "\(held) of \(Format.count(budgets, "budget")) \(held == 1 ? "holds" : "hold")") + "\n")
+        if let t = result.telemetry { cli.out(TelemetryOptions.lines(t)) }
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")
         cli.err("simulated in \(Format.fixed(elapsed, 2)) s wall, \(result.eventsScheduled) events, \(result.responses) fetches, "
             + "\(Simulation.shardCount(scenario, threads: threads)) threads, show summaries \(result.showSummaryBytes >> 20) MiB"

@@ -158,6 +158,7 @@ public enum MarkdownReport {
         md += capacityAndCost(r)
         md += DeviceEventsReport.markdown(r)
         md += ModelAuditReport.markdown(r)
+        md += TelemetryReport.markdown(r)
 
         md += "\n## Transitions\n\n"
         let single = r.transitions.count - r.gapTransitions.count

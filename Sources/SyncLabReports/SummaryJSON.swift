@@ -8,7 +8,7 @@ import SyncLabKernel
 /// transitionsWithin500msShare, the cross-player shares (viewersIn…, viewerPairs…,
 /// transitionBest500msShare, …), gapVsViewers, requests,
 /// peakRequestsPerSecond, p99RequestsPerSecond, meanRequestsPerSecond, bareShare, budgets,
-/// requestsPerMonth, bytesPerMonth, costs, and
+/// requestsPerMonth, bytesPerMonth, costs, telemetry (only with `--telemetry`), and
 /// further keys only added, never renamed. Figures the run could not measure are `null`.
 public enum SummaryJSON {
     public static func render(_ r: RunResult) -> String {
@@ -93,6 +93,7 @@ public enum SummaryJSON {
             lines.append("  \"errorSampledPlayers\": { \"every\": \(s.sampleStride), \"players\": \((s.population.players + s.sampleStride - 1) / s.sampleStride) }")
         }
         lines.append(ModelAuditReport.json(r))
+        if let telemetry = TelemetryReport.json(r) { lines.append(telemetry) }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 }

@@ -190,6 +190,10 @@ extension Figure {
         f.append(Figure("boundMs.p99", .milliseconds, "the claimed ± bound, p99", json: "boundCoverage.boundMs.p99"))
         f.append(Figure("boundCoverageShare.byLink.<link>", .share, "bound coverage of the players on link <link>", json: "boundCoverage.byLink.<link>"))
         f.append(Figure("modelAudit.allHold", .flag, "1 when every row of the model audit holds, else 0", decimals: 0))
+        // In a run held against telemetry only (`run --telemetry`); any run may name it in a budget
+        // (without telemetry it is not measured, and the budget fails).
+        f.append(Figure("telemetry.agrees", .flag, "with --telemetry: 1 when every link compared with the telemetry agrees (and one was), else 0",
+                        decimals: 0))
         f.append(Figure("seedFailureRate", .share, "share of seeds on which a per-run budget fails", scope: .acrossSeeds, budgetOnly: true))
         f.append(Figure("seedFailureRate.upper95", .share, "upper end of the 95% Wilson interval of seedFailureRate", scope: .acrossSeeds, budgetOnly: true))
         return f

@@ -70,6 +70,10 @@ struct MetricsRecorder {
     var audit: AuditCounters
     /// Every request of the traced players (`run --trace-requests`), nil when none are traced.
     var trace: RequestTrace? = nil
+    /// Per link profile, the network's round trip of each answered request sent in the window
+    /// (`World.recordLinkRoundTrip`); nil unless the run was asked to record them
+    /// (`Simulation.run`'s `recordsLinkRoundTrips`), so a plain run pays one nil test per response.
+    var linkRoundTrips: HistogramBank? = nil
 
     /// Where each breakdown lives in the error bank. Every sample has one link, so the overall
     /// displayed and estimate errors are the merge of the per-link rows (`finish`): two
@@ -126,6 +130,7 @@ struct MetricsRecorder {
         if !isKnownUniquelyReferenced(&errors) { errors = errors.copy() }
         if !isKnownUniquelyReferenced(&timeline) { timeline = timeline.copy() }
         if !isKnownUniquelyReferenced(&bounds) { bounds = bounds.copy() }
+        if linkRoundTrips != nil && !isKnownUniquelyReferenced(&linkRoundTrips) { linkRoundTrips = linkRoundTrips?.copy() }
     }
 
     /// Adds another shard's records (same scenario, other players). Population-wide facts (sample
@@ -163,6 +168,7 @@ struct MetricsRecorder {
         bounds.merge(o.bounds)
         audit.merge(o.audit)
         if let other = o.trace { trace?.rows += other.rows }
+        if let other = o.linkRoundTrips { linkRoundTrips?.merge(other) }
     }
 
     /// Adds what a fleet recorded (`FleetCoordinator`): the requests it served, by second, and its
@@ -213,6 +219,13 @@ struct MetricsRecorder {
     }
 
     mutating func requestFailed(at t: SimTime) { if inWindow(t) { requestsFailed += 1 } }
+
+    /// An answered request on `link`, sent at `sent`, whose network round trip was `rtt` (ns).
+    /// Called only when `linkRoundTrips` is on.
+    mutating func linkRoundTrip(link: Int, _ rtt: Nanoseconds, sent: SimTime) {
+        guard inWindow(sent) else { return }
+        linkRoundTrips!.record(link, rtt, layout: MetricsRecorder.layout)
+    }
 
     /// Player `player` (global index) showed transition `index` `offset` after its true time
     /// (for the gap figures).
@@ -332,6 +345,7 @@ struct MetricsRecorder {
         result.auditCounts = counts
         // Each player's requests in one shard, in the order sent: sorted, the same for any shards.
         result.requestTrace = trace.map { $0.rows.sorted { ($0.player, $0.sent) < ($1.player, $1.sent) } }
+        result.linkRoundTrips = linkRoundTrips.map { bank in (0..<bank.slots).map(bank.histogram) }
         return result
     }
 }

@@ -78,6 +78,14 @@ public struct RunResult: Sendable {
     internal var auditCounts: AuditCounters? = nil
     /// Every request of the traced players (`Simulation.run`'s `traceRequests`), nil untraced.
     public internal(set) var requestTrace: [TraceRow]? = nil
+    /// Per link profile (`scenario.links` order), the network's round trip (ns) of each answered
+    /// request sent in the window: the uplink leg from upload complete to the server's arrival plus
+    /// the response's downlink delay, without the server's time and the bytes' transfer — what
+    /// telemetry of small time requests records (`World.recordLinkRoundTrip`). Nil unless the run
+    /// was asked to record them (`Simulation.run`'s `recordsLinkRoundTrips`).
+    public internal(set) var linkRoundTrips: [Histogram]? = nil
+    /// The run held against an app's telemetry (`holding(against:burstGap:)`), nil without.
+    public internal(set) var telemetry: TelemetryComparison? = nil
     /// Samples whose screen showed another whole second than the server's true one.
     public internal(set) var wrongSecondSamples: UInt64 = 0
     /// Completed fetches whose |estimate − truth| exceeded 250 ms (exact, not bucketed).
@@ -152,6 +160,7 @@ extension RunResult {
         for (key, value) in serverFigures { f[key] = value }
         addBoundFigures(&f)
         f["modelAudit.allHold"] = modelAudit.isEmpty ? nil : (modelAudit.allSatisfy(\.holds) ? 1 : 0)
+        if let telemetry { f["telemetry.agrees"] = telemetry.agrees ? 1 : 0 }
         return f
     }
 
@@ -332,12 +341,22 @@ public enum Simulation {
         run(scenario, threads: threads, progress: progress, traceRequests: traceRequests, smallestShard: 2_000)
     }
 
+    /// `run`, also recording each link's round trips when `recordsLinkRoundTrips`
+    /// (`RunResult.linkRoundTrips`), for holding the run against telemetry; off, the run is the
+    /// same and pays nothing for it. (An overload, not a new default: the API stays binary
+    /// compatible.)
+    public static func run(_ scenario: Scenario, threads: Int = 1, progress: ProgressHandler? = nil,
+                           traceRequests: Int = 0, recordsLinkRoundTrips: Bool) -> RunResult {
+        run(scenario, threads: threads, progress: progress, traceRequests: traceRequests, recordsLinkRoundTrips: recordsLinkRoundTrips,
+            smallestShard: 2_000)
+    }
+
     /// `run` with shards of down to `smallestShard` players, so tests can split small populations
     /// (and, for tests, shards that work ahead of every trade: `FleetCoordinator.worksAheadAlways`;
     /// progress stops at arbitrary instants, sorted, in place of the fixed chunks; and a shorter
     /// bound on a stalled wait).
     static func run(_ scenario: Scenario, threads: Int, progress: ProgressHandler? = nil, traceRequests: Int = 0,
-                    smallestShard: Int, worksAheadAlways: Bool = false, stops: [SimTime]? = nil,
+                    recordsLinkRoundTrips: Bool = false, smallestShard: Int, worksAheadAlways: Bool = false, stops: [SimTime]? = nil,
                     stallLimit: FleetCoordinator.StallLimit = .standard) -> RunResult {
         let n = scenario.population.players
         let count = shardCount(scenario, threads: threads, smallest: smallestShard)
@@ -350,6 +369,11 @@ public enum Simulation {
         }
         if traceRequests > 0 {
             for shard in shards { shard.world.measure.recorder.trace = RequestTrace(players: traced, in: shard.world.players) }
+        }
+        if recordsLinkRoundTrips {
+            for shard in shards {
+                shard.world.measure.recorder.linkRoundTrips = HistogramBank(slots: scenario.links.count, subBits: MetricsRecorder.layout)
+            }
         }
         let coordinator = FleetCoordinator.isNeeded(for: scenario)
             ? FleetCoordinator(scenario: scenario, schedule: schedule, shardPlayers: ranges) : nil

@@ -52,21 +52,21 @@ public enum TelemetryCSV {
         var given: [String: String] = [:]
         let pairs = mapping.split(separator: ",", omittingEmptySubsequences: false)
         guard !mapping.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ColumnMapError("--columns: expected KEY=NAME pairs separated by commas, like device=uid,sent=ts,rtt_ms=latency; got nothing")
+            throw ColumnMapError("expected KEY=NAME pairs separated by commas, like device=uid,sent=ts,rtt_ms=latency; got nothing")
         }
         let keys = Columns.keys.map(\.0).joined(separator: ", ")
         for pair in pairs {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = parts[0].trimmingCharacters(in: .whitespaces)
             guard parts.count == 2 else {
-                throw ColumnMapError("--columns: expected KEY=NAME, like sent=ts; got '\(pair.prefix(100))'")
+                throw ColumnMapError("expected KEY=NAME, like sent=ts; got '\(pair.prefix(100))'")
             }
             let name = parts[1].trimmingCharacters(in: .whitespaces)
             guard let path = Columns.keys.first(where: { $0.0 == key })?.1 else {
-                throw ColumnMapError("--columns: unknown key '\(key.prefix(100))'; the keys are \(keys)")
+                throw ColumnMapError("unknown key '\(key.prefix(100))'; the keys are \(keys)")
             }
-            guard !name.isEmpty else { throw ColumnMapError("--columns: \(key) names no column") }
-            guard given[key] == nil else { throw ColumnMapError("--columns: \(key) is given twice") }
+            guard !name.isEmpty else { throw ColumnMapError("\(key) names no column") }
+            guard given[key] == nil else { throw ColumnMapError("\(key) is given twice") }
             given[key] = name
             columns[keyPath: path] = name
         }
@@ -75,7 +75,7 @@ public enum TelemetryCSV {
         for (key, path) in Columns.keys {
             let name = columns[keyPath: path]
             if let other = owner[name] {
-                throw ColumnMapError("--columns: \(other) and \(key) both name the column '\(name.prefix(100))'")
+                throw ColumnMapError("\(other) and \(key) both name the column '\(name.prefix(100))'")
             }
             owner[name] = key
         }
@@ -346,7 +346,7 @@ extension TelemetryCSV {
                 ? " (or all four of '\(Self.shown(columns.t1))', '\(Self.shown(columns.t2))', '\(Self.shown(columns.t3))', '\(Self.shown(columns.t4))' for the round trip)"
                 : ""
             throw error(1, "no column \(named)\(exchange); the header's columns are \(listed). "
-                + "Name the file's own columns with --columns, like --columns device=uid,sent=ts,rtt_ms=latency",
+                + "Name the file's own columns with --columns (fit) or --telemetry-columns (run, check), like device=uid,sent=ts,rtt_ms=latency",
                 column: first)
         }
 

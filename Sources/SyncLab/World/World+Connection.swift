@@ -37,24 +37,20 @@ extension World {
         return arrival + setup + late
     }
 
-    /// Player c's response of `bytes`, due at `due` without losses: late by its lost segments
-    /// (its headers, if the design reads them, by its first segment's), then failed at the
-    /// time-out or queued (never completed inline: `World+InlineResponse` is the plain path's
-    /// shortcut). The player's last network activity is the response's arrival (the radio is busy
-    /// until the data is in, whether or not the app still waits).
+    /// When player c's response of `bytes`, due at `due` without losses, completes: late by its
+    /// lost segments (its headers, if the design reads them, by its first segment's). The caller
+    /// (`respond`) fails it at the time-out or queues it. The player's last network activity is
+    /// the response's arrival (the radio is busy until the data is in, whether or not the app
+    /// still waits).
     @inline(never)
-    mutating func lateResponse(_ c: Int, link: Int, bytes: Int, due: SimTime, epoch: UInt32) {
+    mutating func lateResponse(_ c: Int, link: Int, bytes: Int, due: SimTime) -> SimTime {
         let late = segmentRecovery(c, link: link, bytes: bytes, response: true)
         if design.readsResponseHeaders { clients[c].responseHeadersAt = clients[c].responseHeadersAt + late.first }
         let done = due + late.all
         if measure.recorder.trace != nil { traceUpdate(c) { $0.responseRetransmit = late.all } }
         clients[c].lastNetworkAt = done.ns
         measure.recorder.audit.active(c, at: done.ns)
-        if let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link) {
-            schedule(.requestFailed, client: c, epoch: epoch, at: failAt)
-        } else {
-            schedule(.responseDone, client: c, epoch: epoch, at: done)
-        }
+        return done
     }
 
     /// The radio's promotion and a new connection's set-up: when the request may leave and when

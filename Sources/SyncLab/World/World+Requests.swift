@@ -78,11 +78,17 @@ extension World {
                 + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth, at: left)
         }
         let epoch = clients[c].fetchEpoch
-        let done = left + downlink + transfer
-        if network.modelsConnection {
-            lateResponse(c, link: link, bytes: bytes, due: done, epoch: epoch)
-        } else if let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link) {
+        var done = left + downlink + transfer
+        if network.modelsConnection { done = lateResponse(c, link: link, bytes: bytes, due: done) }
+        let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link)
+        if measure.recorder.linkRoundTrips != nil && failAt == nil {
+            recordLinkRoundTrip(c, link: link, arrivedAt: arrivedAt, downlink: downlink)
+        }
+        if let failAt {
             schedule(.requestFailed, client: c, epoch: epoch, at: failAt)
+        } else if network.modelsConnection {
+            // Never completed inline: `World+InlineResponse` is the plain path's shortcut.
+            schedule(.responseDone, client: c, epoch: epoch, at: done)
         } else if mayCompleteInline(c, at: done) {
             // Decided at the end of this event (`World+InlineResponse`).
             shortcuts.pendingResponse = PendingResponse(client: c, at: done, epoch: epoch, sequence: loop.queue.reserveSequence())

@@ -230,7 +230,7 @@ import Testing
         #expect(problem("user=uid")?.contains("unknown key 'user'; the keys are device, sent, rtt_ms, t1, t2, t3, t4, link, outcome, bytes") == true)
         #expect(problem("device=")?.contains("device names no column") == true)
         #expect(problem("device=a,device=b")?.contains("device is given twice") == true)
-        #expect(problem("device=sent") == "--columns: device and sent both name the column 'sent'")
+        #expect(problem("device=sent") == "device and sent both name the column 'sent'")
     }
 
     // MARK: Refusals
@@ -240,7 +240,7 @@ import Testing
         #expect(e?.file == "app.csv" && e?.keyPath == "line 1, column 'rtt_ms'")
         #expect(e?.message.contains("no column 'rtt_ms' (or all four of 't1', 't2', 't3', 't4' for the round trip)") == true)
         #expect(e?.message.contains("the header's columns are 'device', 'sent', 'latency', 't1'") == true)
-        #expect(e?.message.contains("--columns device=uid,sent=ts,rtt_ms=latency") == true)
+        #expect(e?.message.contains("--columns (fit) or --telemetry-columns (run, check), like device=uid,sent=ts,rtt_ms=latency") == true)
         let both = Self.refusal("uid,ts,rtt_ms\n")
         #expect(both?.keyPath == "line 1, column 'device'" && both?.message.contains("no column 'device', 'sent';") == true)
         // A header's escape character reaches the message escaped.
