@@ -87,4 +87,50 @@ import SyncLabKernel
             #expect(try String(contentsOfFile: dir + "/a/" + name, encoding: .utf8) == String(contentsOfFile: dir + "/b/" + name, encoding: .utf8), "\(name)")
         }
     }
+
+    /// Telemetry drawn from a preset's own law (each direction drawn and floored, added), one
+    /// exchange per device session, sessions 2 min apart.
+    static func presetTelemetry(_ name: String, label: String, devices: Int, seed: UInt64) -> String {
+        var link = LinkPresets.named(name)!
+        link.correlation = IndependentDelays()
+        var text = "device,sent,rtt_ms,link\n"
+        for d in 0..<devices {
+            var rng = RandomStream(seed: seed, purpose: StreamPurpose("fit-command-preset"), entity: UInt64(d))
+            for session in 0..<5 {
+                let up = link.floored(Int64(link.uplink.sample(&rng)), .uplink), down = link.floored(Int64(link.downlink.sample(&rng)), .downlink)
+                let sent = 1_767_225_600_000 + Int64(d) * 1_000 + Int64(session) * 120_000
+                text += "\(label)-\(d),\(sent),\(NumberText.fixed(Double(up + down) / 1e6, 3)),\(label)\n"
+            }
+        }
+        return text
+    }
+
+    /// From telemetry to a verdict: a run of the fitted scenario, held against the telemetry it
+    /// was fitted from, agrees (and `check` passes); held against another link's telemetry under
+    /// the same label, it does not (and `check` fails).
+    @Test func aRunOfTheFittedScenarioAgreesWithItsTelemetryAndNotAnothers() throws {
+        let dir = CLITests.temporaryDirectory()
+        try Self.presetTelemetry("lte", label: "cell", devices: 1_000, seed: 4).write(toFile: dir + "/lte.csv", atomically: true, encoding: .utf8)
+        try Self.presetTelemetry("3g", label: "cell", devices: 1_000, seed: 5).write(toFile: dir + "/3g.csv", atomically: true, encoding: .utf8)
+        let fit = CLITests.synclab(["fit", dir + "/lte.csv", "--out", dir + "/fit", "--resamples", "20"])
+        #expect(fit.status == 0, "\(fit.err)")
+        // A smaller day of the fitted scenario (check runs a scenario as written), without the
+        // base's sync budgets (v1.1.5 fails them): judged on the telemetry alone.
+        let scenario = dir + "/fit/small.json"
+        try #"{"extends": "fitted.json", "name": "small", "duration": "2h", "warmup": "10m", "population": {"players": 3000}, "budgets": null}"#
+            .write(toFile: scenario, atomically: true, encoding: .utf8)
+        let same = CLITests.synclab(["run", scenario, "--out", dir + "/same", "--telemetry", dir + "/lte.csv", "--quiet"])
+        #expect(same.status == 0, "\(same.err)")
+        let summary = try String(contentsOfFile: dir + "/same/summary.json", encoding: .utf8)
+        let verdict = summary.range(of: "\"telemetry\"").map { String(summary[$0.lowerBound...]) } ?? ""
+        #expect(verdict.contains("\"agrees\": true"), "\(verdict)")
+        let other = CLITests.synclab(["run", scenario, "--out", dir + "/other", "--telemetry", dir + "/3g.csv", "--quiet"])
+        #expect(other.status == 0, "\(other.err)")
+        let otherSummary = try String(contentsOfFile: dir + "/other/summary.json", encoding: .utf8)
+        #expect(otherSummary.contains("\"agrees\": false"))
+        let pass = CLITests.synclab(["check", scenario, "--telemetry", dir + "/lte.csv", "--quiet"])
+        #expect(pass.status == 0, "\(pass.out) \(pass.err)")
+        let fail = CLITests.synclab(["check", scenario, "--telemetry", dir + "/3g.csv", "--quiet"])
+        #expect(fail.status == 1, "\(fail.out) \(fail.err)")
+    }
 }

@@ -71,6 +71,9 @@ import SyncLabReports
         "TelemetryCSV.maximumCellBytes": bytes(TelemetryCSV.maximumCellBytes),
         "TelemetryCSV.maximumLineBytes": bytes(TelemetryCSV.maximumLineBytes),
         "TelemetryCSV.maximumLinks": count(TelemetryCSV.maximumLinks),
+        "FitCommand.maximumResamples": count(FitCommand.maximumResamples),
+        "FitCommand.maximumBurstGap": duration(FitCommand.maximumBurstGap),
+        "FitCommand.maximumLinks": count(FitCommand.maximumLinks),
     ]
 
     /// `static let maximum…` constants that are not limits on input, each with why.
@@ -79,6 +82,7 @@ import SyncLabReports
         "SweepCommand.maximumSeeds",        // SweepSpec's, under the command's name
         "SweepCommand.maximumPoints",       // likewise
         "SafePaths.maximumNameBytes",       // the file system's NAME_MAX, checked on output names
+        "RoundTripMixture.maximumIterations", // the EM's stopping rule, not read from input
     ]
 
     /// The table's rows: (limit, value).
