@@ -124,16 +124,22 @@ struct FitCommand {
             return refuse("\(InputError.escapingControls(path)): \(fit.links.count) links have round trips; a scenario holds at most \(Self.maximumLinks) profiles")
         }
         let files = FitReport.files(fit, source: FitReport.Source(table: table, extends: extends, baseName: baseName))
+        // The fitted scenario must load as it is before anything is written: the base may name
+        // links by name (a budget on one link's figures) that the telemetry does not have.
+        let scenarioText = files.first { $0.name == "fitted.json" }!.contents
+        do {
+            _ = try cli.loader.load(text: scenarioText, file: (out as NSString).appendingPathComponent("fitted.json"), resolver: cli.loader.files)
+        } catch {
+            let labels = fit.links.map { SafePaths.quoted($0.name) }.joined(separator: ", ")
+            return refuse("the fitted scenario would not load on top of \(baseName): \(error). Its link profiles are the "
+                + "telemetry's labels (\(labels)), which replace the base's: name the labels as the base's links, or give a --base "
+                + "that names no link")
+        }
         do {
             let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
             for w in warnings { cli.err("synclab fit: warning: \(w)\n") }
         } catch {
             return refuse(ReportWriter.reason(error))
-        }
-        // The scenario written must load as it is: a check of the writer, not of the input.
-        do { _ = try cli.loader.load(path: out + "/fitted.json") } catch {
-            cli.err("synclab fit: internal error: the fitted scenario does not load: \(error)\n")
-            return 70
         }
         var summary = "wrote \(out): \(fit.links.count) link profile\(fit.links.count == 1 ? "" : "s") fitted to \(table.count) usable rows"
         if table.droppedCount > 0 { summary += " (\(table.droppedCount) not usable, by reason in fit.md)" }

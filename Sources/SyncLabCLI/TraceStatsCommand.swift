@@ -11,8 +11,8 @@ struct TraceStatsCommand {
     synclab trace-stats — crossing times, lag correlations and outages of a Mahimahi trace pair
 
     USAGE
-      synclab trace-stats UPLINK DOWNLINK [--message-bytes N] [--base-delay D] [--against PRESET] [--tau D]
-                          [--telemetry-out FILE [--link-label NAME]]
+      synclab trace-stats UPLINK DOWNLINK [--message-bytes N] [--base-delay D] [--against PRESET|SCENARIO.json [--link NAME]]
+                          [--tau D] [--telemetry-out FILE [--link-label NAME]]
 
     UPLINK and DOWNLINK are packet-delivery traces in Mahimahi's format (one line per 1500-byte
     delivery opportunity, ms since the start; the trace repeats). The traces are entered every
@@ -25,7 +25,9 @@ struct TraceStatsCommand {
         that correlation implies; a lag of half a pass or more is not informed (the trace repeats);
       - the outages: gaps between delivery opportunities, by length.
     With --against, the same figures for a link preset, drawn through its delay process
-    (its own correlation, or an AR(1) with time constant --tau), 20,000 players.
+    (its own correlation, or an AR(1) with time constant --tau), 20,000 players. --against a
+    scenario file (such as the fitted.json `synclab fit` writes) takes its link profile --link
+    (needed when it has several).
 
     With --telemetry-out, the 1 + 1-packet round trips (base delay included) are also written to
     FILE as a telemetry CSV (docs/telemetry.md: device,sent,rtt_ms,link): each 5 ms entry is a
@@ -46,7 +48,7 @@ struct TraceStatsCommand {
 
     static let lags: [Nanoseconds] = [100 * .millisecond, .second, 10 * .second, .minute, 7 * .minute]
     static let probabilities = [0.5, 0.9, 0.99, 0.999]
-    static let valued: Set<String> = ["--message-bytes", "--base-delay", "--against", "--tau", "--telemetry-out", "--link-label"]
+    static let valued: Set<String> = ["--message-bytes", "--base-delay", "--against", "--tau", "--telemetry-out", "--link-label", "--link"]
     /// `sent` of a `--telemetry-out` row at instant 0 of the pass: 2026-01-01T00:00:00Z in ms.
     static let telemetryEpochMs: Int64 = 1_767_225_600_000
     /// What a telemetry CSV `trace-stats` wrote starts with: its header and first row's start
@@ -95,8 +97,28 @@ struct TraceStatsCommand {
         }
         var preset: LinkProfile? = nil
         if let name = parsed.options["--against"] {
-            guard var p = LinkPresets.named(name) else {
-                return usage("--against: unknown link preset \(SafePaths.quoted(name)); expected one of \(LinkPresets.names.joined(separator: ", "))")
+            var p: LinkProfile
+            if name.hasSuffix(".json") {
+                // A scenario's own profile, as the scenario loads it (its process already prepared).
+                let links: [LinkProfile]
+                do { links = try cli.loader.load(path: name).links } catch { return refuse("\(error)") }
+                let wanted = parsed.options["--link"]
+                let chosen = wanted.map { w in links.filter { $0.name == w } } ?? links
+                guard chosen.count == 1, chosen[0].trace == nil else {
+                    let names = links.map { SafePaths.quoted($0.name) }.joined(separator: ", ")
+                    if let wanted, chosen.isEmpty {
+                        return usage("--link: the scenario has no link profile \(SafePaths.quoted(wanted)); it has \(names)")
+                    }
+                    if chosen.count == 1 { return usage("--against: link \(SafePaths.quoted(chosen[0].name)) is trace-driven; compare its traces instead") }
+                    return usage("--against: the scenario has \(links.count) link profiles (\(names)); name one with --link")
+                }
+                p = chosen[0]
+            } else {
+                guard parsed.options["--link"] == nil else { return usage("--link needs --against SCENARIO.json") }
+                guard let named = LinkPresets.named(name) else {
+                    return usage("--against: unknown link preset \(SafePaths.quoted(name)); expected one of \(LinkPresets.names.joined(separator: ", ")), or a scenario file (.json)")
+                }
+                p = named
             }
             if let text = parsed.options["--tau"] {
                 guard case .success(let tau) = Units.parseDuration(text), tau >= AR1Delays.minimumTimeConstant, tau <= Self.maximumTau else {
@@ -110,6 +132,8 @@ struct TraceStatsCommand {
             preset = p
         } else if parsed.options["--tau"] != nil {
             return usage("--tau needs --against PRESET")
+        } else if parsed.options["--link"] != nil {
+            return usage("--link needs --against SCENARIO.json")
         }
         var label = "trace"
         if let text = parsed.options["--link-label"] {

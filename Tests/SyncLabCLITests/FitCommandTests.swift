@@ -74,6 +74,13 @@ import SyncLabKernel
             #expect(CLITests.synclab(["fit", dir + "/a.csv", "--out", dir + "/fit3"] + bad).status == 2, "\(bad)")
         }
         #expect(CLITests.synclab(["fit", dir + "/a.csv"]).status == 2)   // no --out
+        // A base whose budgets name a link the telemetry has not ('recommended' budgets wifi's
+        // error): refused before anything is written.
+        let based = CLITests.synclab(["fit", dir + "/a.csv", "--out", dir + "/fit4", "--columns", "sent=when", "--resamples", "20",
+                                      "--base", "recommended"])
+        #expect(based.status == 2)
+        #expect(based.err.contains("would not load") && based.err.contains("clientErrorMs.byLink.wifi"), "\(based.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/fit4"))
     }
 
     /// The same file and options give byte-identical folders.

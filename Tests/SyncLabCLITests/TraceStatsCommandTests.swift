@@ -106,4 +106,22 @@ import SyncLab
         #expect(r.out.contains("uplink: 69367 opportunities over 140.0 s"))
         #expect(r.out.contains("| 7m | not informed: the trace repeats every 140 s |"))
     }
+
+    /// --against a scenario file takes its link profile (--link when it has several), drawn
+    /// through its own process: a profile named after a preset draws as the preset does.
+    @Test func againstAScenarioFilesLink() throws {
+        let dir = CLITests.temporaryDirectory()
+        try "1\n".write(toFile: dir + "/t.up", atomically: true, encoding: .utf8)
+        try "1\n".write(toFile: dir + "/t.down", atomically: true, encoding: .utf8)
+        try #"{"extends": "v115-pausing.json", "name": "mine", "network": {"profiles": [{"preset": "lte", "name": "mine", "share": 0.5}, {"preset": "3g", "share": 0.5}]}}"#
+            .write(toFile: dir + "/mine.json", atomically: true, encoding: .utf8)
+        let byFile = CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--against", dir + "/mine.json", "--link", "mine"])
+        #expect(byFile.status == 0, "\(byFile.err)")
+        let byPreset = CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--against", "lte"])
+        // The same draws: only the profile's name differs.
+        #expect(byFile.out.replacingOccurrences(of: "'mine'", with: "'lte'") == byPreset.out)
+        #expect(CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--against", dir + "/mine.json"]).status == 2)
+        #expect(CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--against", dir + "/mine.json", "--link", "x"]).status == 2)
+        #expect(CLITests.synclab(["trace-stats", dir + "/t.up", dir + "/t.down", "--against", "lte", "--link", "x"]).status == 2)
+    }
 }
