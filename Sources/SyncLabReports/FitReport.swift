@@ -252,7 +252,7 @@ public enum FitReport {
         }
         let values = points.flatMap { [$0.x, $0.y] }
         let x = ChartAxis.logTimeMs(label: "fitted profile's round trip (log scale)", values: values)
-        let y = ChartAxis.logTimeMs(label: "telemetry's round trip (log scale)", values: values)
+        let y = ChartAxis.logTimeMs(label: "telemetry's round trip, rows fitted (log scale)", values: values)
         let lo = max(x.lower, y.lower), hi = min(x.upper, y.upper)
         let chart = LineChart(
             title: "Q–Q: link '\(InputError.escapingControls(link.name))', telemetry against the fitted profile",
