@@ -99,11 +99,19 @@ struct FitCommand {
         // The base: a scenario file, or a shipped scenario's name.
         let baseArgument = parsed.options["--base"] ?? Self.defaultBase
         let extends: String, baseName: String
+        // What the check before writing extends: the base's absolute path (the folder the
+        // relative one starts from may not exist yet), or the shipped name.
+        let extendsNow: String
         var inputs = [path]
         if parsed.options["--base"] != nil && (baseArgument.hasSuffix(".json") || baseArgument.contains("/")) {
             do { _ = try cli.loader.load(path: baseArgument) } catch { return refuse("\(error)") }
-            guard let absolute = SafePaths.absolute(baseArgument) else { return refuse("cannot resolve the path of --base \(SafePaths.quoted(baseArgument))") }
-            extends = absolute
+            guard let absolute = SafePaths.absolute(SafePaths.resolved(baseArgument)), let folder = SafePaths.absolute(SafePaths.resolved(out)) else {
+                return refuse("cannot resolve the path of --base \(SafePaths.quoted(baseArgument))")
+            }
+            // Relative to the folder fitted.json is written in, as `extends` reads it, so the two
+            // can move together (a folder of scenarios and its fits).
+            extends = Self.relativePath(absolute, from: folder)
+            extendsNow = absolute
             baseName = baseArgument
             inputs.append(baseArgument)
         } else {
@@ -111,6 +119,7 @@ struct FitCommand {
                 return usage("--base: no scenario file or shipped scenario named \(SafePaths.quoted(baseArgument))")
             }
             extends = baseArgument + ".json"
+            extendsNow = extends
             baseName = "the shipped scenario '\(baseArgument)'"
         }
         if let problem = ReportWriter.preflight(for: out, inputs: inputs) { return refuse(problem) }
@@ -126,14 +135,17 @@ struct FitCommand {
         let files = FitReport.files(fit, source: FitReport.Source(table: table, extends: extends, baseName: baseName))
         // The fitted scenario must load as it is before anything is written: the base may name
         // links by name (a budget on one link's figures) that the telemetry does not have.
-        let scenarioText = files.first { $0.name == "fitted.json" }!.contents
+        let scenarioText = FitReport.fittedScenario(fit, source: FitReport.Source(table: table, extends: extendsNow, baseName: baseName))
         do {
             _ = try cli.loader.load(text: scenarioText, file: (out as NSString).appendingPathComponent("fitted.json"), resolver: cli.loader.files)
         } catch {
-            let labels = fit.links.map { SafePaths.quoted($0.name) }.joined(separator: ", ")
-            return refuse("the fitted scenario would not load on top of \(baseName): \(error). Its link profiles are the "
-                + "telemetry's labels (\(labels)), which replace the base's: name the labels as the base's links, or give a --base "
-                + "that names no link")
+            var message = "the fitted scenario would not load on top of \(baseName): \(error)"
+            if error.keyPath.hasPrefix("budgets") {
+                let labels = fit.links.map { SafePaths.quoted($0.name) }.joined(separator: ", ")
+                message += ". Its link profiles are the telemetry's labels (\(labels)), which replace the base's: name the labels "
+                    + "as the base's links, or give a --base whose budgets name no link"
+            }
+            return refuse(message)
         }
         do {
             let warnings = try ReportWriter.write(files, to: out, inputs: inputs)
@@ -151,6 +163,15 @@ struct FitCommand {
             cli.out(InputError.escapingControls(line) + "\n")
         }
         return 0
+    }
+
+    /// `path` relative to the folder `folder` (both absolute and without `.` or `..`).
+    static func relativePath(_ path: String, from folder: String) -> String {
+        let target = path.split(separator: "/"), base = folder.split(separator: "/")
+        var common = 0
+        while common < min(target.count, base.count) && target[common] == base[common] { common += 1 }
+        let up = [String](repeating: "..", count: base.count - common)
+        return (up + target[common...].map(String.init)).joined(separator: "/")
     }
 
     func usage(_ message: String) -> Int32 { cli.usageError("fit", InputError.escapingControls(message)) }

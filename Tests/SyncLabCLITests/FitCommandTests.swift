@@ -83,6 +83,23 @@ import SyncLabKernel
         #expect(!FileManager.default.fileExists(atPath: dir + "/fit4"))
     }
 
+    /// A base given as a file is extended by its path relative to the fit's folder, worked out
+    /// by hand: from /a/b/fit to /a/c/base.json is ../../c/base.json.
+    @Test func aBaseFileIsExtendedByItsRelativePath() throws {
+        #expect(FitCommand.relativePath("/a/c/base.json", from: "/a/b/fit") == "../../c/base.json")
+        #expect(FitCommand.relativePath("/a/b/base.json", from: "/a/b") == "base.json")
+        #expect(FitCommand.relativePath("/base.json", from: "/x") == "../base.json")
+        let dir = CLITests.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/scenarios", withIntermediateDirectories: true)
+        try #"{"extends": "v115-pausing.json", "name": "mine", "duration": "2h"}"#.write(toFile: dir + "/scenarios/mine.json", atomically: true, encoding: .utf8)
+        try Self.telemetry(devices: 40, link: "lte", medianMs: 40, seed: 3).write(toFile: dir + "/app.csv", atomically: true, encoding: .utf8)
+        let r = CLITests.synclab(["fit", dir + "/app.csv", "--out", dir + "/fits/lte", "--resamples", "20", "--base", dir + "/scenarios/mine.json"])
+        #expect(r.status == 0, "\(r.err)")
+        let text = try String(contentsOfFile: dir + "/fits/lte/fitted.json", encoding: .utf8)
+        #expect(text.contains(#""extends": "../../scenarios/mine.json""#))
+        #expect(try CLI().loader.load(path: dir + "/fits/lte/fitted.json").duration == 2 * 3_600 * .second)
+    }
+
     /// The same file and options give byte-identical folders.
     @Test func deterministic() throws {
         let dir = CLITests.temporaryDirectory()
