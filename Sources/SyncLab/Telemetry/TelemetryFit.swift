@@ -208,7 +208,7 @@ public enum TelemetryFit {
                 guard let m = e.mixtures[l] else { return [Double?](repeating: nil, count: parameters.count) }
                 let s = DirectionSplit(m, uplinkShare: options.uplinkShare).corrected(corrections[l])
                 return figures(m, s, e.floors[l], e.taus[l], e.failureShares[l], e.shares[l]).map { p in
-                    p.value.isNaN ? nil : p.value
+                    p.value.isFinite ? p.value : nil   // a link no resampled device is on has no floor
                 }
             }
             for i in parameters.indices {
