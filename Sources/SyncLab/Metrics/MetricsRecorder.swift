@@ -220,11 +220,15 @@ struct MetricsRecorder {
 
     mutating func requestFailed(at t: SimTime) { if inWindow(t) { requestsFailed += 1 } }
 
-    /// An answered request on `link`, sent at `sent`, whose network round trip was `rtt` (ns).
-    /// Called only when `linkRoundTrips` is on.
-    mutating func linkRoundTrip(link: Int, _ rtt: Nanoseconds, sent: SimTime) {
-        guard inWindow(sent) else { return }
-        linkRoundTrips!.record(link, rtt, layout: MetricsRecorder.layout)
+    /// The model's events go to its observers: the audit, and the link round trips when a run
+    /// records them (an answered request counts by the instant it was sent).
+    @inline(__always)
+    mutating func observe(_ event: ModelEvent) {
+        if case let .roundTripAnswered(link, rtt, sent) = event {
+            if linkRoundTrips != nil && inWindow(SimTime(ns: sent)) { linkRoundTrips!.record(link, rtt, layout: MetricsRecorder.layout) }
+            return
+        }
+        audit.observe(event)
     }
 
     /// Player `player` (global index) showed transition `index` `offset` after its true time

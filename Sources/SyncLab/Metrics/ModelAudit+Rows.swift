@@ -52,19 +52,16 @@ public enum ModelAudit {
     /// The correlation a counted draw may keep with the one before: e^−6.9.
     static let forgottenBelow = 0.001
 
+    /// From what the link's delay process declares of itself (`DelayProcess.memory`).
     static func forgetting(_ link: LinkProfile) -> Forgetting {
-        let horizonOver = DeterministicMath.log(1 / forgottenBelow)
-        switch link.correlation {
-        case _ where link.trace != nil: return Forgetting(horizon: .max, directionsShareState: false, residual: forgottenBelow)
-        case is IndependentDelays, is TraceReplayDelays: return Forgetting(horizon: 0, directionsShareState: false, residual: 0)
-        case let ar1 as AR1Delays:
-            // exp(−Δt/τ) ≤ 0.001 from Δt = 6.9 τ.
-            return Forgetting(horizon: horizon(ns: Double(ar1.tau) * horizonOver), directionsShareState: false, residual: forgottenBelow)
-        case let ge as GilbertElliottDelays:
-            // The state's correlation over Δt is e^(−λΔt), λ = g + b.
-            let lambda = ge.goodToBadPerSecond + ge.badToGoodPerSecond
-            return Forgetting(horizon: horizon(ns: horizonOver / lambda * 1e9), directionsShareState: true, residual: forgottenBelow)
-        default: return Forgetting(horizon: .max, directionsShareState: true, residual: forgottenBelow)
+        if link.trace != nil { return Forgetting(horizon: .max, directionsShareState: false, residual: forgottenBelow) }
+        switch link.correlation.memory {
+        case .none: return Forgetting(horizon: 0, directionsShareState: false, residual: 0)
+        case let .fades(timeConstant, shared):
+            // e^(−Δt/T) ≤ 0.001 from Δt = 6.9 T.
+            let horizonOver = DeterministicMath.log(1 / forgottenBelow)
+            return Forgetting(horizon: horizon(ns: timeConstant * horizonOver), directionsShareState: shared, residual: forgottenBelow)
+        case .unknown: return Forgetting(horizon: .max, directionsShareState: true, residual: forgottenBelow)
         }
     }
 
@@ -142,7 +139,7 @@ public enum ModelAudit {
         let mcError = { (rho: Double) in z * ((1 - rho * rho) / Double(pairDraws)).squareRoot() }
         var points: [(weight: Double, r: Double)] = []
         var expected = 0.0, binning = 0.0
-        if link.correlation is IndependentDelays || link.correlation is TraceReplayDelays || total == 0 {
+        if link.correlation.memory == .none || total == 0 {
             let rho = lagCorrelation(link, gap: 0, seed: seed, index: index, point: 0)
             (expected, binning) = (rho, mcError(rho))
             points = [(1, rho)]
@@ -200,9 +197,9 @@ public enum ModelAudit {
         if let loss = link.loss as? TCPRetransmitLoss, !a.messagesBySegments.isEmpty {
             rows += lossRows(loss, link, a, model: "segment loss \(link.name)")
         }
-        if a.radioRequests > 0, let radio = link.radio as? RRCRadio {
+        if a.radioRequests > 0, let radio = link.radio as? any AuditedRadio {
             let n = Double(a.radioRequests)
-            let paid = promotionPaidChance(radio.promotion)
+            let paid = radio.idlePromotionChance
             let idle = Double(a.idleByTrueGap)
             // Binomial: of the idle requests each pays with chance `paid`.
             rows.append(AuditRow(model: "radio \(link.name)", figure: "promotionShare", expected: idle * paid / n,

@@ -26,18 +26,23 @@ public struct AuditRow: Sendable, Equatable {
     public var holds: Bool { realised.isFinite && abs(realised - expected) <= tolerance }
 }
 
-/// What the audit counts while a world runs (`MetricsRecorder.audit`): only counts and integer
-/// sums, merged by addition, so every figure is the same for any number of shards, and nothing
-/// here draws a random number (every existing figure stays as it was).
+/// What the audit counts while a world runs (`MetricsRecorder.audit`), an observer of the model's
+/// events (`ModelEvent`): only counts and integer sums, merged by addition, so every figure is
+/// the same for any number of shards, and nothing here draws a random number. What a model's
+/// rule says should have happened (the radio's idle rule, the keep-alive's, the lifecycle's
+/// survival) it asks the model's own plug-in, from the scenario, never the world.
 ///
 /// Per-player memory (the uplink waiting for its downlink, the last uplink, the true instant of
 /// the last network activity) is kept for the audited players only: every `stride`-th player by
 /// global index, at most about `AuditCounters.auditedPlayers` of them.
-struct AuditCounters {
+struct AuditCounters: ModelObserver {
     static let auditedPlayers = 200_000
 
     let stride: Int
     let first: Int
+    /// The scenario's links and app lifecycle, whose rules the counts are held against.
+    let profiles: [LinkProfile]
+    let lifecycle: DeviceEventsConfig.AppLifecycle?
     var links: [LinkAudit]
     /// Per link, how its delay process forgets (`ModelAudit.forgetting`): a draw counts in the
     /// marginal rows only when the player drew nothing in the last `horizon` ns (0: every draw).
@@ -72,6 +77,8 @@ struct AuditCounters {
     init(scenario: Scenario, players: Range<Int>) {
         stride = max(1, scenario.population.players / Self.auditedPlayers)
         first = players.lowerBound
+        profiles = scenario.links
+        lifecycle = scenario.devices.events.lifecycle
         links = scenario.links.map { _ in LinkAudit() }
         forgetting = scenario.links.map(ModelAudit.forgetting)
         let lo = (players.lowerBound + stride - 1) / stride, hi = (players.upperBound + stride - 1) / stride
@@ -84,6 +91,10 @@ struct AuditCounters {
     mutating func forgetPlayers() {
         players = []
     }
+
+    /// Whether instant t is inside the measured window.
+    @inline(__always)
+    func inWindow(_ t: Int64) -> Bool { t >= 0 && t < window }
 
     /// The part of [from, to) inside the window.
     func inWindow(from: Int64, to: Int64) -> Int64 { max(0, min(to, window) - max(from, 0)) }
@@ -192,10 +203,10 @@ struct AuditCounters {
 
     /// Player c's request at t on `link` with a radio: what the radio's rule gives on the true
     /// idle gap, and whether the request paid a promotion.
-    mutating func radio(_ c: Int, at t: Int64, link: Int, tail: Int64, promoted: Bool) {
+    mutating func radio(_ c: Int, at t: Int64, link: Int, _ radio: any AuditedRadio, promoted: Bool) {
         guard let last = lastActive(c) else { return }
         links[link].radioRequests += 1
-        func idle(_ last: Int64) -> Bool { last == .min || t - last > tail }
+        func idle(_ last: Int64) -> Bool { radio.isIdle(lastActive: last, at: t) }
         if idle(last) { links[link].idleByTrueGap += 1 }
         if idle(Self.before(last)) != idle(Self.after(last)) { links[link].radioBorderline += 1 }
         if promoted { links[link].promoted += 1 }
@@ -224,9 +235,8 @@ struct AuditCounters {
         if lookedUp { links[link].lookupsMade += 1 }
     }
 
-    /// A break of `length` begins at t (in the window or not), the phone locked or not.
-    mutating func breakBegins(length: Int64, locked: Bool, grace: Int64, inWindow: Bool) {
-        guard inWindow else { return }
+    /// A break of `length` begins, the phone locked or not (counted when it begins in the window).
+    mutating func breakBegins(length: Int64, locked: Bool, grace: Int64) {
         breaksBegun += 1
         if locked { lockedBreaksBegun += 1 }
         if length > grace { suspendedBreaks += 1 }
@@ -248,6 +258,41 @@ struct AuditCounters {
         guard ordinal == 0 else { return }
         firstCorrections[link << 32 | Int(t / 60_000_000_000), default: 0] += 1
         if stepped { firstCorrectionSteps += 1 }
+    }
+
+    mutating func observe(_ event: ModelEvent) {
+        switch event {
+        case let .uplinkDrawn(c, link, delay, t):
+            uplink(c, delay, at: t, link: link, measured: inWindow(t))
+        case let .downlinkDrawn(c, link, delay, t, arrived):
+            downlink(c, delay, at: t, link: link, measured: inWindow(arrived))
+        case let .networkBusy(c, t):
+            active(c, at: t)
+        case let .radioAsked(c, link, t, promoted):
+            if inWindow(t), let radio = profiles[link].radio as? any AuditedRadio { self.radio(c, at: t, link: link, radio, promoted: promoted) }
+        case let .connectionAsked(c, link, t, wasOpen, cold, lookedUp):
+            if inWindow(t), let setup = profiles[link].connection {
+                connection(c, at: t, link: link, setup, wasOpen: wasOpen, cold: cold, lookedUp: lookedUp)
+            }
+        case let .messageCrossed(link, segments, added):
+            message(link: link, segments: segments, added: added)
+        case let .standbyBegan(c):
+            standbyBegins(c)
+        case let .standbyWoke(c, t, slept, length):
+            standbyWake(c, at: t, slept: slept, length: length)
+        case let .standbyEnded(c, t, slept):
+            standbyEnds(c, at: t, slept: slept)
+        case let .breakBegan(t, length, locked):
+            if inWindow(t), let lifecycle { breakBegins(length: length, locked: locked, grace: lifecycle.grace) }
+        case let .breakEnded(t, length, locked, terminated):
+            if inWindow(t), let lifecycle {
+                breakEnds(locked: locked, survival: lifecycle.survival(afterBreak: length, locked: locked), terminated: terminated)
+            }
+        case let .wallClockCorrected(_, link, ordinal, t, stepped):
+            if inWindow(t) { wallCorrection(link: link, ordinal: ordinal, at: t, stepped: stepped) }
+        case .roundTripAnswered:
+            break
+        }
     }
 
     mutating func merge(_ o: AuditCounters) {

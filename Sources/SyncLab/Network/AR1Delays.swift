@@ -75,6 +75,8 @@ public struct AR1Delays: DelayProcess, Equatable {
     }
 
     public var summary: String { "AR(1) on log-delay, time constant \(Units.formatDuration(tau))" }
+    /// The AR(1)'s correlation over Δt is exp(−Δt/τ); each direction has a state of its own.
+    public var memory: DelayMemory { .fades(timeConstant: Double(tau), directionsShareState: false) }
 
     public func check(_ link: LinkProfile, at node: InputNode) throws {
         for (key, d) in [("uplink", link.uplink), ("downlink", link.downlink)] {

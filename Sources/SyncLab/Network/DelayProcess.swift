@@ -29,6 +29,23 @@ public protocol DelayProcess: Plugin {
     /// The smallest delay (ns, not yet rounded) the process can draw in `direction` on `link`:
     /// by default the support's lower bound of the link's own distribution.
     func leastDelay(_ direction: LinkDirection, on link: LinkProfile) -> Double
+    /// How the process forgets a player's past. The model audit draws the process's own law by
+    /// Monte Carlo of `delay`, and this tells it which of a run's draws are draws of that law: a
+    /// probe sent when the last answer came back samples a link correlated in time unevenly.
+    /// Required, so a new process cannot be judged on a guess.
+    var memory: DelayMemory { get }
+}
+
+/// How a delay process's draws for one player depend on the player's earlier draws, in time.
+public enum DelayMemory: Sendable, Equatable {
+    /// Not on time: every draw is of the process's law whenever it is made (fresh draws, or a
+    /// replayed sequence stepped per draw).
+    case none
+    /// The process's state forgets as e^(−Δt / timeConstant) (ns) with the time since the
+    /// player's last draw; `directionsShareState` when the uplink and the downlink move one state.
+    case fades(timeConstant: Double, directionsShareState: Bool)
+    /// Unknown: only each player's first draw is a draw of the law.
+    case unknown
 }
 
 extension DelayProcess {
@@ -98,6 +115,7 @@ public struct IndependentDelays: DelayProcess, Equatable {
     public init(_ node: InputNode, in context: PluginContext) throws {}
 
     public var summary: String { "independent" }
+    public var memory: DelayMemory { .none }
 
     public func check(_ link: LinkProfile, at node: InputNode) throws {}
 

@@ -96,6 +96,11 @@ public struct GilbertElliottDelays: DelayProcess, Equatable {
             + "(bad \(Bounds.number(badShare * 100))% of the time)"
     }
 
+    /// The state's correlation over Δt is e^(−λΔt), λ = g + b, and one state drives both directions.
+    public var memory: DelayMemory {
+        .fades(timeConstant: 1e9 / (goodToBadPerSecond + badToGoodPerSecond), directionsShareState: true)
+    }
+
     public func check(_ link: LinkProfile, at node: InputNode) throws {}
 
     static let good: UInt32 = 1, bad: UInt32 = 2

@@ -15,6 +15,17 @@ public protocol RadioState: Plugin {
     func promotionDelay(lastActive: Int64, at now: Int64, _ rng: inout RandomStream) -> Nanoseconds
 }
 
+/// A radio the model audit can hold a run against (docs/metrics.md, "What the models did"):
+/// its rule on the true idle gap, and the chance a request that finds it idle pays a promotion
+/// longer than zero. A radio that conforms brings its audit rows with it, in its own file; one
+/// that does not is left out of the audit.
+public protocol AuditedRadio: RadioState {
+    /// Whether the radio has gone idle by `now`, last active at `lastActive` (`.min`: never).
+    func isIdle(lastActive: Int64, at now: Int64) -> Bool
+    /// The chance a request that finds the radio idle waits a promotion longer than zero.
+    var idlePromotionChance: Double { get }
+}
+
 /// The RRC state machine reduced to its two costs: after `tail` without traffic the radio is
 /// idle, and leaving idle takes `promotion`.
 ///
@@ -22,7 +33,7 @@ public protocol RadioState: Plugin {
 /// 260 ms and a tail of about 11.6 s; on 3G the promotion from idle to the dedicated channel
 /// takes seconds (docs/links.md). The intermediate states (LTE's DRX cycles, 3G's FACH) are
 /// left out: traffic inside the tail pays nothing here.
-public struct RRCRadio: RadioState {
+public struct RRCRadio: AuditedRadio {
     public static let family = PluginFamily.radio
     public static let kind = "rrc"
     public static let schema = SchemaFragment(
@@ -56,6 +67,8 @@ public struct RRCRadio: RadioState {
     public func isIdle(lastActive: Int64, at now: Int64) -> Bool {
         lastActive == .min || now - lastActive > tail
     }
+
+    public var idlePromotionChance: Double { ModelAudit.promotionPaidChance(promotion) }
 
     public func promotionDelay(lastActive: Int64, at now: Int64, _ rng: inout RandomStream) -> Nanoseconds {
         isIdle(lastActive: lastActive, at: now) ? max(0, promotion.sampleDuration(&rng)) : 0

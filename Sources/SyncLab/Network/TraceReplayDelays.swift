@@ -23,6 +23,8 @@ public struct TraceReplayDelays: DelayProcess, Equatable {
     public init(_ node: InputNode, in context: PluginContext) throws {}
 
     public var summary: String { "traces replayed in order" }
+    /// Stepped per draw, not per second: the time between draws does not matter.
+    public var memory: DelayMemory { .none }
 
     public func check(_ link: LinkProfile, at node: InputNode) throws {
         if case .empirical = link.uplink { return }

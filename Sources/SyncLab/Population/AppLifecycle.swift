@@ -165,9 +165,8 @@ extension World {
         let terminated = lifecycle.terminated(afterBreak: t.ns - clients[c].viewEndAt, locked: locked, &rng)
         if measure.recorder.inWindow(t) {
             measure.recorder.deviceEvents.breakEnded(locked: locked, terminated: terminated)
-            measure.recorder.audit.breakEnds(locked: locked, survival: lifecycle.survival(afterBreak: t.ns - clients[c].viewEndAt, locked: locked),
-                                             terminated: terminated)
         }
+        measure.emit(.breakEnded(at: t.ns, length: t.ns - clients[c].viewEndAt, locked: locked, terminated: terminated))
         if terminated { killApp(c) }
     }
 }

@@ -116,7 +116,7 @@ extension World {
                                entity: UInt64(players.lowerBound + c) | UInt64(clients[c].powerEpoch) << 32)
         if rng.bernoulli(wakes.chargingShare) { return }        // on charge: stays awake
         updateDevice(c) { $0.fallAsleep(at: t) }
-        measure.recorder.audit.standbyBegins(c)
+        measure.emit(.standbyBegan(player: c))
         clients[c].standbyWakeIndex = 0
         clients[c].standbyDue = nextStandbyWake(c, after: t, wakes)
     }
@@ -149,7 +149,7 @@ extension World {
                     return
                 }
                 let slept = updateDevice(c) { $0.wake(at: at) }
-                measure.recorder.audit.standbyWake(c, at: at.ns, slept: slept, length: wake.length)
+                measure.emit(.standbyWoke(player: c, at: at.ns, slept: slept, length: wake.length))
                 clients[c].standbyWakeIndex &+= 1
                 clients[c].standbyDue = (at + wake.length).ns
             } else {

@@ -37,3 +37,14 @@ struct Measurement {
         }
     }
 }
+
+extension Measurement {
+    /// Tells the observers what happened in the model (`ModelEvent`).
+    @inline(__always)
+    mutating func emit(_ event: ModelEvent) {
+        recorder.observe(event)
+    }
+
+    /// Whether an observer reads answered round trips: the world works them out only then.
+    var observesRoundTrips: Bool { recorder.linkRoundTrips != nil }
+}

@@ -49,7 +49,7 @@ extension World {
         let done = due + late.all
         if measure.recorder.trace != nil { traceUpdate(c) { $0.responseRetransmit = late.all } }
         clients[c].lastNetworkAt = done.ns
-        measure.recorder.audit.active(c, at: done.ns)
+        measure.emit(.networkBusy(player: c, until: done.ns))
         return done
     }
 
@@ -60,14 +60,11 @@ extension World {
         var rng = RandomStream(seed: scenario.seed, purpose: World.connectionPurpose, entity: requestKey(c))
         let last = clients[c].lastNetworkAt
         var now = t.ns
-        let measured = measure.recorder.inWindow(t)
         if let radio = profile.radio {
             let promotion = radio.promotionDelay(lastActive: last, at: t.ns, &rng)
             now += promotion
             if measure.recorder.trace != nil { traceUpdate(c) { $0.promotion = promotion } }
-            if measured, let rrc = radio as? RRCRadio {
-                measure.recorder.audit.radio(c, at: t.ns, link: link, tail: rrc.tail, promoted: promotion > 0)
-            }
+            measure.emit(.radioAsked(player: c, link: link, at: t.ns, promoted: promotion > 0))
         }
         guard let connection = profile.connection else { return (SimTime(ns: now), t) }
         let wasOpen = clients[c].connectionOpen
@@ -77,9 +74,7 @@ extension World {
             if lookup { now += Self.roundTrip(profile, &rng) }
             for _ in 0..<connection.handshakeRoundTrips { now += Self.roundTrip(profile, &rng) }
         }
-        if measured {
-            measure.recorder.audit.connection(c, at: t.ns, link: link, connection, wasOpen: wasOpen, cold: cold, lookedUp: lookup)
-        }
+        measure.emit(.connectionAsked(player: c, link: link, at: t.ns, wasOpen: wasOpen, cold: cold, lookedUp: lookup))
         clients[c].connectionOpen = true
         let ready = SimTime(ns: now)
         return (ready, connection.readsSendWhenConnected ? ready : t)
@@ -98,7 +93,7 @@ extension World {
                                entity: requestKey(c))
         let segments = loss.segments(bytes: bytes)
         let recovery = loss.recoveryDelay(segments: segments, roundTrip: network.links[link].meanRoundTrip, &rng)
-        measure.recorder.audit.message(link: link, segments: segments, added: recovery.all)
+        measure.emit(.messageCrossed(link: link, segments: segments, added: recovery.all))
         return recovery
     }
 }

@@ -21,6 +21,6 @@ extension World {
     @inline(never)
     mutating func recordLinkRoundTrip(_ c: Int, link: Int, arrivedAt: SimTime, downlink: Nanoseconds) {
         let rtt = (arrivedAt - clients[c].uploadCompleteAt) + downlink
-        measure.recorder.linkRoundTrip(link: link, rtt, sent: clients[c].requestSentAt)
+        measure.emit(.roundTripAnswered(link: link, roundTrip: rtt, sentAt: clients[c].requestSentAt.ns))
     }
 }

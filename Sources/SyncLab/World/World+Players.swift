@@ -5,7 +5,7 @@ extension World {
     /// The app cold-starts: no data, no sync; the Store comes on screen and loads.
     mutating func visitStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let slept = updateDevice(c) { $0.wake(at: t) }
-        measure.recorder.audit.standbyEnds(c, at: t.ns, slept: slept)
+        measure.emit(.standbyEnded(player: c, at: t.ns, slept: slept))
         clients[c].hasSync = false
         clients[c].previousValid = false
         clients[c].file = -1
@@ -21,7 +21,7 @@ extension World {
     /// `devices.lifecycle` finds that iOS terminated it meanwhile: then the Store cold-starts).
     mutating func viewStart<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         let slept = updateDevice(c) { $0.wake(at: t) }
-        measure.recorder.audit.standbyEnds(c, at: t.ns, slept: slept)
+        measure.emit(.standbyEnded(player: c, at: t.ns, slept: slept))
         // Back from deep sleep, or inside a standby wake (the device slept before it): either
         // way not a player who has not slept since launch.
         if slept > 0 || clients[c].standbyWakeIndex > 0 { clients[c].lastDeepWake = t.ns }
@@ -63,10 +63,7 @@ extension World {
             clients[c].phase = .away
             if clients[c].behaviourRNG.bernoulli(population.lockShare) { screenOff(c, t) }
             let pause = boundedBreak(c, t, drawn: population.breakDuration.sampleDuration(&clients[c].behaviourRNG))
-            if let lifecycle = scenario.devices.events.lifecycle {
-                measure.recorder.audit.breakBegins(length: max(pause, .second), locked: !clients[c].screenOn, grace: lifecycle.grace,
-                                                   inWindow: measure.recorder.inWindow(t))
-            }
+            measure.emit(.breakBegan(at: t.ns, length: max(pause, .second), locked: !clients[c].screenOn))
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(pause, .second))
         } else {
             // The visit ends; the app is terminated and the phone locked.

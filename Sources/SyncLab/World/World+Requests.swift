@@ -24,7 +24,7 @@ extension World {
             : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
                            bytesPerSecond: linkDraw(.bandwidth, c, link: link), at: t)
         let uplink = linkDelay(.uplink, c, link: link, at: t)
-        measure.recorder.audit.uplink(c, uplink, at: t.ns, link: link, measured: measure.recorder.inWindow(t))
+        measure.emit(.uplinkDrawn(player: c, link: link, delay: uplink, at: t.ns))
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)
@@ -66,7 +66,7 @@ extension World {
         let bytes = server.store.files[file].responseBytes
         let link = Int(clients[c].link)
         let downlink = linkDelay(.downlink, c, link: link, at: left)
-        measure.recorder.audit.downlink(c, downlink, at: left.ns, link: link, measured: measure.recorder.inWindow(arrivedAt))
+        measure.emit(.downlinkDrawn(player: c, link: link, delay: downlink, at: left.ns, requestArrivedAt: arrivedAt.ns))
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
         clients[c].requestFile = Int32(file)
@@ -81,7 +81,7 @@ extension World {
         var done = left + downlink + transfer
         if network.modelsConnection { done = lateResponse(c, link: link, bytes: bytes, due: done) }
         let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link)
-        if measure.recorder.linkRoundTrips != nil && failAt == nil {
+        if measure.observesRoundTrips && failAt == nil {
             recordLinkRoundTrip(c, link: link, arrivedAt: arrivedAt, downlink: downlink)
         }
         if let failAt {
@@ -240,7 +240,7 @@ extension World {
         // The client gives up on the connection; the radio was busy until now.
         clients[c].connectionOpen = false
         clients[c].lastNetworkAt = t.ns
-        measure.recorder.audit.active(c, at: t.ns)
+        measure.emit(.networkBusy(player: c, until: t.ns))
         clients[c].needsFetch = true
         clients[c].consecutiveFailures += 1
         measure.recorder.requestFailed(at: t)

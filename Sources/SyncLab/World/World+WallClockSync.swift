@@ -33,10 +33,9 @@ extension World {
         // after a stepped leap a phone that has not taken it is 1 s ahead of the time it is told.
         let leap = server.store.leap?.offset(at: t.ns) ?? 0
         let correction = sync.correction(offset: clients[c].device.wallOffset(at: t, context) &- leap, error: error)
-        if inWindow {
-            if case .step = correction { measure.recorder.audit.wallCorrection(link: Int(clients[c].link), ordinal: ordinal, at: t.ns, stepped: true) }
-            else { measure.recorder.audit.wallCorrection(link: Int(clients[c].link), ordinal: ordinal, at: t.ns, stepped: false) }
-        }
+        var stepped = false
+        if case .step = correction { stepped = true }
+        measure.emit(.wallClockCorrected(player: c, link: Int(clients[c].link), ordinal: ordinal, at: t.ns, stepped: stepped))
         switch correction {
         case .step(let delta):
             updateDevice(c) {
