@@ -103,10 +103,10 @@ struct CompareCommand {
         let names = CompareReport.names(results)
         let f = results.map(\.figures)
         for (k, name) in names.enumerated() {
-            let best = f[k]["transitionBest500msShare.p1"] ?? nil
-            let peak = f[k]["peakRequestsPerSecond"] ?? nil
-            cli.out("\(name): viewers in the best 500 ms window, worst 1% of changes \(Format.figure(best, metric: "transitionBest500msShare.p1")), "
-                + "peak \(Format.figure(peak, metric: "peakRequestsPerSecond"))\n")
+            let best = f[k][Figure.transitionBest500msShareP1.key] ?? nil
+            let peak = f[k][Figure.peakRequestsPerSecond.key] ?? nil
+            cli.out("\(name): viewers in the best 500 ms window, worst 1% of changes \(Format.figure(best, metric: Figure.transitionBest500msShareP1.key)), "
+                + "peak \(Format.figure(peak, metric: Figure.peakRequestsPerSecond.key))\n")
         }
         cli.out("wrote \(ReportWriter.expanded(out))/compare.md\n")
         return 0

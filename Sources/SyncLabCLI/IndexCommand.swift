@@ -181,20 +181,20 @@ struct IndexRow {
             for key in path { node = node?[key] }
             return node
         }
-        /// A figure a run can write (`Headline.isPossible`, the check `synclab merge` makes of a
-        /// sweep part), or nil where the run wrote null (a figure it could not measure) or, with
-        /// `mayBeMissing`, left out (a figure added after the summary was written).
-        func number(_ path: [String], mayBeMissing: Bool = false) throws -> Double? {
-            let key = path.joined(separator: ".")
-            let expected = Headline.expected(figure: key)
-            switch value(path) {
-            case .number(let x, _)? where Headline.isPossible(x, figure: key): return x
+        /// Figure `figure` at its path in summary.json (`Figure.json`), one it can take (the check
+        /// `synclab merge` makes of a sweep part), or nil where the run wrote null (a figure it
+        /// could not measure) or, with `mayBeMissing`, left out (a figure added after the summary
+        /// was written).
+        func number(_ figure: Figure, mayBeMissing: Bool = false) throws -> Double? {
+            let key = figure.json ?? figure.key
+            switch value(key.split(separator: ".").map(String.init)) {
+            case .number(let x, _)? where figure.isPossible(x): return x
             case .null?: return nil
             case nil where mayBeMissing: return nil
             case let other?:
-                throw Invalid(description: "\(key): expected \(expected) or null; got \(other.describedForMessage)")
+                throw Invalid(description: "\(key): expected \(figure.expected) or null; got \(other.describedForMessage)")
             case nil:
-                throw Invalid(description: "\(key): missing; expected \(expected) or null")
+                throw Invalid(description: "\(key): missing; expected \(figure.expected) or null")
             }
         }
         func text(_ key: String, nullable: Bool) throws -> String? {
@@ -205,27 +205,22 @@ struct IndexRow {
             case nil: throw Invalid(description: "\(key): missing; expected a string")
             }
         }
-        // Every headline figure the summary holds is checked, not only those the table shows: a
-        // file with a share of 7 anywhere is not one 'synclab run' wrote.
-        for figure in Headline.figures.map(\.key) where value(figure.split(separator: ".").map(String.init)) != nil {
-            _ = try number(figure.split(separator: ".").map(String.init))
-        }
         guard let scenario = try text("scenario", nullable: false) else { throw Invalid(description: "scenario: expected a string; got null") }
         self.scenario = scenario
         guard case .number(let count, _)? = value(["clients"]), (0...1e12).contains(count), let whole = Int(exactly: count) else {
             throw Invalid(description: "clients: expected a whole number of players; got \(value(["clients"])?.describedForMessage ?? "nothing")")
         }
         players = whole
-        gapP50 = try number(["transitionGapMs", "p50"])
-        gapP99 = try number(["transitionGapMs", "p99"])
-        gapMax = try number(["transitionGapMs", "max"])
-        within500msShare = try number(["transitionsWithin500msShare"])
-        bareShare = try number(["bareShare"])
-        peakRequestsPerSecond = try number(["peakRequestsPerSecond"])
-        p99RequestsPerSecond = try number(["p99RequestsPerSecond"])
+        gapP50 = try number(Figure.transitionGapMsP50)
+        gapP99 = try number(Figure.transitionGapMsP99)
+        gapMax = try number(Figure.transitionGapMsMax)
+        within500msShare = try number(Figure.transitionsWithin500msShare)
+        bareShare = try number(Figure.bareShare)
+        peakRequestsPerSecond = try number(Figure.peakRequestsPerSecond)
+        p99RequestsPerSecond = try number(Figure.p99RequestsPerSecond)
         dominantErrorSource = try text("dominantErrorSource", nullable: true)
-        bestWindowShareP1 = try number(["transitionBest500msShare", "p1"], mayBeMissing: true)
-        pairsWithin500msShare = try number(["viewerPairsWithin500msShare"], mayBeMissing: true)
+        bestWindowShareP1 = try number(Figure.transitionBest500msShareP1, mayBeMissing: true)
+        pairsWithin500msShare = try number(Figure.viewerPairsWithin500msShare, mayBeMissing: true)
         switch summary["budgets"] {
         case .array(let list)?:
             var passed = 0

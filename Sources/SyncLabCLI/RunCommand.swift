@@ -159,13 +159,13 @@ struct RunCommand {
         // For people, in each figure's unit ("13 min 53 s", "98 req/s"); summary.json keeps ms.
         let f = result.figures
         func v(_ k: String) -> String { Format.figure(f[k] ?? nil, metric: k) }
-        cli.out("viewers in the best 500 ms window per item change: p50 \(v("transitionBest500msShare.p50")), "
-            + "worst 1% \(v("transitionBest500msShare.p1")); viewer pairs within 500 ms: \(v("viewerPairsWithin500msShare")) "
+        cli.out("viewers in the best 500 ms window per item change: p50 \(v(Figure.transitionBest500msShareP50.key)), "
+            + "worst 1% \(v(Figure.transitionBest500msShareP1.key)); viewer pairs within 500 ms: \(v(Figure.viewerPairsWithin500msShare.key)) "
             + "(\(Format.count(result.gapTransitions.count, "item change")))\n")
-        cli.out("worst pair (grows with viewers): p50 \(v("transitionGapMs.p50")), p99 \(v("transitionGapMs.p99")), "
-            + "max \(v("transitionGapMs.max"))\n")
+        cli.out("worst pair (grows with viewers): p50 \(v(Figure.transitionGapMsP50.key)), p99 \(v(Figure.transitionGapMsP99.key)), "
+            + "max \(v(Figure.transitionGapMsMax.key))\n")
         let held = result.budgetVerdicts.filter(\.pass).count, budgets = result.budgetVerdicts.count
-        cli.out("peak \(v("peakRequestsPerSecond")); budgets: "
+        cli.out("peak \(v(Figure.peakRequestsPerSecond.key)); budgets: "
             + (budgets == 0 ? "none set" : "\(held) of \(Format.count(budgets, "budget")) \(held == 1 ? "holds" : "hold")") + "\n")
         if let t = result.telemetry { cli.out(TelemetryOptions.lines(t)) }
         cli.out("wrote \(ReportWriter.expanded(out))/report.md\n")

@@ -124,7 +124,7 @@ struct SweepCommand {
         }
         guard let (shard, shards) = cli.shard(parsed, "sweep") else { return 2 }
         guard let threads = cli.threads(parsed, "sweep") else { return 2 }
-        let chart = parsed.options["--chart"] ?? "transitionBest500msShare.p1"
+        let chart = parsed.options["--chart"] ?? Figure.transitionBest500msShareP1.key
         if let out = parsed.options["--out"], out.isEmpty { return usage("--out needs a folder; got an empty value") }
 
         // Load every point before running any: a bad key path or value costs no simulation time.

@@ -64,7 +64,7 @@ struct TelemetryOptions {
     }
 
     /// What `check --telemetry` gates on when the scenario sets no budget on it itself.
-    static let budget = Budget(name: "the run agrees with the telemetry", metric: "telemetry.agrees", comparison: .atLeast, limit: 1)
+    static let budget = Budget(name: "the run agrees with the telemetry", metric: Figure.telemetryAgrees.key, comparison: .atLeast, limit: 1)
 
     /// One line per link compared that disagrees, and per link not compared, for stdout.
     static func lines(_ t: TelemetryComparison) -> String {

@@ -8,17 +8,18 @@ enum BoundCoverageReport {
     /// The `boundCoverage` member of summary.json (no leading indentation, no trailing comma).
     static func json(_ r: RunResult) -> String {
         let f = r.figures
-        func num(_ key: String, _ decimals: Int) -> String {
-            guard let v = f[key] ?? nil, v.isFinite else { return "null" }
-            return Format.fixed(v, decimals)
-        }
-        let links = r.scenario.links.map { "\(Format.jsonString($0.name)): \(num("boundCoverageShare.byLink.\($0.name)", 6))" }
+        let num = { (figure: Figure) in SummaryJSON.value(of: figure, in: f) }
+        // Names from the figures' paths in summary.json (`Figure.json`); a link's name is one
+        // step whatever it holds.
+        let byLink = SummaryJSON.path(Figure.boundCoverageShareByLink)
+        let links = r.scenario.links.map { "\(Format.jsonString($0.name)): \(num(Figure.boundCoverageShareByLink.filled($0.name)))" }
         // Only when the estimator claimed no bound at some samples, so reports of those that
         // always claim one keep their shape.
         let unbounded = r.bounds.unbounded == 0 ? "" : "\"unboundedSamples\": \(r.bounds.unbounded), "
-        return "\"boundCoverage\": { \"share\": \(num("boundCoverageShare", 6)), \"samples\": \(r.bounds.samples), " + unbounded
-            + "\"boundMs\": { \"p50\": \(num("boundMs.p50", 3)), \"p99\": \(num("boundMs.p99", 3)) }, "
-            + "\"byLink\": { \(links.joined(separator: ", ")) } }"
+        return Format.jsonString(byLink[0]) + ": { " + SummaryJSON.members([Figure.boundCoverageShare], depth: 1, num)[0]
+            + ", \"samples\": \(r.bounds.samples), " + unbounded
+            + SummaryJSON.members([Figure.boundMsP50, Figure.boundMsP99], depth: 1, num)[0] + ", "
+            + Format.jsonString(byLink[1]) + ": { \(links.joined(separator: ", ")) } }"
     }
 
     static func markdown(_ r: RunResult) -> String {

@@ -65,11 +65,11 @@ public enum DeviceEventsReport {
                 + "at \(Describe.distribution(t.at, .duration)): \(d.tamperings) in the window.\n"
         }
         md += "\n| figure | value |\n|---|---|\n"
-        md += "| transition shows more than 1 s early (all players) | \(Format.percent(f["earlyShowShare"] ?? nil, 3)) of \(d.shows) |\n"
+        md += "| transition shows more than 1 s early (all players) | \(Format.percent(f[Figure.earlyShowShare.key] ?? nil, 3)) of \(d.shows) |\n"
         if events.tampering != nil {
-            md += "| tamperers' shows more than 1 s early | \(Format.percent(f["tamperEarlyShowShare"] ?? nil, 2)) of \(d.tamperShows) |\n"
-            md += "| tamperers' head start (displayed − true) mean / max | \(Format.humanMs(f["tamperHeadStartMs.mean"] ?? nil)) / "
-                + "\(Format.humanMs(f["tamperHeadStartMs.max"] ?? nil)) over \(d.tamperSamples) samples |\n"
+            md += "| tamperers' shows more than 1 s early | \(Format.percent(f[Figure.tamperEarlyShowShare.key] ?? nil, 2)) of \(d.tamperShows) |\n"
+            md += "| tamperers' head start (displayed − true) mean / max | \(Format.humanMs(f[Figure.tamperHeadStartMsMean.key] ?? nil)) / "
+                + "\(Format.humanMs(f[Figure.tamperHeadStartMsMax.key] ?? nil)) over \(d.tamperSamples) samples |\n"
         }
         return md
     }
@@ -78,15 +78,8 @@ public enum DeviceEventsReport {
     public static func summaryLine(_ r: RunResult) -> String? {
         guard r.scenario.devices.events.any else { return nil }
         let f = r.figures
-        func num(_ key: String, _ decimals: Int) -> String {
-            guard let v = f[key] ?? nil, v.isFinite else { return "null" }
-            return Format.fixed(v, decimals)
-        }
-        let d = r.deviceEvents
-        return "  \"deviceEvents\": { \"reboots\": \(d.reboots), \"rebootsWhileViewing\": \(d.rebootsWhileViewing), "
-            + "\"appKills\": \(d.appKills), \"wallClockChanges\": \(d.wallClockChanges), \"tamperings\": \(d.tamperings), "
-            + "\"wallClockSteps\": \(d.wallClockSteps), \"wallClockSlews\": \(d.wallClockSlews), "
-            + "\"earlyShowShare\": \(num("earlyShowShare", 6)), \"tamperEarlyShowShare\": \(num("tamperEarlyShowShare", 6)), "
-            + "\"tamperHeadStartMs\": { \"mean\": \(num("tamperHeadStartMs.mean", 3)), \"max\": \(num("tamperHeadStartMs.max", 3)) } }"
+        // Its figures in `Figure.all`'s order, which is summary.json's.
+        let figures = Figure.all.filter { $0.scope == .deviceEvents }
+        return "  " + SummaryJSON.members(figures) { SummaryJSON.value(of: $0, in: f) }.joined(separator: ", ")
     }
 }

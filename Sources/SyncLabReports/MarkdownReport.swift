@@ -21,23 +21,23 @@ public enum MarkdownReport {
             md += "> No player had the Store on screen at a sample instant, so client error is not measured.\n\n"
         }
         md += "| figure | value |\n|---|---|\n"
-        md += "| viewers inside the best 500 ms window, per item change p50 / p1 / worst | \(pct("transitionBest500msShare.p50")) / "
-            + "\(pct("transitionBest500msShare.p1")) / \(pct("transitionBest500msShare.min")) |\n"
-        md += "| viewers within ±250 ms of the true instant, per item change p50 / p1 | \(pct("transitionCentred500msShare.p50")) / "
-            + "\(pct("transitionCentred500msShare.p1")) |\n"
-        md += "| viewer pairs within 500 ms of each other, all changes / per change p1 | \(pct("viewerPairsWithin500msShare")) / "
-            + "\(pct("transitionPairsWithin500msShare.p1")) |\n"
-        md += "| spread p0.1–p99.9 per item change, p50 / p99 | \(t("transitionSpread999Ms.p50")) / \(t("transitionSpread999Ms.p99")) |\n"
-        md += "| spread p1–p99 per item change, p50 / p99 | \(t("transitionSpreadMs.p50")) / \(t("transitionSpreadMs.p99")) |\n"
-        md += "| worst pair (latest − earliest; grows with viewers) p50 / p99 / max | \(t("transitionGapMs.p50")) / \(t("transitionGapMs.p99")) / \(t("transitionGapMs.max")) |\n"
-        md += "| item changes whose worst pair is within 500 ms (grows stricter with viewers) | \(pct("transitionsWithin500msShare")) of \(r.gapTransitions.count) |\n"
-        md += "| screen shows another whole second than the server's (share of samples) | \(pct("displayedSecondWrongShare")) |\n"
-        md += "| Client error \\|e\\| (the UI's time computed at the last tick, before the countdown's cut to whole seconds) p50 / p99 / max | \(t("clientErrorMs.p50")) / \(t("clientErrorMs.p99")) / \(t("clientErrorMs.max")) |\n"
-        md += "| clock estimate error \\|e\\| p50 / p99 / max | \(t("estimateErrorMs.p50")) / \(t("estimateErrorMs.p99")) / \(t("estimateErrorMs.max")) |\n"
-        md += "| requests per second peak / p99 / mean | \(fig("peakRequestsPerSecond", 0)) / \(fig("p99RequestsPerSecond", 0)) / \(fig("meanRequestsPerSecond", 2)) |\n"
+        md += "| viewers inside the best 500 ms window, per item change p50 / p1 / worst | \(pct(Figure.transitionBest500msShareP50.key)) / "
+            + "\(pct(Figure.transitionBest500msShareP1.key)) / \(pct(Figure.transitionBest500msShareMin.key)) |\n"
+        md += "| viewers within ±250 ms of the true instant, per item change p50 / p1 | \(pct(Figure.transitionCentred500msShareP50.key)) / "
+            + "\(pct(Figure.transitionCentred500msShareP1.key)) |\n"
+        md += "| viewer pairs within 500 ms of each other, all changes / per change p1 | \(pct(Figure.viewerPairsWithin500msShare.key)) / "
+            + "\(pct(Figure.transitionPairsWithin500msShareP1.key)) |\n"
+        md += "| spread p0.1–p99.9 per item change, p50 / p99 | \(t(Figure.transitionSpread999MsP50.key)) / \(t(Figure.transitionSpread999MsP99.key)) |\n"
+        md += "| spread p1–p99 per item change, p50 / p99 | \(t(Figure.transitionSpreadMsP50.key)) / \(t(Figure.transitionSpreadMsP99.key)) |\n"
+        md += "| worst pair (latest − earliest; grows with viewers) p50 / p99 / max | \(t(Figure.transitionGapMsP50.key)) / \(t(Figure.transitionGapMsP99.key)) / \(t(Figure.transitionGapMsMax.key)) |\n"
+        md += "| item changes whose worst pair is within 500 ms (grows stricter with viewers) | \(pct(Figure.transitionsWithin500msShare.key)) of \(r.gapTransitions.count) |\n"
+        md += "| screen shows another whole second than the server's (share of samples) | \(pct(Figure.displayedSecondWrongShare.key)) |\n"
+        md += "| Client error \\|e\\| (the UI's time computed at the last tick, before the countdown's cut to whole seconds) p50 / p99 / max | \(t(Figure.clientErrorMsP50.key)) / \(t(Figure.clientErrorMsP99.key)) / \(t(Figure.clientErrorMsMax.key)) |\n"
+        md += "| clock estimate error \\|e\\| p50 / p99 / max | \(t(Figure.estimateErrorMsP50.key)) / \(t(Figure.estimateErrorMsP99.key)) / \(t(Figure.estimateErrorMsMax.key)) |\n"
+        md += "| requests per second peak / p99 / mean | \(fig(Figure.peakRequestsPerSecond.key, 0)) / \(fig(Figure.p99RequestsPerSecond.key, 0)) / \(fig(Figure.meanRequestsPerSecond.key, 2)) |\n"
         md += "| requests served | \(Format.grouped(Double(r.requestsServed))) (\(Format.bytes(Double(r.bytesServed)))) |\n"
-        md += "| failed requests | \(pct("failedRequestShare", 3)) |\n"
-        md += "| viewing time a position is bare / stale | \(pct("bareShare", 3)) / \(pct("staleShare", 3)) |\n\n"
+        md += "| failed requests | \(pct(Figure.failedRequestShare.key, 3)) |\n"
+        md += "| viewing time a position is bare / stale | \(pct(Figure.bareShare.key, 3)) / \(pct(Figure.staleShare.key, 3)) |\n\n"
 
         md += gapNote(r)
         md += "## Budgets\n\n"
@@ -143,10 +143,10 @@ public enum MarkdownReport {
 
         md += "\n## Load\n\n"
         let peakSecond = r.requestsPerSecond.indices.max { r.requestsPerSecond[$0] < r.requestsPerSecond[$1] }
-        md += "- Peak \(fig("peakRequestsPerSecond", 0)) requests in one server second"
+        md += "- Peak \(fig(Figure.peakRequestsPerSecond.key, 0)) requests in one server second"
             + (peakSecond.map { " (second \($0) of the window)" } ?? "")
-            + "; p99 \(fig("p99RequestsPerSecond", 0)), p99.9 \(fig("p999RequestsPerSecond", 0)), mean \(fig("meanRequestsPerSecond", 2)), "
-            + "peak/mean \(fig("peakToMeanRatio", 1)).\n"
+            + "; p99 \(fig(Figure.p99RequestsPerSecond.key, 0)), p99.9 \(fig(Figure.p999RequestsPerSecond.key, 0)), mean \(fig(Figure.meanRequestsPerSecond.key, 2)), "
+            + "peak/mean \(fig(Figure.peakToMeanRatio.key, 1)).\n"
         md += "- \(r.requestsSent) requests sent by clients, \(r.requestsLost) lost on the way, \(r.requestsFailed) failures noticed "
             + "(lost or past the time-out), \(r.responses) responses received; round trip p50 \(Format.ms(r.roundTrip.quantile(0.5))) ms, "
             + "p99 \(Format.ms(r.roundTrip.quantile(0.99))) ms.\n"
@@ -195,8 +195,8 @@ public enum MarkdownReport {
             + "|---|---|---|---|---|\n"
         for row in rows {
             func share(_ key: String) -> String { Format.percent(row.figures[key] ?? nil, 2) }
-            md += "| \(Format.fixed(row.meanViewers, row.meanViewers < 100 ? 1 : 0)) (\(row.label)) | \(Format.humanMs(row.figures["transitionGapMs.p50"] ?? nil)) | "
-                + "\(share("transitionsWithin500msShare")) | \(share("viewersInBest500msShare")) | \(share("viewerPairsWithin500msShare")) |\n"
+            md += "| \(Format.fixed(row.meanViewers, row.meanViewers < 100 ? 1 : 0)) (\(row.label)) | \(Format.humanMs(row.figures[Figure.transitionGapMsP50.key] ?? nil)) | "
+                + "\(share(Figure.transitionsWithin500msShare.key)) | \(share(Figure.viewersInBest500msShare.key)) | \(share(Figure.viewerPairsWithin500msShare.key)) |\n"
         }
         return md + "\n"
     }

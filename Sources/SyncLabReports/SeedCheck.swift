@@ -61,7 +61,7 @@ public struct SeedCheckOutcome: Sendable, Equatable {
     /// The across-seed budgets with their values: the rate, or the upper end of its interval.
     public var verdicts: [BudgetVerdict] {
         budgets.map { b in
-            let value = b.metric == "seedFailureRate.upper95" ? interval.upper : failureRate
+            let value = b.metric == Figure.seedFailureRateUpper95.key ? interval.upper : failureRate
             return BudgetVerdict(budget: b, value: value, pass: b.holds(value))
         }
     }
@@ -70,7 +70,7 @@ public struct SeedCheckOutcome: Sendable, Equatable {
 
     /// "15% (3 of 20 seeds; 95% Wilson 5.24–36.04%)".
     public var rateText: String {
-        "\(Format.figure(failureRate, metric: "seedFailureRate")) (\(failingSeeds.count) of \(Format.count(seeds.count, "seed")); "
+        "\(Format.figure(failureRate, metric: Figure.seedFailureRate.key)) (\(failingSeeds.count) of \(Format.count(seeds.count, "seed")); "
             + "95% Wilson \(SeedCheckOutcome.intervalText(interval)))"
     }
 
@@ -101,7 +101,7 @@ extension CheckReport {
         if !s.failingSeeds.isEmpty { out += " (seeds \(s.failingSeeds.map(String.init).joined(separator: ", ")))" }
         out += "; at most \(s.maxFailures) may: \(s.withinMaxFailures ? "PASS" : "FAIL")\n"
         for v in s.verdicts {
-            let value = v.budget.metric == "seedFailureRate.upper95"
+            let value = v.budget.metric == Figure.seedFailureRateUpper95.key
                 ? "\(measured(v)) (upper end of the interval; rate \(s.rateText))" : s.rateText
             out += [s.scenario, v.budget.name, limit(v.budget), value, verdict(v)].map(oneLine).joined(separator: "\t") + "\n"
         }
@@ -125,7 +125,7 @@ extension CheckReport {
         md += "| scenario | seeds | failing seeds | allowed | failure rate (95% Wilson) | verdict |\n|---|---|---|---|---|---|\n"
         for s in summaries {
             md += "| \(cell(s.scenario)) | \(s.seeds.count) | \(s.failingSeeds.isEmpty ? "none" : s.failingSeeds.map(String.init).joined(separator: ", ")) | "
-                + "\(s.maxFailures) | \(Format.figure(s.failureRate, metric: "seedFailureRate")) (\(SeedCheckOutcome.intervalText(s.interval))) | "
+                + "\(s.maxFailures) | \(Format.figure(s.failureRate, metric: Figure.seedFailureRate.key)) (\(SeedCheckOutcome.intervalText(s.interval))) | "
                 + "\(s.pass ? "✅ PASS" : "❌ FAIL") |\n"
         }
         let budgets = summaries.flatMap { s in s.verdicts.map { (s, $0) } }

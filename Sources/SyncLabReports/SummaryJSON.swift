@@ -13,64 +13,57 @@ import SyncLabKernel
 public enum SummaryJSON {
     public static func render(_ r: RunResult) -> String {
         let f = r.figures
-        // Each figure with the decimals its declaration gives (`Figure.decimals`).
-        func num(_ key: String) -> String {
-            guard let v = f[key] ?? nil, v.isFinite else { return "null" }
-            return Format.fixed(v, Figure.declared(key)?.decimals ?? 3)
-        }
-        func value(_ v: Double?, _ decimals: Int) -> String { v.map { $0.isFinite ? Format.fixed($0, decimals) : "null" } ?? "null" }
-        func triple(_ prefix: String) -> String {
-            "{ \"p50\": \(num(prefix + ".p50")), \"p99\": \(num(prefix + ".p99")), \"max\": \(num(prefix + ".max")) }"
-        }
+        let num = { (figure: Figure) in SummaryJSON.value(of: figure, in: f) }
+        func cell(_ v: Double?, _ figure: Figure) -> String { v.map { $0.isFinite ? Format.fixed($0, figure.decimals) : "null" } ?? "null" }
+        // Figures at the top level, named by their json paths; several sharing one are one object.
+        func field(_ figures: Figure...) -> String { "  " + members(figures, num).joined(separator: ", ") }
         var lines: [String] = []
         lines.append("  \"scenario\": \(Format.jsonString(r.scenario.name))")
         lines.append("  \"seed\": \(r.scenario.seed)")
         lines.append("  \"clients\": \(r.scenario.population.players)")
         lines.append("  \"simulatedSeconds\": \(Format.fixed(r.simulatedSeconds, 3))")
-        lines.append("  \"transitionGapMs\": \(triple("transitionGapMs"))")
-        lines.append("  \"clientErrorMs\": \(triple("clientErrorMs"))")
-        lines.append("  \"estimateErrorMs\": \(triple("estimateErrorMs"))")
-        lines.append("  \"transitionSpreadMs\": { \"p50\": \(num("transitionSpreadMs.p50")), \"p99\": \(num("transitionSpreadMs.p99")) }")
-        lines.append("  \"transitionsWithin500msShare\": \(num("transitionsWithin500msShare"))")
-        lines.append("  \"viewersInBest500msShare\": \(num("viewersInBest500msShare"))")
+        lines.append(field(Figure.transitionGapMsP50, Figure.transitionGapMsP99, Figure.transitionGapMsMax))
+        lines.append(field(Figure.clientErrorMsP50, Figure.clientErrorMsP99, Figure.clientErrorMsMax))
+        lines.append(field(Figure.estimateErrorMsP50, Figure.estimateErrorMsP99, Figure.estimateErrorMsMax))
+        lines.append(field(Figure.transitionSpreadMsP50, Figure.transitionSpreadMsP99))
+        lines.append(field(Figure.transitionsWithin500msShare))
+        lines.append(field(Figure.viewersInBest500msShare))
         // The figures that converge as viewers grow (docs/metrics.md): pooled, and per change.
-        lines.append("  \"viewersInCentred500msShare\": \(num("viewersInCentred500msShare"))")
-        lines.append("  \"viewerPairsWithin500msShare\": \(num("viewerPairsWithin500msShare"))")
-        for key in ["transitionBest500msShare", "transitionCentred500msShare"] {
-            lines.append("  \"\(key)\": { \"p50\": \(num(key + ".p50")), \"p1\": \(num(key + ".p1")), \"min\": \(num(key + ".min")) }")
-        }
-        lines.append("  \"transitionPairsWithin500msShare\": { \"p50\": \(num("transitionPairsWithin500msShare.p50")), "
-            + "\"p1\": \(num("transitionPairsWithin500msShare.p1")) }")
-        lines.append("  \"transitionSpread999Ms\": { \"p50\": \(num("transitionSpread999Ms.p50")), \"p99\": \(num("transitionSpread999Ms.p99")) }")
+        lines.append(field(Figure.viewersInCentred500msShare))
+        lines.append(field(Figure.viewerPairsWithin500msShare))
+        lines.append(field(Figure.transitionBest500msShareP50, Figure.transitionBest500msShareP1, Figure.transitionBest500msShareMin))
+        lines.append(field(Figure.transitionCentred500msShareP50, Figure.transitionCentred500msShareP1, Figure.transitionCentred500msShareMin))
+        lines.append(field(Figure.transitionPairsWithin500msShareP50, Figure.transitionPairsWithin500msShareP1))
+        lines.append(field(Figure.transitionSpread999MsP50, Figure.transitionSpread999MsP99))
         let scaling = r.viewerScaling.map { row in
-            "    { \"subset\": \(Format.jsonString(row.label)), \"meanViewers\": \(Format.fixed(row.meanViewers, 3)), "
-                + "\"transitions\": \(row.changes), \"gapP50Ms\": \(value(row.figures["transitionGapMs.p50"] ?? nil, 3)), "
-                + "\"viewersInBest500msShare\": \(value(row.figures["viewersInBest500msShare"] ?? nil, 6)), "
-                + "\"viewerPairsWithin500msShare\": \(value(row.figures["viewerPairsWithin500msShare"] ?? nil, 6)) }"
+            let shares = members([Figure.viewersInBest500msShare, Figure.viewerPairsWithin500msShare]) { cell(row.figures[$0.key] ?? nil, $0) }
+            return "    { \"subset\": \(Format.jsonString(row.label)), \"meanViewers\": \(Format.fixed(row.meanViewers, 3)), "
+                + "\"transitions\": \(row.changes), \"gapP50Ms\": \(cell(row.figures[Figure.transitionGapMsP50.key] ?? nil, Figure.transitionGapMsP50)), "
+                + shares.joined(separator: ", ") + " }"
         }
         lines.append("  \"gapVsViewers\": [" + (scaling.isEmpty ? "]" : "\n" + scaling.joined(separator: ",\n") + "\n  ]"))
         lines.append("  \"transitionsMeasured\": \(r.gapTransitions.count)")
-        lines.append("  \"requests\": \(r.requestsServed)")
-        lines.append("  \"peakRequestsPerSecond\": \(num("peakRequestsPerSecond"))")
-        lines.append("  \"p99RequestsPerSecond\": \(num("p99RequestsPerSecond"))")
-        lines.append("  \"p999RequestsPerSecond\": \(num("p999RequestsPerSecond"))")
-        lines.append("  \"meanRequestsPerSecond\": \(num("meanRequestsPerSecond"))")
+        lines.append(field(Figure.requests))
+        lines.append(field(Figure.peakRequestsPerSecond))
+        lines.append(field(Figure.p99RequestsPerSecond))
+        lines.append(field(Figure.p999RequestsPerSecond))
+        lines.append(field(Figure.meanRequestsPerSecond))
         lines.append("  \"bytesServed\": \(r.bytesServed)")
-        lines.append("  \"failedRequestShare\": \(num("failedRequestShare"))")
-        lines.append("  \"bareShare\": \(num("bareShare"))")
-        lines.append("  \"staleShare\": \(num("staleShare"))")
-        lines.append("  \"displayedSecondWrongShare\": \(num("displayedSecondWrongShare"))")
+        lines.append(field(Figure.failedRequestShare))
+        lines.append(field(Figure.bareShare))
+        lines.append(field(Figure.staleShare))
+        lines.append(field(Figure.displayedSecondWrongShare))
+        // One line per source: the object spans lines, unlike the others.
         let attribution = ErrorSource.allCases.map {
-            "    \(Format.jsonString($0.key)): { \"mean\": \(num("errorSourceMs.\($0.key).mean")), \"sd\": \(num("errorSourceMs.\($0.key).sd")) }"
+            "    " + members([Figure.errorSourceMsMean.filled($0.key), Figure.errorSourceMsSd.filled($0.key)], depth: 1, num).joined(separator: ", ")
         }
-        lines.append("  \"errorSourceMs\": {\n" + attribution.joined(separator: ",\n") + "\n  }")
-        lines.append("  \"wakeRecoveryMinutes\": { \"displayed\": \(num("wakeRecoveryMinutes.displayed")), "
-            + "\"estimate\": \(num("wakeRecoveryMinutes.estimate")), "
-            + "\"displayedVsNoSleep\": \(num("wakeRecoveryMinutes.displayed.vsNoSleep")), "
-            + "\"estimateVsNoSleep\": \(num("wakeRecoveryMinutes.estimate.vsNoSleep")) }")
+        let errorSources = path(Figure.errorSourceMsMean)[0]
+        lines.append("  \(Format.jsonString(errorSources)): {\n" + attribution.joined(separator: ",\n") + "\n  }")
+        lines.append(field(Figure.wakeRecoveryMinutesDisplayed, Figure.wakeRecoveryMinutesEstimate,
+                           Figure.wakeRecoveryMinutesDisplayedVsNoSleep, Figure.wakeRecoveryMinutesEstimateVsNoSleep))
         lines.append("  \"dominantErrorSource\": \(r.errorAttribution.dominant.map { Format.jsonString($0.key) } ?? "null")")
-        lines.append("  \"requestsPerMonth\": \(num("requestsPerMonth"))")
-        lines.append("  \"bytesPerMonth\": \(num("bytesPerMonth"))")
+        lines.append(field(Figure.requestsPerMonth))
+        lines.append(field(Figure.bytesPerMonth))
         let costs = r.costEstimates.map { c in
             "    { \"name\": \(Format.jsonString(c.name)), \"monthly\": \(c.monthly.isFinite ? Format.fixed(c.monthly, 2) : "null"), "
                 + "\"servers\": \(c.servers.map(String.init) ?? "null"), \"peakFits\": \(c.peakFits.map { "\($0)" } ?? "null") }"
@@ -99,6 +92,32 @@ public enum SummaryJSON {
 }
 
 extension SummaryJSON {
+    /// Figure `figure` of `figures` with the decimals its declaration gives, "null" when not measured.
+    static func value(of figure: Figure, in figures: [String: Double?]) -> String {
+        guard let v = figures[figure.key] ?? nil, v.isFinite else { return "null" }
+        return Format.fixed(v, figure.decimals)
+    }
+
+    /// The steps of the figure's path in summary.json (`Figure.json`; its key when budgets only).
+    static func path(_ figure: Figure) -> [String] { (figure.json ?? figure.key).split(separator: ".").map(String.init) }
+
+    /// The figures as JSON members named by their paths in summary.json after the first `depth`
+    /// steps, in the order given; figures sharing a step are one object: `"transitionGapMs": { "p50": 1.0, … }`.
+    static func members(_ figures: [Figure], depth: Int = 0, _ value: (Figure) -> String) -> [String] {
+        var steps: [String] = []
+        var under: [String: [Figure]] = [:]
+        for figure in figures {
+            let step = path(figure)[depth]
+            if under[step] == nil { steps.append(step) }
+            under[step, default: []].append(figure)
+        }
+        return steps.map { step in
+            let group = under[step] ?? []
+            if group.count == 1, path(group[0]).count == depth + 1 { return Format.jsonString(step) + ": " + value(group[0]) }
+            return Format.jsonString(step) + ": { " + members(group, depth: depth + 1, value).joined(separator: ", ") + " }"
+        }
+    }
+
     /// `fetchSyncError` (only with `metrics.fetchSyncError`): per completed fetch, the fresh
     /// estimate minus true server time at the receive instant.
     static func fetchSyncError(_ r: RunResult) -> String {

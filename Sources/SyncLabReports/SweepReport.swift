@@ -266,8 +266,8 @@ public enum SweepReport {
     }
 
     /// Columns of the Markdown table: the chart's figure first, then a few headline ones.
-    static let tableFigures = ["transitionBest500msShare.p1", "viewerPairsWithin500msShare", "transitionGapMs.p99", "clientErrorMs.p99",
-                               "wakeRecoveryMinutes.displayed.vsNoSleep", "peakRequestsPerSecond", "bareShare"]
+    static let tableFigures = [Figure.transitionBest500msShareP1, Figure.viewerPairsWithin500msShare, Figure.transitionGapMsP99, Figure.clientErrorMsP99,
+                               Figure.wakeRecoveryMinutesDisplayedVsNoSleep, Figure.peakRequestsPerSecond, Figure.bareShare].map(\.key)
 
     static func files(_ spec: SweepSpec, rows: [SweepPart.Row]) -> [(name: String, contents: String)] {
         var csv = "point,seed," + (spec.axes.map(\.keyPath) + spec.figures).map(Format.csv).joined(separator: ",") + "\n"
@@ -338,17 +338,19 @@ public enum SweepReport {
         let n = first.values.count
         let x = ChartAxis(label: first.keyPath, lower: -0.5, upper: Double(n) - 0.5,
                           ticks: first.values.enumerated().map { ChartTick(Double($0), $1) })
-        let top = max(values.max() ?? 1, spec.chart.contains("Ms.") ? 500 : 0)
+        // A time is drawn against the 500 ms the seeds' requirement names (`RunResult.gapWindow`).
+        let isTime = Figure.declared(spec.chart)?.unit == .milliseconds
+        let top = max(values.max() ?? 1, isTime ? 500 : 0)
         let yLabel = label + (spec.seeds.count > 1 ? ", mean of \(spec.seeds.count) seeds" : "")
         // Milliseconds spanning orders of magnitude (a stopped clock next to a working one) on a log axis.
         let positive = values.filter { $0 > 0 }
-        let logarithmic = spec.chart.contains("Ms.") && positive.count == values.count && (positive.min() ?? 0) > 0
+        let logarithmic = isTime && positive.count == values.count && (positive.min() ?? 0) > 0
             && (positive.max() ?? 0) / (positive.min() ?? 1) > 20
         let y = logarithmic ? ChartAxis.logTimeMs(label: yLabel + " (log scale)", values: values + [500])
             : ChartAxis.linear(label: yLabel, lower: min(0, values.min() ?? 0), upper: top > 0 ? top : 1, target: 5)
         let chart = LineChart(
             title: "\(label) against \(first.keyPath)", x: x, y: y, series: values.isEmpty ? [] : series,
-            references: spec.chart.contains("Ms.") && !spec.chart.hasPrefix("wake") ? [ReferenceLine(.horizontal, at: 500, label: "500 ms")] : [],
+            references: isTime ? [ReferenceLine(.horizontal, at: 500, label: "500 ms")] : [],
             noDataMessage: "no data: the figure was not measured at any point")
         return ChartFile(name: "sweep_chart", title: chart.title,
                          caption: "`\(spec.chart)` at each value of `\(first.keyPath)`" + (spec.seeds.count > 1 ? ", the mean over the seeds" : "")

@@ -136,7 +136,8 @@ extension RunResult {
     /// Why a budget on bound figure `metric` cannot pass, or nil: the estimator claimed no bound
     /// at some samples, so coverage is not the share of all samples it would claim to be.
     func unboundedReason(_ metric: String) -> String? {
-        guard bounds.unbounded > 0, metric.hasPrefix("boundCoverageShare") || metric.hasPrefix("boundMs.") else { return nil }
+        let boundFigures = [Figure.boundCoverageShare, Figure.boundCoverageShareByLink, Figure.boundMsP50, Figure.boundMsP99]
+        guard bounds.unbounded > 0, boundFigures.contains(where: { $0.matches(metric) }) else { return nil }
         let estimator = "the estimator `\(scenario.client.estimator.name)`"
         guard bounds.samples > 0 else {
             return "\(estimator) claims no ± bound, so its bound coverage cannot be measured and the budget fails"
@@ -146,11 +147,11 @@ extension RunResult {
     }
 
     func addBoundFigures(_ f: inout [String: Double?]) {
-        f["boundCoverageShare"] = bounds.share
-        f["boundMs.p50"] = bounds.width.quantile(0.5).map(RunResult.ms)
-        f["boundMs.p99"] = bounds.width.quantile(0.99).map(RunResult.ms)
+        f[Figure.boundCoverageShare.key] = bounds.share
+        f[Figure.boundMsP50.key] = bounds.width.quantile(0.5).map(RunResult.ms)
+        f[Figure.boundMsP99.key] = bounds.width.quantile(0.99).map(RunResult.ms)
         for (i, link) in scenario.links.enumerated() {
-            f["boundCoverageShare.byLink.\(link.name)"] = bounds.share(link: i)
+            f[Figure.boundCoverageShareByLink.key(for: link.name)] = bounds.share(link: i)
         }
     }
 }

@@ -110,17 +110,17 @@ public struct DeviceEventStats: Sendable, Equatable {
     /// Figures by key; nil where nothing was measured.
     public var figures: [String: Double?] {
         [
-            "deviceEvents.reboots": Double(reboots),
-            "deviceEvents.rebootsWhileViewing": Double(rebootsWhileViewing),
-            "deviceEvents.appKills": Double(appKills),
-            "deviceEvents.wallClockChanges": Double(wallClockChanges),
-            "deviceEvents.tamperings": Double(tamperings),
-            "deviceEvents.wallClockSteps": Double(wallClockSteps),
-            "deviceEvents.wallClockSlews": Double(wallClockSlews),
-            "earlyShowShare": shows == 0 ? nil : Double(earlyShows) / Double(shows),
-            "tamperEarlyShowShare": tamperShows == 0 ? nil : Double(tamperEarlyShows) / Double(tamperShows),
-            "tamperHeadStartMs.mean": tamperSamples == 0 ? nil : Double(tamperHeadStartSumMicros) / 1e3 / Double(tamperSamples),
-            "tamperHeadStartMs.max": tamperSamples == 0 ? nil : Double(tamperHeadStartMax) / 1e6,
+            Figure.deviceEventsReboots.key: Double(reboots),
+            Figure.deviceEventsRebootsWhileViewing.key: Double(rebootsWhileViewing),
+            Figure.deviceEventsAppKills.key: Double(appKills),
+            Figure.deviceEventsWallClockChanges.key: Double(wallClockChanges),
+            Figure.deviceEventsTamperings.key: Double(tamperings),
+            Figure.deviceEventsWallClockSteps.key: Double(wallClockSteps),
+            Figure.deviceEventsWallClockSlews.key: Double(wallClockSlews),
+            Figure.earlyShowShare.key: shows == 0 ? nil : Double(earlyShows) / Double(shows),
+            Figure.tamperEarlyShowShare.key: tamperShows == 0 ? nil : Double(tamperEarlyShows) / Double(tamperShows),
+            Figure.tamperHeadStartMsMean.key: tamperSamples == 0 ? nil : Double(tamperHeadStartSumMicros) / 1e3 / Double(tamperSamples),
+            Figure.tamperHeadStartMsMax.key: tamperSamples == 0 ? nil : Double(tamperHeadStartMax) / 1e6,
         ]
     }
 }

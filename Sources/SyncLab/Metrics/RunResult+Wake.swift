@@ -12,7 +12,8 @@ extension RunResult {
     /// against the 500 ms threshold, and (`.vsNoSleep`) against the p99 of players who have not
     /// slept since launch plus 500 ms — "as good as a player who never slept", which separates a
     /// clock that stops in standby from one that does not even when neither is within 500 ms.
-    public static let wakeRecoveryKeys = Figure.all.map(\.key).filter { $0.hasPrefix("wakeRecoveryMinutes.") }
+    public static let wakeRecoveryKeys = [Figure.wakeRecoveryMinutesDisplayed, Figure.wakeRecoveryMinutesEstimate,
+                                          Figure.wakeRecoveryMinutesDisplayedVsNoSleep, Figure.wakeRecoveryMinutesEstimateVsNoSleep].map(\.key)
 
     /// Whole minutes after waking from deep sleep from which the p99 |error| stays within
     /// `threshold` in every later minute-since-wake bucket.
@@ -42,10 +43,10 @@ extension RunResult {
 
     /// The wake-recovery figures, by `wakeRecoveryKeys`.
     var wakeRecoveryFigures: [String: Double?] {
-        ["wakeRecoveryMinutes.displayed": RunResult.wakeRecoveryMinutes(displayByWake),
-         "wakeRecoveryMinutes.estimate": RunResult.wakeRecoveryMinutes(estimateByWake),
-         "wakeRecoveryMinutes.displayed.vsNoSleep": RunResult.wakeRecoveryMinutesVsNoSleep(displayByWake),
-         "wakeRecoveryMinutes.estimate.vsNoSleep": RunResult.wakeRecoveryMinutesVsNoSleep(estimateByWake)]
+        [Figure.wakeRecoveryMinutesDisplayed.key: RunResult.wakeRecoveryMinutes(displayByWake),
+         Figure.wakeRecoveryMinutesEstimate.key: RunResult.wakeRecoveryMinutes(estimateByWake),
+         Figure.wakeRecoveryMinutesDisplayedVsNoSleep.key: RunResult.wakeRecoveryMinutesVsNoSleep(displayByWake),
+         Figure.wakeRecoveryMinutesEstimateVsNoSleep.key: RunResult.wakeRecoveryMinutesVsNoSleep(estimateByWake)]
     }
 }
 

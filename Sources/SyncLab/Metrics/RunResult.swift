@@ -120,47 +120,47 @@ extension RunResult {
     public var figures: [String: Double?] {
         var f: [String: Double?] = [:]
         for (name, e) in errorByClock {
-            f["estimateErrorMs.byClock.\(name).p50"] = e.quantile(0.5).map(RunResult.ms)
-            f["estimateErrorMs.byClock.\(name).p99"] = e.quantile(0.99).map(RunResult.ms)
-            f["estimateErrorMs.byClock.\(name).max"] = e.quantile(1).map(RunResult.ms)
+            f[Figure.estimateErrorMsByClockP50.key(for: name)] = e.quantile(0.5).map(RunResult.ms)
+            f[Figure.estimateErrorMsByClockP99.key(for: name)] = e.quantile(0.99).map(RunResult.ms)
+            f[Figure.estimateErrorMsByClockMax.key(for: name)] = e.quantile(1).map(RunResult.ms)
         }
         for (link, e) in zip(scenario.links, displayByLink) {
-            f["clientErrorMs.byLink.\(link.name).p50"] = e.quantile(0.5).map(RunResult.ms)
-            f["clientErrorMs.byLink.\(link.name).p99"] = e.quantile(0.99).map(RunResult.ms)
-            f["clientErrorMs.byLink.\(link.name).max"] = e.quantile(1).map(RunResult.ms)
+            f[Figure.clientErrorMsByLinkP50.key(for: link.name)] = e.quantile(0.5).map(RunResult.ms)
+            f[Figure.clientErrorMsByLinkP99.key(for: link.name)] = e.quantile(0.99).map(RunResult.ms)
+            f[Figure.clientErrorMsByLinkMax.key(for: link.name)] = e.quantile(1).map(RunResult.ms)
         }
         for (key, value) in RunResult.gapFigures(gapTransitions) { f[key] = value }
-        f["clientErrorMs.p50"] = clientError.quantile(0.5).map(RunResult.ms)
-        f["clientErrorMs.p99"] = clientError.quantile(0.99).map(RunResult.ms)
-        f["clientErrorMs.max"] = clientError.quantile(1).map(RunResult.ms)
-        f["estimateErrorMs.p50"] = estimateError.quantile(0.5).map(RunResult.ms)
-        f["estimateErrorMs.p99"] = estimateError.quantile(0.99).map(RunResult.ms)
-        f["estimateErrorMs.max"] = estimateError.quantile(1).map(RunResult.ms)
+        f[Figure.clientErrorMsP50.key] = clientError.quantile(0.5).map(RunResult.ms)
+        f[Figure.clientErrorMsP99.key] = clientError.quantile(0.99).map(RunResult.ms)
+        f[Figure.clientErrorMsMax.key] = clientError.quantile(1).map(RunResult.ms)
+        f[Figure.estimateErrorMsP50.key] = estimateError.quantile(0.5).map(RunResult.ms)
+        f[Figure.estimateErrorMsP99.key] = estimateError.quantile(0.99).map(RunResult.ms)
+        f[Figure.estimateErrorMsMax.key] = estimateError.quantile(1).map(RunResult.ms)
         let load = RunResult.ranks(ofCounts: requestsPerSecond, [1, 0.99, 0.999])
         let mean = Double(requestsServed) / simulatedSeconds
-        f["requests"] = Double(requestsServed)
-        f["peakRequestsPerSecond"] = load[0].map(Double.init)
-        f["p99RequestsPerSecond"] = load[1].map(Double.init)
-        f["p999RequestsPerSecond"] = load[2].map(Double.init)
-        f["meanRequestsPerSecond"] = mean
-        f["peakToMeanRatio"] = mean > 0 ? load[0].map { Double($0) / mean } : nil
-        f["bareShare"] = positionSamples == 0 ? nil : Double(bareSamples) / Double(positionSamples)
-        f["staleShare"] = positionSamples == 0 ? nil : Double(staleSamples) / Double(positionSamples)
-        f["displayedSecondWrongShare"] = samples == 0 ? nil : Double(wrongSecondSamples) / Double(samples)
-        f["failedRequestShare"] = requestsSent == 0 ? nil : Double(requestsFailed) / Double(requestsSent)
-        f["requestsPerMonth"] = requestsPerMonth
-        f["bytesPerMonth"] = bytesPerMonth
-        for cost in costEstimates { f["costPerMonth.\(cost.name)"] = cost.monthly }
+        f[Figure.requests.key] = Double(requestsServed)
+        f[Figure.peakRequestsPerSecond.key] = load[0].map(Double.init)
+        f[Figure.p99RequestsPerSecond.key] = load[1].map(Double.init)
+        f[Figure.p999RequestsPerSecond.key] = load[2].map(Double.init)
+        f[Figure.meanRequestsPerSecond.key] = mean
+        f[Figure.peakToMeanRatio.key] = mean > 0 ? load[0].map { Double($0) / mean } : nil
+        f[Figure.bareShare.key] = positionSamples == 0 ? nil : Double(bareSamples) / Double(positionSamples)
+        f[Figure.staleShare.key] = positionSamples == 0 ? nil : Double(staleSamples) / Double(positionSamples)
+        f[Figure.displayedSecondWrongShare.key] = samples == 0 ? nil : Double(wrongSecondSamples) / Double(samples)
+        f[Figure.failedRequestShare.key] = requestsSent == 0 ? nil : Double(requestsFailed) / Double(requestsSent)
+        f[Figure.requestsPerMonth.key] = requestsPerMonth
+        f[Figure.bytesPerMonth.key] = bytesPerMonth
+        for cost in costEstimates { f[Figure.costPerMonth.key(for: cost.name)] = cost.monthly }
         for source in ErrorSource.allCases {
-            f["errorSourceMs.\(source.key).mean"] = errorAttribution.mean(source).map { $0 / 1e6 }
-            f["errorSourceMs.\(source.key).sd"] = errorAttribution.standardDeviation(source).map { $0 / 1e6 }
+            f[Figure.errorSourceMsMean.key(for: source.key)] = errorAttribution.mean(source).map { $0 / 1e6 }
+            f[Figure.errorSourceMsSd.key(for: source.key)] = errorAttribution.standardDeviation(source).map { $0 / 1e6 }
         }
         f.merge(wakeRecoveryFigures) { $1 }
         if scenario.devices.events.any { f.merge(deviceEvents.figures) { _, new in new } }
         for (key, value) in serverFigures { f[key] = value }
         addBoundFigures(&f)
-        f["modelAudit.allHold"] = modelAudit.isEmpty ? nil : (modelAudit.allSatisfy(\.holds) ? 1 : 0)
-        if let telemetry { f["telemetry.agrees"] = telemetry.agrees ? 1 : 0 }
+        f[Figure.modelAuditAllHold.key] = modelAudit.isEmpty ? nil : (modelAudit.allSatisfy(\.holds) ? 1 : 0)
+        if let telemetry { f[Figure.telemetryAgrees.key] = telemetry.agrees ? 1 : 0 }
         return f
     }
 
@@ -176,20 +176,20 @@ extension RunResult {
         let gaps = rows.map(\.gap).sorted()
         let spreads = rows.map(\.spread).sorted()
         let spreads999 = rows.map(\.spread999).sorted()
-        f["transitionGapMs.p50"] = rank(gaps, 0.5).map(ms)
-        f["transitionGapMs.p99"] = rank(gaps, 0.99).map(ms)
-        f["transitionGapMs.max"] = gaps.last.map(ms)
-        f["transitionSpreadMs.p50"] = rank(spreads, 0.5).map(ms)
-        f["transitionSpreadMs.p99"] = rank(spreads, 0.99).map(ms)
-        f["transitionSpread999Ms.p50"] = rank(spreads999, 0.5).map(ms)
-        f["transitionSpread999Ms.p99"] = rank(spreads999, 0.99).map(ms)
-        f["transitionsWithin500msShare"] = gaps.isEmpty ? nil
+        f[Figure.transitionGapMsP50.key] = rank(gaps, 0.5).map(ms)
+        f[Figure.transitionGapMsP99.key] = rank(gaps, 0.99).map(ms)
+        f[Figure.transitionGapMsMax.key] = gaps.last.map(ms)
+        f[Figure.transitionSpreadMsP50.key] = rank(spreads, 0.5).map(ms)
+        f[Figure.transitionSpreadMsP99.key] = rank(spreads, 0.99).map(ms)
+        f[Figure.transitionSpread999MsP50.key] = rank(spreads999, 0.5).map(ms)
+        f[Figure.transitionSpread999MsP99.key] = rank(spreads999, 0.99).map(ms)
+        f[Figure.transitionsWithin500msShare.key] = gaps.isEmpty ? nil
             : Double(gaps.filter { $0 <= gapWindow }.count) / Double(gaps.count)
         let viewers = Double(rows.reduce(0) { $0 + $1.viewers })
         let pairs = rows.reduce(0.0) { $0 + $1.pairs }
-        f["viewersInBest500msShare"] = viewers == 0 ? nil : Double(rows.reduce(0) { $0 + $1.inBestWindow }) / viewers
-        f["viewersInCentred500msShare"] = viewers == 0 ? nil : Double(rows.reduce(0) { $0 + $1.inCentredWindow }) / viewers
-        f["viewerPairsWithin500msShare"] = pairs == 0 ? nil : rows.reduce(0.0) { $0 + $1.pairsWithin } / pairs
+        f[Figure.viewersInBest500msShare.key] = viewers == 0 ? nil : Double(rows.reduce(0) { $0 + $1.inBestWindow }) / viewers
+        f[Figure.viewersInCentred500msShare.key] = viewers == 0 ? nil : Double(rows.reduce(0) { $0 + $1.inCentredWindow }) / viewers
+        f[Figure.viewerPairsWithin500msShare.key] = pairs == 0 ? nil : rows.reduce(0.0) { $0 + $1.pairsWithin } / pairs
         let best = rows.map(\.bestWindowShare).sorted()
         let centred = rows.map(\.centredWindowShare).sorted()
         let pairShares = rows.compactMap(\.pairShare).sorted()
@@ -198,8 +198,8 @@ extension RunResult {
             f["\(name).p1"] = rank(values, 0.01)
             f["\(name).min"] = values.first
         }
-        f["transitionPairsWithin500msShare.p50"] = rank(pairShares, 0.5)
-        f["transitionPairsWithin500msShare.p1"] = rank(pairShares, 0.01)
+        f[Figure.transitionPairsWithin500msShareP50.key] = rank(pairShares, 0.5)
+        f[Figure.transitionPairsWithin500msShareP1.key] = rank(pairShares, 0.01)
         return f
     }
 

@@ -185,15 +185,15 @@ extension RunResult {
     var serverFigures: [String: Double?] {
         var f: [String: Double?] = [:]
         func ms(_ ns: Int64?) -> Double? { ns.map { Double($0) / 1e6 } }
-        f["queueWaitMs.mean"] = serving?.waitMean.map { $0 / 1e6 }
-        f["queueWaitMs.p99"] = ms(serving?.waitP99)
-        f["queueWaitMs.max"] = ms(serving?.waitMax)
-        f["queueLengthMax"] = (serving?.maxQueueLength ?? database?.maxQueueLength).map(Double.init)
+        f[Figure.queueWaitMsMean.key] = serving?.waitMean.map { $0 / 1e6 }
+        f[Figure.queueWaitMsP99.key] = ms(serving?.waitP99)
+        f[Figure.queueWaitMsMax.key] = ms(serving?.waitMax)
+        f[Figure.queueLengthMax.key] = (serving?.maxQueueLength ?? database?.maxQueueLength).map(Double.init)
         let outages = serving.map { $0.outageRefused + $0.outageTimedOut } ?? database.map { $0.outageRefused + $0.outageTimedOut }
-        f["outageFailures"] = outages.map { Double($0) }   // `map(Double.init)` on a UInt64 can pick init(bitPattern:)
-        f["originalPlan.earlyShowShare"] = database.flatMap { $0.shows == 0 ? nil : Double($0.earlyShows) / Double($0.shows) }
-        f["originalPlan.earlyVisibilityMs.max"] = database.map { Double($0.earlyPerTransitionMax) / 1e6 }
-        f["originalPlan.queryWaitMs.p99"] = ms(database?.waitP99)
+        f[Figure.outageFailures.key] = outages.map { Double($0) }   // `map(Double.init)` on a UInt64 can pick init(bitPattern:)
+        f[Figure.originalPlanEarlyShowShare.key] = database.flatMap { $0.shows == 0 ? nil : Double($0.earlyShows) / Double($0.shows) }
+        f[Figure.originalPlanEarlyVisibilityMsMax.key] = database.map { Double($0.earlyPerTransitionMax) / 1e6 }
+        f[Figure.originalPlanQueryWaitMsP99.key] = ms(database?.waitP99)
         return f
     }
 }

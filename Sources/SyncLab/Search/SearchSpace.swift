@@ -102,7 +102,7 @@ public struct SearchSpace: Sendable {
     /// empirical distribution is 8, with room for what holds it), plus its strings' bytes.
     public static let knobValueBytesPerScalar = 16.0
     /// The figure the Pareto front sets against the objective: the 500 ms requirement.
-    public static let mainFigure = "transitionBest500msShare.p1"
+    public static let mainFigure = Figure.transitionBest500msShareP1.key
 
     /// The knob bisected over, if any (at most one, always the search's innermost axis).
     public var monotoneKnob: Int? { knobs.firstIndex(where: \.monotone) }
@@ -249,7 +249,7 @@ public struct SearchSpace: Sendable {
             let near = names.min { ScenarioLoader.editDistanceForHints($0, objectiveKey) < ScenarioLoader.editDistanceForHints($1, objectiveKey) }
             let hint = near.map { ScenarioLoader.editDistanceForHints($0, objectiveKey) <= 3 ? "; did you mean '\($0)'?" : "" } ?? ""
             throw objectiveNode.error("'\(objectiveKey)' is not a figure to minimise\(hint): give servers, a cost figure such as "
-                + (base.costModels.first.map { "costPerMonth.\($0.name)" } ?? "costPerMonth.<model>") + ", peakRequestsPerSecond or requestsPerMonth")
+                + (base.costModels.first.map { Figure.costPerMonth.key(for: $0.name) } ?? Figure.costPerMonth.key) + ", peakRequestsPerSecond or requestsPerMonth")
         }
 
         let seedCount = try root.value("seeds", default: 1) { try $0.int(min: 1, max: maximumSeeds) }
@@ -290,13 +290,14 @@ public struct SearchSpace: Sendable {
     public static func unmeasured(_ key: String, by scenario: Scenario) -> String? {
         let server = scenario.server
         let servingModel = server.hasServingModel && server.design == nil
-        if key.hasPrefix("originalPlan."), server.design == nil {
+        let plan = [Figure.originalPlanEarlyShowShare, Figure.originalPlanEarlyVisibilityMsMax, Figure.originalPlanQueryWaitMsP99]
+        if plan.contains(where: { $0.key == key }), server.design == nil {
             return "only the original plan's database measures it (server.design)"
         }
-        if key.hasPrefix("queueWaitMs."), !servingModel {
+        if [Figure.queueWaitMsMean, Figure.queueWaitMsP99, Figure.queueWaitMsMax].contains(where: { $0.key == key }), !servingModel {
             return "only a serving model (server.workers, queueLimit or a fleet) measures it"
         }
-        if key == "queueLengthMax" || key == "outageFailures", !servingModel, server.design == nil {
+        if key == Figure.queueLengthMax.key || key == Figure.outageFailures.key, !servingModel, server.design == nil {
             return "only a serving model (server.workers, queueLimit, outages or a fleet) or the original plan's database measures it"
         }
         return nil

@@ -14,16 +14,16 @@ extension ReportCharts {
             (row.figures[key] ?? nil).map { Format.fixed($0, decimals) } ?? ""
         }
         for row in rows {
-            csv += "\(row.label),\(Format.fixed(row.meanViewers, 3)),\(row.changes),\(cell(row, "transitionGapMs.p50", 3)),"
-                + "\(cell(row, "transitionGapMs.p99", 3)),\(cell(row, "transitionsWithin500msShare", 6)),"
-                + "\(cell(row, "viewersInBest500msShare", 6)),\(cell(row, "viewersInCentred500msShare", 6)),"
-                + "\(cell(row, "viewerPairsWithin500msShare", 6)),\(cell(row, "transitionSpread999Ms.p50", 3))\n"
+            csv += "\(row.label),\(Format.fixed(row.meanViewers, 3)),\(row.changes),\(cell(row, Figure.transitionGapMsP50.key, 3)),"
+                + "\(cell(row, Figure.transitionGapMsP99.key, 3)),\(cell(row, Figure.transitionsWithin500msShare.key, 6)),"
+                + "\(cell(row, Figure.viewersInBest500msShare.key, 6)),\(cell(row, Figure.viewersInCentred500msShare.key, 6)),"
+                + "\(cell(row, Figure.viewerPairsWithin500msShare.key, 6)),\(cell(row, Figure.transitionSpread999MsP50.key, 3))\n"
         }
         let lines: [(key: String, name: String)] = [
-            ("viewerPairsWithin500msShare", "pairs ≤ 500 ms"),
-            ("viewersInBest500msShare", "in best 500 ms"),
-            ("viewersInCentred500msShare", "within ±250 ms"),
-            ("transitionsWithin500msShare", "worst pair ≤ 500 ms"),
+            (Figure.viewerPairsWithin500msShare.key, "pairs ≤ 500 ms"),
+            (Figure.viewersInBest500msShare.key, "in best 500 ms"),
+            (Figure.viewersInCentred500msShare.key, "within ±250 ms"),
+            (Figure.transitionsWithin500msShare.key, "worst pair ≤ 500 ms"),
         ]
         // Widths fall series by series, so lines that coincide (a design at 100%) all show.
         let series = lines.enumerated().map { k, line in
