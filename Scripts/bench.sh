@@ -6,12 +6,12 @@
 # process's maximum resident set (/usr/bin/time -v), wall time the in-process simulation time
 # from `synclab run`'s stderr line (the process's own wall time is in the CSV too).
 #
-#   BENCH_LABEL=before make bench                 # label the rows (default: the git commit)
+#   BENCH_LABEL=spin-lock make bench              # label the rows by what they measure (default: the git commit)
 #   BENCH_RUNS=1 BENCH_WORKLOADS="r1-100k v115-10k" make bench
 #
 # Not part of `make test` or CI: it measures the machine as much as the code. The 1-minute load
 # average before each workload is recorded so a busy machine shows in the results, and the
-# workload `r1-100k-c` times the issue's yardstick, a plain single-threaded C event loop with a
+# workload `r1-100k-c` times the design's yardstick, a plain single-threaded C event loop with a
 # binary heap (bench/reference/r1.c, built here with $CC, default cc), in the same hour: the
 # machine's speed swings by up to half from hour to hour, and that loop's time says which hour it was.
 # Machines of the same kind are not all the same processor either, so each row names the one it
@@ -44,7 +44,7 @@ workload() {
         # The floor: errors sampled from one player, so the time is that of everything else.
         v115-1m-floor)  echo "1000000 24 bench/v115-floor.json --clients 1000000 --duration 24h" ;;
         v115-10m-floor) echo "10000000 24 bench/v115-floor.json --clients 10000000 --duration 24h" ;;
-        # The realistic day with players sharing the fleet (issue 41): v115-pausing as shipped
+        # The realistic day with players sharing the fleet: v115-pausing as shipped
         # at 170,000 players for 6 hours on one thread and on two (the same summary.json), and
         # a day with the round-robin fleet of stock pools scaled with the players, 30 servers a
         # million. Not in the default list: BENCH_WORKLOADS="v115-pausing-t1 v115-pausing-t2".
@@ -149,5 +149,5 @@ r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')
 reference=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k-c" { print $7 }')
 if [ -n "$r1" ] && [ -n "$reference" ]; then
     echo
-    awk -v a="$r1" -v b="$reference" 'BEGIN { printf "R1 at 100k: %.2f s against the C reference loop'"'"'s %.2f s in the same run, %.2f times as fast (issue 41: 5 times; issue 5: 2 s against about 5 s)\n", a, b, b / a }'
+    awk -v a="$r1" -v b="$reference" 'BEGIN { printf "R1 at 100k: %.2f s against the C reference loop'"'"'s %.2f s in the same run, %.2f times as fast\n", a, b, b / a }'
 fi

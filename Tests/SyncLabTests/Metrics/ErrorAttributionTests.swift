@@ -104,10 +104,11 @@ import SyncLabKernel
     }
 
     /// Over a whole run of the default-like design, the summed parts equal the summed displayed
-    /// errors exactly (128-bit integers, no rounding), and the sample count matches.
+    /// errors exactly (128-bit integers, no rounding), and the sample count matches; 4,000
+    /// players, so that 2 threads split them into two shards of 2,000.
     @Test func partsAddUpOverARun() {
         var s = WorldExactTests.scenario(clock: SuspendingDeviceClock(), duration: 2 * .hour, sessions: 4,
-                                         viewing: 3 * .minute, pause: 12 * .minute, players: 40)
+                                         viewing: 3 * .minute, pause: 12 * .minute, players: 4_000)
         s.links[0].uplink = .lognormal(median: 40e6, sigma: 0.5)
         s.devices.driftPPM = .normal(mean: 0, sd: 20)
         s.server.serviceTime = .lognormal(median: 8e6, sigma: 0.4)
@@ -122,7 +123,9 @@ import SyncLabKernel
         #expect(a.dominant != nil)
         // Each anchor's parts are added once per sync, the last sync's when the results are
         // read: split across shards, the run adds them up the same.
-        #expect(Simulation.run(s, threads: 2).errorAttribution == a)
+        let two = Simulation.run(s, threads: 2)
+        #expect(two.shards == 2, "the test means to split the players")
+        #expect(two.errorAttribution == a)
     }
 
     /// An anchor's parts added once for n samples are the n samples' records.

@@ -153,7 +153,8 @@ import SyncLabKernel
 
     // MARK: End to end
 
-    static func scenario(players: Int = 3_000) -> Scenario {
+    /// 4,000 players by default: on 2 threads, two shards of 2,000.
+    static func scenario(players: Int = 4_000) -> Scenario {
         var s = try! ScenarioLoader().load(path: ScenarioFixtures.shippedPath("recommended.json"))
         s.population.players = players
         s.duration = 30 * .minute
@@ -168,6 +169,7 @@ import SyncLabKernel
     /// connection set-ups, whose rows failed while warm-up activity read back as "at t = 0").
     @Test func aCorrectModelHolds() {
         let r = Simulation.run(Self.scenario(), threads: 2)
+        #expect(r.shards == 2, "the test means to split the players")
         #expect(r.modelAudit.filter { $0.model.hasPrefix("link ") }.count >= 28)
         #expect(r.modelAudit.contains { $0.model.hasPrefix("radio ") } && r.modelAudit.contains { $0.model.hasPrefix("connection ") })
         for row in r.modelAudit { #expect(row.holds, "\(row)") }

@@ -124,11 +124,11 @@ import SyncLabKernel
     /// A world on the traced link, end to end: every round trip is the uplink's wait (under
     /// 1 ms) plus 20 ms, the server's service, and the downlink's k packets at one a second —
     /// at least (k − 1) s, the store file's packets after the first, plus 20 ms. Runs are the
-    /// same for any thread count.
+    /// same for any thread count: 4,000 players on 2 threads are two shards of 2,000.
     @Test func aWorldRunsOnATracedLink() throws {
         let dir = ScenarioFixtures.temporaryDirectory()
         var s = try ScenarioLoader().load(path: try Self.writeScenario(dir))
-        s.population.players = 300
+        s.population.players = 4_000
         s.duration = 20 * .minute
         s.warmup = 5 * .minute
         // The world's draws are the link's crossings: a request's first packet, a response's rest.
@@ -145,6 +145,7 @@ import SyncLabKernel
         }
         let one = Simulation.run(s, threads: 1)
         let two = Simulation.run(s, threads: 2)
+        #expect(two.shards == 2, "the test means to split the players")
         #expect(DeterminismTests.fingerprint(one).dropLast() == DeterminismTests.fingerprint(two).dropLast())
         #expect(one.requestsServed > 0)
     }

@@ -124,9 +124,10 @@ import SyncLabKernel
     }
 
     /// With every model on, a run is the same for any thread count: a player's set-up and loss
-    /// draws are keyed to it and its request, and its connection state is its own.
+    /// draws are keyed to it and its request, and its connection state is its own. 4,000 players
+    /// on 2 threads are two shards of 2,000.
     @Test func runsAreIdenticalForAnyThreadCount() throws {
-        var s = try WorldDelayProcessTests.scenario(nil, players: 3_000)
+        var s = try WorldDelayProcessTests.scenario(nil, players: 4_000)
         for i in s.links.indices {
             s.links[i].loss = TCPRetransmitLoss(rate: 0.02)
             s.links[i].connection = KeepAliveConnection(tls: .tls12)
@@ -134,10 +135,11 @@ import SyncLabKernel
         }
         let one = Simulation.run(s, threads: 1)
         let two = Simulation.run(s, threads: 2)
+        #expect(two.shards == 2, "the test means to split the players")
         #expect(DeterminismTests.fingerprint(two).dropLast() == DeterminismTests.fingerprint(one).dropLast())
         #expect(two.requestsServed == one.requestsServed && two.bytesServed == one.bytesServed)
         // And the models change the run.
-        let plain = Simulation.run(try WorldDelayProcessTests.scenario(nil, players: 3_000), threads: 1)
+        let plain = Simulation.run(try WorldDelayProcessTests.scenario(nil, players: 4_000), threads: 1)
         #expect(DeterminismTests.fingerprint(plain) != DeterminismTests.fingerprint(one))
     }
 }

@@ -39,10 +39,14 @@ import SyncLabKernel
                       GilbertElliottDelays(goodToBadPerSecond: 0.05, badToGoodPerSecond: 0.3, badUplink: .lognormal(median: 300e6, sigma: 0.5),
                                            badDownlink: .lognormal(median: 250e6, sigma: 0.5), badFailure: 0.05)])
     func correlatedRunsAreIdenticalForAnyThreadCount(process: any DelayProcess) throws {
-        let s = try Self.scenario(process, players: 3_000)
+        // 6,000 players: 2 and 3 threads are as many shards of 2,000 or more. Twenty minutes,
+        // the release among them, keep the three runs short.
+        var s = try Self.scenario(process, players: 6_000)
+        s.duration = 20 * .minute
         let one = Simulation.run(s, threads: 1)
         for threads in [2, 3] {
             let many = Simulation.run(s, threads: threads)
+            #expect(many.shards == threads, "the test means to split the players")
             #expect(DeterminismTests.fingerprint(many).dropLast() == DeterminismTests.fingerprint(one).dropLast(), "\(threads) threads")
             #expect(many.requestsServed == one.requestsServed && many.bytesServed == one.bytesServed)
         }

@@ -127,10 +127,10 @@ import SyncLabKernel
     /// End to end with drawn terminations (the lifecycle's hazard, reboots, kills) on the uptime
     /// clock: with persistence, cold starts that find a valid stored sync show its time at once,
     /// so more samples carry an error (and fewer have no sync); every figure stays independent
-    /// of the thread count.
+    /// of the thread count (4,000 players on 2 threads: two shards of 2,000).
     @Test func persistenceEndToEndIsThreadCountIndependent() throws {
         var s = try DeterminismTests.shipped("v115-uptime.json")
-        s.population.players = 3_000
+        s.population.players = 4_000
         s.duration = 30 * .minute
         s.population.release = nil
         s.devices.events.appKills = .init(every: .exponential(mean: 6e11))
@@ -139,6 +139,7 @@ import SyncLabKernel
         off.client.persistSync = false
         s.client.persistSync = true
         let one = Simulation.run(s, threads: 1), two = Simulation.run(s, threads: 2)
+        #expect(two.shards == 2, "the test means to split the players")
         #expect(DeterminismTests.fingerprint(one).dropLast() == DeterminismTests.fingerprint(two).dropLast())
         let plain = Simulation.run(off, threads: 1)
         #expect(one.deviceEvents.appKills > 0)
