@@ -182,11 +182,6 @@ public enum ReportWriter {
         }
     }
 
-    /// Removes the lab's leftovers in `parent` (see `LabTemporary.cleanUp`).
-    static func cleanUpLeftovers(in parent: String) {
-        LabTemporary.cleanUp(in: parent)
-    }
-
     /// Atomically swaps two paths (Linux `renameat2` with `RENAME_EXCHANGE`); false when the
     /// system or file system does not support it, and nothing was changed.
     static func exchange(_ a: String, _ b: String) -> Bool {

@@ -89,12 +89,12 @@ import SyncLab
         let dead = try Self.deadProcessID()
         // A temporary folder of a killed run (marked; no one holds the folder's lock): removed.
         let leftover = try Self.markedLeftover(in: dir, for: "r", tag: "\(dead)-dead")
-        ReportWriter.cleanUpLeftovers(in: dir)
+        LabTemporary.cleanUp(in: dir)
         #expect(!fm.fileExists(atPath: leftover))
         // A run killed between the two renames of the non-atomic swap: the report is inside it.
         let aside = try Self.markedLeftover(in: dir, for: "r", tag: "\(dead)-x")
         try fm.moveItem(atPath: path, toPath: aside + "/" + LabTemporary.previousName)
-        ReportWriter.cleanUpLeftovers(in: dir)
+        LabTemporary.cleanUp(in: dir)
         #expect(Self.snapshot(path) == before)
         #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == ["base.json", "r", "small.json"])
         // And a full write starts by cleaning up.

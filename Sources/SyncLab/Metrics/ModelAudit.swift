@@ -5,7 +5,7 @@ import SyncLabKernel
 public struct AuditRow: Sendable, Equatable {
     /// The model ("link lte", "radio lte", "server queue", …).
     public var model: String
-    /// The figure, a key of `Figure.auditFigures` ("roundTripMs.p50", "promotionShare", …).
+    /// The figure, a key of `Figure.audit` ("roundTripMs.p50", "promotionShare", …).
     public var figure: String
     public var expected: Double
     public var realised: Double

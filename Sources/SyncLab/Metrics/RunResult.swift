@@ -113,10 +113,6 @@ extension RunResult {
     /// The label of the clock table's row measured with `clock` ("uptime-1s" for `uptime`).
     public static func clockRowLabel(_ clock: any DeviceClock) -> String { ReferenceClocks.label(clock) }
 
-    /// The values figure `key` can take, from its declaration (`Figure.range`); a key no run
-    /// writes can take none. A budget's limit outside them is a typo.
-    public static func possibleValues(of key: String) -> ClosedRange<Double>? { Figure.declared(key)?.range }
-
     public var figures: [String: Double?] {
         var f: [String: Double?] = [:]
         for (name, e) in errorByClock {
@@ -443,8 +439,6 @@ final class ShardBox: @unchecked Sendable {
         }
         done.wait()
     }
-
-    /// Worlds under construction, one slot per thread (each written by one thread only).
 }
 
 extension RunResult {

@@ -146,16 +146,4 @@ public struct TCPRetransmitLoss: PacketLoss, Equatable {
         }
         return r
     }
-
-    /// The mean extra delay of a one-segment message (no fast retransmit), ns: the sum over k ≥ 1
-    /// of P(lost at least k times) × the k-th wait = Σ rate^k · min(RTO·2^(k−1), max).
-    public func meanOneSegmentDelay(roundTrip: Double) -> Double {
-        let first = firstTimeout(roundTrip: roundTrip)
-        var sum = 0.0, p = 1.0
-        for k in 1...Self.maximumLosses {
-            p *= rate
-            sum += p * Double(Self.timeout(k - 1, first: first, maximum: maximumTimeout))
-        }
-        return sum
-    }
 }

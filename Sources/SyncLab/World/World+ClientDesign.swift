@@ -1,6 +1,6 @@
 import SyncLabKernel
 
-/// Where each client's design memory lives in `World.designMemory`: one flat array of Int64
+/// Where each client's design memory lives in `World.memory`: one flat array of Int64
 /// words, `stride` per client, sized only for what the design uses (0 bytes for the seeds'
 /// design). A million clients with an 8-sample NTP filter and drift correction take
 /// (33 + 5) × 8 B = 304 MB here, and nothing per client on the heap.

@@ -9,8 +9,7 @@ import SyncLabKernel
 /// the next transition (shown, or bare if the file does not list it), or the tick at which the
 /// refetch falls due.
 extension World {
-    /// `scheduleDisplay(_:_:_:_:)` with the design's clock and tick policy, for callers outside
-    /// the run-ahead loop.
+    /// Schedules player c's next display tick after t, on the design's clock and tick policy.
 
     mutating func scheduleDisplay<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         // Read in place: the state is 512 bytes.

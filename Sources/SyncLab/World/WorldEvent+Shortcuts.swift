@@ -130,7 +130,7 @@ extension ClientState {
     }
 
     /// Whether none of the player's events that `marks` stand for is pending at or before `t`.
-    /// Each mark is written out (it runs per response and per tick): `PendingMarksTests` checks
+    /// Each mark is written out (it runs per response and per tick): `WorldEventShortcutsTests` checks
     /// that every mark is.
     @inline(__always)
     func nonePending(_ marks: PendingMarks, atOrBefore t: Int64) -> Bool {

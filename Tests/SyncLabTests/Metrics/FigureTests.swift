@@ -44,8 +44,8 @@ import Testing
         #expect(Figure.declared("errorSourceMs.uiTick.mean")!.isPossible(-12))
         #expect(!Figure.declared("peakRequestsPerSecond")!.isPossible(2e9))
         #expect(!Figure.declared("modelAudit.allHold")!.isPossible(0.5))
-        #expect(RunResult.possibleValues(of: "bareShare") == 0...1)
-        #expect(RunResult.possibleValues(of: "unknown") == nil)
+        #expect(Figure.declared("bareShare")?.range == 0...1)
+        #expect(Figure.declared("unknown") == nil)
     }
 
     @Test func theOldKeyListsAreReadFromTheDeclaration() {

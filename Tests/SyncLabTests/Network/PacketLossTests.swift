@@ -185,3 +185,18 @@ private func pow(_ x: Double, _ k: Double) -> Double { (0..<Int(k)).reduce(1.0) 
         #expect(short?.description.hasPrefix("bad.json: network.profiles[0].loss.maximumTimeout: ") == true, "\(String(describing: short))")
     }
 }
+
+extension TCPRetransmitLoss {
+    /// The mean extra delay of a one-segment message (no fast retransmit), ns, the known answer
+    /// the tests hold the model to: the sum over k ≥ 1 of P(lost at least k times) × the k-th
+    /// wait = Σ rate^k · min(RTO·2^(k−1), max).
+    func meanOneSegmentDelay(roundTrip: Double) -> Double {
+        let first = firstTimeout(roundTrip: roundTrip)
+        var sum = 0.0, p = 1.0
+        for k in 1...Self.maximumLosses {
+            p *= rate
+            sum += p * Double(Self.timeout(k - 1, first: first, maximum: maximumTimeout))
+        }
+        return sum
+    }
+}
