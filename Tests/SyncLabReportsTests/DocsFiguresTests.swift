@@ -61,6 +61,9 @@ import SyncLabReports
         Quote(gallery, "the peak second is {} requests", summary("original-plan"), "peakRequestsPerSecond", .grouped),
         Quote(gallery, "and {} over the whole window", summary("original-plan"), "bareShare", .percent(1)),
         Quote(gallery, "In the worst 1% of changes only {} of viewers fall", summary("original-plan"), "transitionBest500msShare.p1", .percent(0)),
+        Quote(gallery, "(longest queue {})", summary("original-plan"), "originalPlan.maxQueueLength", .grouped),
+        Quote(gallery, "; {} requests fail past the 10 s time-out", summary("original-plan"), "originalPlan.timedOut", .grouped),
+        Quote(gallery, "{} shows came before the item's start", summary("original-plan"), "originalPlan.earlyShows", .grouped),
         // The idealised worst case.
         Quote(gallery, "dominates (sd 3 min 17 s). In the worst 1% of changes {} of viewers", summary("v115-idealised"), "transitionBest500msShare.p1", .percent(0)),
         Quote(gallery, "The worst pair is {} at the median change and 1 h 30 min at p99", summary("v115-idealised"), "transitionGapMs.p50", .duration),

@@ -73,7 +73,8 @@ extension ScenarioLoader {
                              message: "the database-per-position design supports players × (positions + 1) below \(Int32.max); "
                                  + "got \(players) × \(positions + 1) = \(slots)")
         }
-        // Each slot keeps about 40 bytes (item, countdown, flags, retry count, request instants).
+        // Each slot keeps 39 bytes (item, countdown, flags, retry count, request instants, request
+        // number), and each player 4 more: about 40.
         let bytes = Double(slots) * Double(bytesPerPlanSlot)
         guard bytes <= Double(Scenario.memoryLimitBytes) / 2 else {
             throw InputError(file: node.file, keyPath: node.path.isEmpty ? "population.players" : node.path + ".players",

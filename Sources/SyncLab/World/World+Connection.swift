@@ -12,7 +12,9 @@ extension World {
     static let requestLossPurpose = StreamPurpose("request-segment-loss")
     static let responseLossPurpose = StreamPurpose("response-segment-loss")
 
-    /// The key of player c's current request, as the balancer's draws use it.
+    /// The key of player c's current store fetch, as the balancer's draws use it: the connection
+    /// and lost-segment draws of a request are keyed to it (the original plan's API calls, many
+    /// at once per player, have keys of their own: `databaseRequestKey`).
     @inline(__always)
     func requestKey(_ c: Int) -> UInt64 { (UInt64(players.lowerBound + c) << 32) | UInt64(clients[c].fetchEpoch) }
 
@@ -22,12 +24,12 @@ extension World {
     /// becomes the connection's readiness when the scenario says so; upload complete follows the
     /// set-up (the last byte leaves the connected socket).
     @inline(never)
-    mutating func prepareRequest(_ c: Int, _ t: SimTime, link: Int, arrival: SimTime) -> SimTime {
-        let (ready, sendReadAt) = prepareConnection(c, t, link: link)
+    mutating func prepareRequest(_ c: Int, _ t: SimTime, link: Int, arrival: SimTime, key: UInt64) -> SimTime {
+        let (ready, sendReadAt) = prepareConnection(c, t, link: link, key: key)
         let setup = ready - t
         clients[c].requestSentAt = sendReadAt
         clients[c].uploadCompleteAt = clients[c].uploadCompleteAt + setup
-        let late = segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false).all
+        let late = segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false, key: key).all
         if measure.recorder.trace != nil {
             traceUpdate(c) {
                 $0.setup = setup - $0.promotion
@@ -43,8 +45,8 @@ extension World {
     /// the response's arrival (the radio is busy until the data is in, whether or not the app
     /// still waits).
     @inline(never)
-    mutating func lateResponse(_ c: Int, link: Int, bytes: Int, due: SimTime) -> SimTime {
-        let late = segmentRecovery(c, link: link, bytes: bytes, response: true)
+    mutating func lateResponse(_ c: Int, link: Int, bytes: Int, due: SimTime, key: UInt64) -> SimTime {
+        let late = segmentRecovery(c, link: link, bytes: bytes, response: true, key: key)
         if design.readsResponseHeaders { clients[c].responseHeadersAt = clients[c].responseHeadersAt + late.first }
         let done = due + late.all
         if measure.recorder.trace != nil { traceUpdate(c) { $0.responseRetransmit = late.all } }
@@ -55,9 +57,9 @@ extension World {
 
     /// The radio's promotion and a new connection's set-up: when the request may leave and when
     /// the client reads its send clock.
-    mutating func prepareConnection(_ c: Int, _ t: SimTime, link: Int) -> (ready: SimTime, sendReadAt: SimTime) {
+    mutating func prepareConnection(_ c: Int, _ t: SimTime, link: Int, key: UInt64) -> (ready: SimTime, sendReadAt: SimTime) {
         let profile = network.links[link]
-        var rng = RandomStream(seed: scenario.seed, purpose: World.connectionPurpose, entity: requestKey(c))
+        var rng = RandomStream(seed: scenario.seed, purpose: World.connectionPurpose, entity: key)
         let last = clients[c].lastNetworkAt
         var now = t.ns
         if let radio = profile.radio {
@@ -87,10 +89,10 @@ extension World {
     }
 
     /// How late lost segments make player c's request (`response` false) or response of `bytes`.
-    mutating func segmentRecovery(_ c: Int, link: Int, bytes: Int, response: Bool) -> SegmentRecovery {
+    mutating func segmentRecovery(_ c: Int, link: Int, bytes: Int, response: Bool, key: UInt64) -> SegmentRecovery {
         guard let loss = network.links[link].loss else { return SegmentRecovery() }
         var rng = RandomStream(seed: scenario.seed, purpose: response ? World.responseLossPurpose : World.requestLossPurpose,
-                               entity: requestKey(c))
+                               entity: key)
         let segments = loss.segments(bytes: bytes)
         let recovery = loss.recoveryDelay(segments: segments, roundTrip: network.links[link].meanRoundTrip, &rng)
         measure.emit(.messageCrossed(link: link, segments: segments, added: recovery.all))

@@ -32,6 +32,10 @@ struct DatabaseState {
     var failures: [Int32]
     var sentAt: [Int64]
     var queryAt: [Int64]
+    /// Per slot, the number of its request in flight among its player's; per player, how many
+    /// it has sent: a request's own draws are keyed to the pair (`World.databaseRequestKey`).
+    var requestNumber: [UInt32]
+    var requestsSent: [UInt32]
 
     init(plan: DatabasePlan, scenario: Scenario, schedule: StoreSchedule, players: Int) {
         self.plan = plan
@@ -52,6 +56,8 @@ struct DatabaseState {
         failures = [Int32](repeating: 0, count: slots)
         sentAt = [Int64](repeating: 0, count: slots)
         queryAt = sentAt
+        requestNumber = [UInt32](repeating: 0, count: slots)
+        requestsSent = [UInt32](repeating: 0, count: players)
     }
 
     /// Each item's overlap (row start before its start), for the report.
@@ -66,6 +72,13 @@ struct DatabaseState {
 
 extension World {
     var storeSlot: Int { scenario.positions }
+
+    /// The key of the request in flight in `slot` of player c: the player's global index and the
+    /// request's number among the player's (a player has many API calls in flight at once, each
+    /// with draws of its own; a store fetch's key, `requestKey`, would give them all one).
+    func databaseRequestKey(_ c: Int, slot: Int) -> UInt64 {
+        (UInt64(players.lowerBound + c) << 32) | UInt64(server.database!.requestNumber[slot])
+    }
 
     /// The Store comes on screen: everything is reloaded (bare until the answer arrives).
     mutating func databaseLoadStore(_ c: Int, _ t: SimTime) {
@@ -87,17 +100,16 @@ extension World {
         server.database!.inFlight[slot] = true
         server.database!.sentAt[slot] = t.ns
         server.database!.witnessed[slot] = p < scenario.positions && server.database!.item[slot] >= 0
+        server.database!.requestNumber[slot] = server.database!.requestsSent[c]
+        server.database!.requestsSent[c] &+= 1
         let link = Int(clients[c].link)
-        let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let upload = linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes, bytesPerSecond: bandwidth, at: t)
-        let uplink = linkDelay(.uplink, c, link: link, at: t)
-        let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
-        measure.recorder.requestSent(at: t, lost: lost)
+        let (arrival, lost) = requestLeaves(c, t, link: link, key: databaseRequestKey(c, slot: slot))
         let epoch = clients[c].fetchEpoch
-        if lost {
+        // As a store fetch: a request still on its way when the time-out runs out never arrives.
+        if lost || arrival - t > network.links[link].timeout {
             schedule(.databaseFailed, client: slot, epoch: epoch, at: t + network.links[link].timeout)
         } else {
-            schedule(.databaseArrival, client: slot, epoch: epoch, at: t + upload + uplink)
+            schedule(.databaseArrival, client: slot, epoch: epoch, at: arrival)
         }
     }
 
@@ -150,9 +162,7 @@ extension World {
             answered = done
         }
         clients[c].responseLeftAt = answered
-        let downlink = linkDelay(.downlink, c, link: link, at: answered)
-        let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let reply = answered + downlink + linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: answered)
+        let reply = responseCrosses(c, link: link, bytes: bytes, arrivedAt: t, leftAt: answered, key: databaseRequestKey(c, slot: slot)).done
         let sent = SimTime(ns: server.database!.sentAt[slot])
         if let failAt = timedOut(sentAt: sent, done: reply, link: link) {
             schedule(.databaseFailed, client: slot, epoch: epoch, at: failAt)

@@ -16,7 +16,8 @@ import SyncLabKernel
 ///   segments (a one-segment answer's share of them is not modelled apart).
 /// - Only answered requests: not one the client's time-out ends first (`timedOut`), nor one the
 ///   server never answers. Counted by the instant the request was sent, inside the window.
-/// - The original plan's database path (`World+Database`) never responds here: it records none.
+/// - The original plan's API calls (`World+Database`) cross the same send and response tail
+///   (`requestLeaves`, `responseCrosses`) but are answered outside `respond`: they record none.
 extension World {
     @inline(never)
     mutating func recordLinkRoundTrip(_ c: Int, link: Int, arrivedAt: SimTime, downlink: Nanoseconds) {

@@ -19,19 +19,7 @@ extension World {
         clients[c].requestSentAt = t
         let link = Int(clients[c].link)
         if measure.recorder.trace != nil { traceSent(c, t, link: link) }
-        // A request without a body leaves whole at once: it draws no bandwidth.
-        let upload = scenario.requestBytes == 0 ? 0
-            : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
-                           bytesPerSecond: linkDraw(.bandwidth, c, link: link), at: t)
-        let uplink = linkDelay(.uplink, c, link: link, at: t)
-        measure.emit(.uplinkDrawn(player: c, link: link, delay: uplink, at: t.ns))
-        let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
-        clients[c].uploadCompleteAt = t + upload
-        measure.recorder.requestSent(at: t, lost: lost)
-        var arrival = t + upload + uplink
-        // The radio's promotion and a new connection's set-up come first, lost segments make the
-        // request late on the way (World+Connection).
-        if network.modelsConnection { arrival = prepareRequest(c, t, link: link, arrival: arrival) }
+        let (arrival, lost) = requestLeaves(c, t, link: link, key: requestKey(c))
         // A request still on its way when the client's time-out runs out never reaches the
         // server: the client gives up and closes the connection. (Its failure must not be
         // scheduled from the server's side, at an instant already past.)
@@ -46,6 +34,45 @@ extension World {
             // its stamp and clock are functions of time; no queue): answer it now and save an event.
             serverArrival(c, arrival, file: server.timeline.file(arrivingAt: arrival, sentAt: t))
         }
+    }
+
+    /// The way every request leaves a player, the store fetch's and the original plan's API
+    /// calls alike: its bytes at the link's bandwidth (a request without a body leaves whole at
+    /// once and draws none), the uplink delay, the link's loss; the radio's promotion and a new
+    /// connection's set-up come first and lost segments make it late on the way
+    /// (World+Connection, which moves `requestSentAt` to when the client reads its send clock).
+    /// Sets `uploadCompleteAt`; returns when it reaches the server and whether the link lost it.
+    /// `key` keys the request's own draws (connection set-up, lost segments).
+    mutating func requestLeaves(_ c: Int, _ t: SimTime, link: Int, key: UInt64) -> (arrival: SimTime, lost: Bool) {
+        let upload = scenario.requestBytes == 0 ? 0
+            : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
+                           bytesPerSecond: linkDraw(.bandwidth, c, link: link), at: t)
+        let uplink = linkDelay(.uplink, c, link: link, at: t)
+        measure.emit(.uplinkDrawn(player: c, link: link, delay: uplink, at: t.ns))
+        let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
+        clients[c].uploadCompleteAt = t + upload
+        measure.recorder.requestSent(at: t, lost: lost)
+        let arrival = t + upload + uplink
+        return (network.modelsConnection ? prepareRequest(c, t, link: link, arrival: arrival, key: key) : arrival, lost)
+    }
+
+    /// The way every answer reaches a player: it leaves the server at `left` with `bytes` and
+    /// crosses the downlink (its delay, then its bytes at the link's bandwidth; its headers
+    /// first, if the design reads them; late by its lost segments). Its request reached the
+    /// server at `arrivedAt`; `key` is the request's (`requestLeaves`). Returns the downlink
+    /// delay and when the answer is in.
+    mutating func responseCrosses(_ c: Int, link: Int, bytes: Int, arrivedAt: SimTime, leftAt left: SimTime, key: UInt64)
+        -> (downlink: Nanoseconds, done: SimTime) {
+        let downlink = linkDelay(.downlink, c, link: link, at: left)
+        measure.emit(.downlinkDrawn(player: c, link: link, delay: downlink, at: left.ns, requestArrivedAt: arrivedAt.ns))
+        let bandwidth = linkDraw(.bandwidth, c, link: link)
+        let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
+        if design.readsResponseHeaders {
+            clients[c].responseHeadersAt = left + downlink
+                + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth, at: left)
+        }
+        let done = left + downlink + transfer
+        return (downlink, network.modelsConnection ? lateResponse(c, link: link, bytes: bytes, due: done, key: key) : done)
     }
 
     /// The request reaches the server at t, which answers with version `file` (no serving model).
@@ -63,23 +90,14 @@ extension World {
     /// response leaves the server at `left` with store file `file` and crosses the downlink; it
     /// completes, or the client's time-out comes first. The caller has set the stamp.
     mutating func respond(_ c: Int, file: Int, arrivedAt: SimTime, start: SimTime, leftAt left: SimTime) {
-        let bytes = server.store.files[file].responseBytes
         let link = Int(clients[c].link)
-        let downlink = linkDelay(.downlink, c, link: link, at: left)
-        measure.emit(.downlinkDrawn(player: c, link: link, delay: downlink, at: left.ns, requestArrivedAt: arrivedAt.ns))
-        let bandwidth = linkDraw(.bandwidth, c, link: link)
-        let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
         clients[c].requestFile = Int32(file)
         clients[c].requestArrivedAt = arrivedAt
         clients[c].responseLeftAt = left
         if measure.recorder.trace != nil { traceServed(c, arrived: arrivedAt, start: start) }
-        if design.readsResponseHeaders {
-            clients[c].responseHeadersAt = left + downlink
-                + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth, at: left)
-        }
+        let (downlink, done) = responseCrosses(c, link: link, bytes: server.store.files[file].responseBytes, arrivedAt: arrivedAt, leftAt: left,
+                                              key: requestKey(c))
         let epoch = clients[c].fetchEpoch
-        var done = left + downlink + transfer
-        if network.modelsConnection { done = lateResponse(c, link: link, bytes: bytes, due: done) }
         let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link)
         if measure.observesRoundTrips && failAt == nil {
             recordLinkRoundTrip(c, link: link, arrivedAt: arrivedAt, downlink: downlink)
