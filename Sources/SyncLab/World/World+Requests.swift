@@ -43,6 +43,7 @@ extension World {
     /// (World+Connection, which moves `requestSentAt` to when the client reads its send clock).
     /// Sets `uploadCompleteAt`; returns when it reaches the server and whether the link lost it.
     /// `key` keys the request's own draws (connection set-up, lost segments).
+    @inline(__always)
     mutating func requestLeaves(_ c: Int, _ t: SimTime, link: Int, key: UInt64) -> (arrival: SimTime, lost: Bool) {
         let upload = scenario.requestBytes == 0 ? 0
             : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
@@ -61,6 +62,7 @@ extension World {
     /// first, if the design reads them; late by its lost segments). Its request reached the
     /// server at `arrivedAt`; `key` is the request's (`requestLeaves`). Returns the downlink
     /// delay and when the answer is in.
+    @inline(__always)
     mutating func responseCrosses(_ c: Int, link: Int, bytes: Int, arrivedAt: SimTime, leftAt left: SimTime, key: UInt64)
         -> (downlink: Nanoseconds, done: SimTime) {
         let downlink = linkDelay(.downlink, c, link: link, at: left)
