@@ -2,7 +2,7 @@
 // An app team's package that judges its own time-sync code with SyncLab: a Kronos-style
 // estimator and a refetch policy of its own, registered with the library's plug-ins and run on
 // the scenarios SyncLab ships. It depends on SyncLab by path, as a team with a checkout would;
-// copied out of the repository, change only that line, to `.package(url: …, from: "1.0.0")` or
+// copied out of the repository, change only that line, to `.package(url: …, from: "0.1.0")` or
 // your checkout's path (`name:` keeps the package called "SyncLab" whatever its folder is
 // called). See docs/library.md, "Depend on the package".
 import PackageDescription
