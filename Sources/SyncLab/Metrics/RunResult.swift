@@ -189,10 +189,11 @@ extension RunResult {
         let best = rows.map(\.bestWindowShare).sorted()
         let centred = rows.map(\.centredWindowShare).sorted()
         let pairShares = rows.compactMap(\.pairShare).sorted()
-        for (name, values) in [("transitionBest500msShare", best), ("transitionCentred500msShare", centred)] {
-            f["\(name).p50"] = rank(values, 0.5)
-            f["\(name).p1"] = rank(values, 0.01)
-            f["\(name).min"] = values.first
+        for (figures, values) in [((Figure.transitionBest500msShareP50, Figure.transitionBest500msShareP1, Figure.transitionBest500msShareMin), best),
+                                  ((Figure.transitionCentred500msShareP50, Figure.transitionCentred500msShareP1, Figure.transitionCentred500msShareMin), centred)] {
+            f[figures.0.key] = rank(values, 0.5)
+            f[figures.1.key] = rank(values, 0.01)
+            f[figures.2.key] = values.first
         }
         f[Figure.transitionPairsWithin500msShareP50.key] = rank(pairShares, 0.5)
         f[Figure.transitionPairsWithin500msShareP1.key] = rank(pairShares, 0.01)
