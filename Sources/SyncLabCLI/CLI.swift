@@ -218,6 +218,8 @@ struct ParsedArguments {
     var positional: [String] = []
     var options: [String: String] = [:]
     var flags: Set<String> = []
+    /// The values of options the table lets repeat (`--vary`), in the order given.
+    var repeated: [String: [String]] = [:]
 
     /// Parses `arguments` given which options take a value and which are bare flags.
     static func parse(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) -> Result<ParsedArguments, ArgumentError> {

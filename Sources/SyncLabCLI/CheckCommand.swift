@@ -62,32 +62,21 @@ struct CheckCommand {
     """
 
     static let maximumSeeds = 10_000
-    static let valued: Set<String> = Set(["--junit", "--seeds", "--max-failures"]).union(TelemetryOptions.valued)
+    static let options = OptionTable(command: "check", options: [
+        OptionSpec("--junit", .path, "FILE"), OptionSpec("--seeds", .whole(1...UInt64(maximumSeeds)), "N"),
+        OptionSpec("--max-failures", .whole(0...UInt64(Int.max)), "M", refusal: " expects a whole number from 0"), OptionTable.quiet,
+    ] + OptionTable.telemetry, help: help)
 
     func main(_ arguments: [String]) -> Int32 {
-        if let problem = RunCommand.shapeProblem(arguments, valued: CheckCommand.valued) {
-            return cli.usageError("check", problem)
-        }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "check", valued: CheckCommand.valued, flags: [CLI.quietFlag], help: CheckCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
         guard !parsed.positional.isEmpty else { return cli.usageError("check", "missing scenario files") }
-        var seedCount = 1
-        if let text = parsed.options["--seeds"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= CheckCommand.maximumSeeds else {
-                return cli.usageError("check", "--seeds expects a whole number from 1 to \(CheckCommand.maximumSeeds); got \(SafePaths.quoted(text))")
-            }
-            seedCount = n
-        }
-        var maxFailures = 0
-        if let text = parsed.options["--max-failures"] {
-            guard let m = CLI.wholeNumber(text, as: Int.self), m >= 0 else {
-                return cli.usageError("check", "--max-failures expects a whole number from 0; got \(SafePaths.quoted(text))")
-            }
-            maxFailures = m
-        }
+        guard case .success(let seedsOption) = cli.whole("--seeds", parsed, Self.options, as: Int.self),
+              case .success(let failures) = cli.whole("--max-failures", parsed, Self.options, as: Int.self) else { return 2 }
+        let seedCount = seedsOption ?? 1, maxFailures = failures ?? 0
         let junit = parsed.options["--junit"]
         if let junit, junit.isEmpty { return cli.usageError("check", "--junit needs a file name") }
         let telemetry: TelemetryOptions?

@@ -38,24 +38,20 @@ struct CompareCommand {
 
     """
 
+    static let options = OptionTable(command: "compare", options: [
+        OptionSpec("--out", .path, "DIR"), OptionSpec("--seed", .whole(0...UInt64(Int64.max)), "S"), OptionTable.threads, OptionTable.quiet,
+    ], help: help)
+
     func main(_ arguments: [String]) -> Int32 {
-        let valued: Set<String> = ["--out", "--seed", "--threads"]
-        if let problem = RunCommand.shapeProblem(arguments, valued: valued) { return cli.usageError("compare", problem) }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "compare", valued: valued, flags: [CLI.quietFlag], help: CompareCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
         guard parsed.positional.count >= 2 else {
             return cli.usageError("compare", "expected at least two scenario files; got \(parsed.positional.count)")
         }
-        var seed: UInt64? = nil
-        if let text = parsed.options["--seed"] {
-            guard let v = CLI.wholeNumber(text, as: UInt64.self), v <= UInt64(Int64.max) else {
-                return cli.usageError("compare", "--seed expects a whole number from 0 to 9223372036854775807; got \(SafePaths.quoted(text))")
-            }
-            seed = v
-        }
+        guard case .success(let seed) = cli.whole("--seed", parsed, Self.options, as: UInt64.self) else { return 2 }
         guard let threads = cli.threads(parsed, "compare") else { return 2 }
         if let out = parsed.options["--out"], out.isEmpty { return cli.usageError("compare", "--out needs a folder; got an empty value") }
         var scenarios: [Scenario] = []

@@ -44,7 +44,12 @@ struct FitCommand {
 
     """
 
-    static let valued: Set<String> = ["--out", "--base", "--holdout", "--uplink-share", "--burst-gap", "--columns", "--resamples", "--seed"]
+    static let options = OptionTable(command: "fit", options: [
+        OptionSpec("--out", .path, "DIR"), OptionSpec("--base", .text, "SCENARIO"), OptionSpec("--holdout", .share, "SHARE"),
+        OptionSpec("--uplink-share", .share, "SHARE"), OptionSpec("--burst-gap", .duration, "D"), OptionSpec("--columns", .text, "MAP"),
+        OptionSpec("--resamples", .whole(20...UInt64(maximumResamples)), "N", refusal: ": expected a whole number from 20 to \(maximumResamples)"),
+        OptionSpec("--seed", .whole(0...UInt64(Int64.max)), "N", refusal: ": expected a whole number from 0 to 2^63−1"),
+    ], help: help, escapesControls: true)
     static let defaultBase = "v115-pausing"
     /// The most resamples: each is a pass over the rows.
     static let maximumResamples = 2_000
@@ -54,9 +59,8 @@ struct FitCommand {
     static let maximumLinks = 64
 
     func main(_ arguments: [String]) -> Int32 {
-        if let problem = RunCommand.shapeProblem(arguments, valued: Self.valued) { return usage(problem) }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "fit", valued: Self.valued, help: Self.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -80,18 +84,10 @@ struct FitCommand {
             }
             options.burstGap = d
         }
-        if let text = parsed.options["--resamples"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 20, n <= Self.maximumResamples else {
-                return usage("--resamples: expected a whole number from 20 to \(Self.maximumResamples); got \(SafePaths.quoted(text))")
-            }
-            options.resamples = n
-        }
-        if let text = parsed.options["--seed"] {
-            guard let n = CLI.wholeNumber(text, as: UInt64.self), n <= UInt64(Int64.max) else {
-                return usage("--seed: expected a whole number from 0 to 2^63−1; got \(SafePaths.quoted(text))")
-            }
-            options.seed = n
-        }
+        guard case .success(let resamples) = cli.whole("--resamples", parsed, Self.options, as: Int.self),
+              case .success(let seed) = cli.whole("--seed", parsed, Self.options, as: UInt64.self) else { return 2 }
+        if let resamples { options.resamples = resamples }
+        if let seed { options.seed = seed }
         var columns = TelemetryCSV.Columns()
         if let text = parsed.options["--columns"] {
             do { columns = try TelemetryCSV.columns(mapping: text) } catch { return usage("--columns: \(error.message)") }

@@ -30,9 +30,14 @@ struct IndexCommand {
     /// A summary.json or a notes file larger than this is not one SyncLab wrote.
     static let maximumSummaryBytes = 10_000_000
 
+    /// `index` never refused a repeated option: the last value wins.
+    static let options = OptionTable(command: "index", options: [
+        OptionSpec("--title", .text, "TEXT"), OptionSpec("--notes", .path, "FILE"), OptionSpec("--out", .path, "FILE"),
+    ], help: help, refusesRepeats: false)
+
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "index", valued: ["--title", "--notes", "--out"], help: IndexCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }

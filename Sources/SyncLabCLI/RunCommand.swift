@@ -54,17 +54,19 @@ struct RunCommand {
 
     """
 
-    static let valued: Set<String> = Set(["--out", "--seed", "--clients", "--duration", "--threads", "--trace-requests"])
-        .union(TelemetryOptions.valued)
+    static let options = OptionTable(command: "run", options: [
+        OptionSpec("--out", .path, "DIR"), OptionSpec("--seed", .whole(0...UInt64(Int64.max)), "N"),
+        OptionSpec("--clients", .whole(1...UInt64(ScenarioLoader.Limits.players)), "N"),
+        OptionSpec("--duration", .duration, "D"), OptionTable.threads,
+        OptionSpec("--trace-requests", .whole(1...UInt64(maxTraced)), "N", refusal: " expects a whole number of players from 1 to \(maxTraced)"),
+        OptionTable.quiet,
+    ] + OptionTable.telemetry, help: help)
     /// The most players `--trace-requests` traces.
     static let maxTraced = 10_000
 
     func main(_ arguments: [String]) -> Int32 {
-        if let problem = RunCommand.shapeProblem(arguments, valued: RunCommand.valued) {
-            return cli.usageError("run", problem)
-        }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "run", valued: RunCommand.valued, flags: [CLI.quietFlag], help: RunCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -74,29 +76,13 @@ struct RunCommand {
         }
         let path = parsed.positional[0]
         // Options first: a usage error is reported before any file is read.
-        var seed: UInt64? = nil, clients: Int? = nil, duration: Int64? = nil
-        if let text = parsed.options["--seed"] {
-            guard let v = CLI.wholeNumber(text, as: UInt64.self), v <= UInt64(Int64.max) else {
-                return cli.usageError("run", "--seed expects a whole number from 0 to 9223372036854775807; got \(SafePaths.quoted(text))")
-            }
-            seed = v
-        }
-        let maxPlayers = ScenarioLoader.Limits.players
-        if let text = parsed.options["--clients"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= maxPlayers else {
-                return cli.usageError("run", "--clients expects a whole number from 1 to \(maxPlayers); got \(SafePaths.quoted(text))")
-            }
-            clients = n
-        }
+        var duration: Int64? = nil
+        guard case .success(let seed) = cli.whole("--seed", parsed, Self.options, as: UInt64.self),
+              case .success(let clients) = cli.whole("--clients", parsed, Self.options, as: Int.self) else { return 2 }
         let maxDuration = ScenarioLoader.Limits.runLength
         guard let threads = cli.threads(parsed, "run") else { return 2 }
-        var traced = 0
-        if let text = parsed.options["--trace-requests"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= RunCommand.maxTraced else {
-                return cli.usageError("run", "--trace-requests expects a whole number of players from 1 to \(RunCommand.maxTraced); got \(SafePaths.quoted(text))")
-            }
-            traced = n
-        }
+        guard case .success(let tracedOption) = cli.whole("--trace-requests", parsed, Self.options, as: Int.self) else { return 2 }
+        let traced = tracedOption ?? 0
         if let text = parsed.options["--duration"] {
             switch Units.parseDuration(text) {
             case .success(let d) where d > 0 && d <= maxDuration: duration = d
@@ -175,31 +161,5 @@ struct RunCommand {
                ? ", \(result.fleetExchanges) trades with the fleet, \(result.shardWaits) waits, \(result.eventsWhileWaiting) events handled while waiting" : "")
             + "\n")
         return 0
-    }
-}
-
-extension RunCommand {
-    /// Problems `ParsedArguments` lets through: an option given twice (the last would silently
-    /// win), a single-dash word that is not a number ("-x", "-seed"), and a value that is
-    /// itself an option ("--out --seed 3"). Nil when the arguments are well formed.
-    static func shapeProblem(_ arguments: [String], valued: Set<String>) -> String? {
-        var seen: Set<String> = []
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            if a == "--" { return "unexpected '--'; options and the scenario file may come in any order" }
-            if a.hasPrefix("--") {
-                let name = a.firstIndex(of: "=").map { String(a[..<$0]) } ?? a
-                if !seen.insert(name).inserted && name != "--help" { return "\(name) is given more than once" }
-                if valued.contains(name), !a.contains("="), i + 1 < arguments.count, arguments[i + 1].hasPrefix("--") {
-                    return "\(name) needs a value; got the option \(arguments[i + 1])"
-                }
-                if valued.contains(name), !a.contains("=") { i += 1 }
-            } else if a.hasPrefix("-"), a != "-h", a.count > 1 {
-                return "unknown option \(a); options start with '--', like --seed"
-            }
-            i += 1
-        }
-        return nil
     }
 }

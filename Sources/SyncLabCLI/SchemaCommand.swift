@@ -20,9 +20,12 @@ struct SchemaCommand {
 
     """
 
+    /// `schema` never refused a repeated option: the last value wins.
+    static let options = OptionTable(command: "schema", options: [OptionSpec("--out", .path, "FILE")], help: help, refusesRepeats: false)
+
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "schema", valued: ["--out"], help: SchemaCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }

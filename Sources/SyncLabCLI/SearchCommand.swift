@@ -66,11 +66,13 @@ struct SearchCommand {
     func say(_ text: String) { cli.out(InputError.escapingControls(text)) }
     func complain(_ text: String) { cli.err(InputError.escapingControls(text)) }
 
+    static let options = OptionTable(command: "search", options: [
+        OptionSpec("--shard", .shard, "i/n"), OptionSpec("--out", .path, "DIR"), OptionTable.threads, OptionTable.quiet,
+    ], help: help)
+
     func main(_ arguments: [String]) -> Int32 {
-        let valued: Set<String> = ["--shard", "--out", "--threads"]
-        if let problem = RunCommand.shapeProblem(arguments, valued: valued) { return cli.usageError("search", problem) }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "search", valued: valued, flags: [CLI.quietFlag], help: SearchCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }

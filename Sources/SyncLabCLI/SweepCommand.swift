@@ -59,69 +59,65 @@ struct SweepCommand {
     func complain(_ text: String) { cli.err(InputError.escapingControls(text)) }
     func usage(_ message: String) -> Int32 { cli.usageError("sweep", InputError.escapingControls(message)) }
 
-    func main(_ arguments: [String]) -> Int32 {
-        // --vary may repeat: take every one out before the shared parser (which keeps one value per option).
-        var rest: [String] = []
-        var varies: [String] = []
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            if a == "--vary" {
-                guard i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") else { return usage("--vary needs KEYPATH=v1,v2,...") }
-                varies.append(arguments[i + 1])
-                i += 2
-                continue
-            }
-            if a.hasPrefix("--vary=") { varies.append(String(a.dropFirst("--vary=".count))); i += 1; continue }
-            rest.append(a)
-            i += 1
-        }
-        let valued: Set<String> = ["--seeds", "--shard", "--out", "--chart", "--threads"]
-        if let problem = RunCommand.shapeProblem(rest, valued: valued) { return usage(problem) }
-        let parsed: ParsedArguments
-        switch cli.parse(rest, command: "sweep", valued: valued, flags: [CLI.quietFlag], help: SweepCommand.help) {
-        case .done(let status): return status
-        case .parsed(let p): parsed = p
-        }
-        guard parsed.positional.count == 1 else {
-            return usage(parsed.positional.isEmpty ? "missing the scenario file" : "expected one scenario file, got \(parsed.positional.count)")
-        }
-        let path = parsed.positional[0]
-        guard !varies.isEmpty else { return usage("give at least one --vary KEYPATH=v1,v2,...") }
+    /// `--vary` may repeat: the parser keeps every value, in order.
+    static let options = OptionTable(command: "sweep", options: [
+        OptionSpec("--vary", .repeated, "KEYPATH=v1,v2,..."), OptionSpec("--seeds", .whole(1...UInt64(maximumSeeds)), "N"),
+        OptionSpec("--shard", .shard, "i/n"), OptionSpec("--out", .path, "DIR"), OptionSpec("--chart", .text, "FIGURE"),
+        OptionTable.threads, OptionTable.quiet,
+    ], help: help, escapesControls: true)
+
+    /// The axes of `--vary KEYPATH=v1,v2,...` values, in the order given; a usage problem
+    /// names the first value that is not one.
+    static func axes(_ varies: [String]) -> Result<[SweepAxis], ArgumentError> {
         var axes: [SweepAxis] = []
         for v in varies {
             guard let eq = v.firstIndex(of: "="), eq != v.startIndex else {
-                return usage("--vary '\(v)': expected KEYPATH=v1,v2,...")
+                return .failure(ArgumentError("--vary '\(v)': expected KEYPATH=v1,v2,..."))
             }
             let written = String(v[..<eq])
             let values = v[v.index(after: eq)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             // Compared and kept in one spelling: `client["probes"]` is `client.probes`, `["seed"]` is `seed`.
             guard let key = InputKeyPath.canonical(written), let first = InputKeyPath.steps(key)?.first else {
-                return usage("--vary '\(v)': '\(written)' is not a key path like client.clock or network.profiles[0].failure")
+                return .failure(ArgumentError("--vary '\(v)': '\(written)' is not a key path like client.clock or network.profiles[0].failure"))
             }
             let shown = key == written ? key : "\(written) (\(key))"
-            guard !values.contains(where: \.isEmpty) else { return usage("--vary '\(v)': a value is empty") }
-            guard key != "seed" else { return usage("--vary \(shown): use --seeds N, which runs every point with the same seeds") }
+            guard !values.contains(where: \.isEmpty) else { return .failure(ArgumentError("--vary '\(v)': a value is empty")) }
+            guard key != "seed" else { return .failure(ArgumentError("--vary \(shown): use --seeds N, which runs every point with the same seeds")) }
             // A value is set after the extends chain is merged, so varying `extends` would change nothing.
             guard first != .key("extends") else {
-                return usage("--vary \(shown): a key is set after the extends chain is merged, so this would "
-                    + "change nothing; sweep each parent's scenario separately, or vary the keys in which they differ")
+                return .failure(ArgumentError("--vary \(shown): a key is set after the extends chain is merged, so this would "
+                    + "change nothing; sweep each parent's scenario separately, or vary the keys in which they differ"))
             }
-            if case .key(let k) = first, k.hasPrefix("$schema") { return usage("--vary \(shown): it changes nothing in a run") }
-            guard !axes.contains(where: { $0.keyPath == key }) else { return usage("--vary \(shown) is given twice") }
+            if case .key(let k) = first, k.hasPrefix("$schema") { return .failure(ArgumentError("--vary \(shown): it changes nothing in a run")) }
+            guard !axes.contains(where: { $0.keyPath == key }) else { return .failure(ArgumentError("--vary \(shown) is given twice")) }
             // Values read alike are one value: 1, 1.0 and 1e0.
             guard Set(values.map { SweepAxis.jsonValue($0).canonicalText }).count == values.count else {
-                return usage("--vary '\(v)': a value repeats")
+                return .failure(ArgumentError("--vary '\(v)': a value repeats"))
             }
             axes.append(SweepAxis(keyPath: key, values: values))
         }
-        var seedCount = 1
-        if let text = parsed.options["--seeds"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n >= 1, n <= SweepCommand.maximumSeeds else {
-                return usage("--seeds expects a whole number from 1 to \(SweepCommand.maximumSeeds); got \(SafePaths.quoted(text))")
-            }
-            seedCount = n
+        return .success(axes)
+    }
+
+    func main(_ arguments: [String]) -> Int32 {
+        let parsed: ParsedArguments
+        switch cli.parse(arguments, Self.options) {
+        case .done(let status): return status
+        case .parsed(let p): parsed = p
         }
+        let varies = parsed.repeated["--vary"] ?? []
+        guard parsed.positional.count == 1 else {
+            return usage(parsed.positional.isEmpty ? "missing the scenario file" : "expected one scenario file, got \(parsed.positional.count)")
+        }
+        let path = parsed.positional[0]
+        guard !varies.isEmpty else { return usage("give at least one --vary KEYPATH=v1,v2,...") }
+        let axes: [SweepAxis]
+        switch Self.axes(varies) {
+        case .success(let a): axes = a
+        case .failure(let problem): return usage(problem.message)
+        }
+        guard case .success(let seedsOption) = cli.whole("--seeds", parsed, Self.options, as: Int.self) else { return 2 }
+        let seedCount = seedsOption ?? 1
         guard let (shard, shards) = cli.shard(parsed, "sweep") else { return 2 }
         guard let threads = cli.threads(parsed, "sweep") else { return 2 }
         let chart = parsed.options["--chart"] ?? Figure.transitionBest500msShareP1.key
@@ -254,10 +250,11 @@ struct MergeCommand {
     func say(_ text: String) { cli.out(InputError.escapingControls(text)) }
     func complain(_ text: String) { cli.err(InputError.escapingControls(text)) }
 
+    static let options = OptionTable(command: "merge", options: [OptionSpec("--out", .path, "DIR")], help: help)
+
     func main(_ arguments: [String]) -> Int32 {
-        if let problem = RunCommand.shapeProblem(arguments, valued: ["--out"]) { return cli.usageError("merge", problem) }
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "merge", valued: ["--out"], help: MergeCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }

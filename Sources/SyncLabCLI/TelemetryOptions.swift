@@ -4,9 +4,9 @@ import SyncLabKernel
 import SyncLabReports
 
 /// `--telemetry FILE [--telemetry-columns MAP] [--burst-gap D]`, shared by `run` and `check`:
-/// the telemetry a run is held against, read before any run starts.
+/// the telemetry a run is held against, read before any run starts. The options themselves are
+/// `OptionTable.telemetry`.
 struct TelemetryOptions {
-    static let valued: Set<String> = ["--telemetry", "--telemetry-columns", "--burst-gap"]
     /// The longest `--burst-gap`: a day (the guard's gap is seconds to minutes).
     static let maxBurstGap: Nanoseconds = 24 * .hour
 

@@ -48,7 +48,12 @@ struct TraceStatsCommand {
 
     static let lags: [Nanoseconds] = [100 * .millisecond, .second, 10 * .second, .minute, 7 * .minute]
     static let probabilities = [0.5, 0.9, 0.99, 0.999]
-    static let valued: Set<String> = ["--message-bytes", "--base-delay", "--against", "--tau", "--telemetry-out", "--link-label", "--link"]
+    static let options = OptionTable(command: "trace-stats", options: [
+        OptionSpec("--message-bytes", .whole(1...UInt64(maximumMessageBytes)), "N",
+                   refusal: ": expected a whole number from 1 to \(maximumMessageBytes)"), OptionSpec("--base-delay", .duration, "D"),
+        OptionSpec("--against", .text, "PRESET"), OptionSpec("--tau", .duration, "D"), OptionSpec("--telemetry-out", .path, "FILE"),
+        OptionSpec("--link-label", .text, "NAME"), OptionSpec("--link", .text, "NAME"),
+    ], help: help, escapesControls: true)
     /// `sent` of a `--telemetry-out` row at instant 0 of the pass: 2026-01-01T00:00:00Z in ms.
     static let telemetryEpochMs: Int64 = 1_767_225_600_000
     /// What a telemetry CSV `trace-stats` wrote starts with: its header and first row's start
@@ -68,19 +73,16 @@ struct TraceStatsCommand {
     static let maximumTau: Nanoseconds = 30 * 86_400 * .second
 
     func main(_ arguments: [String]) -> Int32 {
-        // An option given twice is refused, as every command refuses it (RunCommand.shapeProblem).
-        if let problem = RunCommand.shapeProblem(arguments, valued: Self.valued) { return usage(problem) }
+        // An option given twice is refused by the parser (OptionTable.shapeProblem).
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "trace-stats", valued: Self.valued, help: Self.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
         guard parsed.positional.count == 2 else { return usage("expected UPLINK and DOWNLINK trace files") }
+        guard case .success(let messageBytes) = cli.whole("--message-bytes", parsed, Self.options, as: Int.self) else { return 2 }
         let bytes: Int
-        if let text = parsed.options["--message-bytes"] {
-            guard let n = CLI.wholeNumber(text, as: Int.self), n > 0, n <= Self.maximumMessageBytes else {
-                return usage("--message-bytes: expected a whole number from 1 to \(Self.maximumMessageBytes); got \(SafePaths.quoted(text))")
-            }
+        if let n = messageBytes {
             bytes = n
         } else if let s = try? ShippedScenarios.load("v115-pausing") {
             bytes = s.server.file.responseBytes(items: s.positions)

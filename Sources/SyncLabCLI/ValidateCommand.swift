@@ -19,9 +19,12 @@ struct ValidateCommand {
 
     """
 
+    /// No options: a single-dash word is refused below with its own message.
+    static let options = OptionTable(command: "validate", options: [], help: help, refusesRepeats: false)
+
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "validate", valued: [], help: ValidateCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
@@ -68,9 +71,11 @@ struct ListCommand {
 
     """
 
+    static let options = OptionTable(command: "list", options: [OptionSpec("--kinds", .flag)], help: help, refusesRepeats: false)
+
     func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch cli.parse(arguments, command: "list", valued: [], flags: ["--kinds"], help: ListCommand.help) {
+        switch cli.parse(arguments, Self.options) {
         case .done(let status): return status
         case .parsed(let p): parsed = p
         }
