@@ -8,7 +8,8 @@ public struct CheckOutcome: Sendable, Equatable {
     public var file: String
     public var seed: UInt64
     public var verdicts: [BudgetVerdict]
-    /// The scenario's epoch (unix nanoseconds): JUnit's fixed `timestamp`, never the host clock.
+    /// The scenario's epoch (unix nanoseconds). JUnit writes no `timestamp` from it: a simulated
+    /// instant would read as the date the tests ran (`JUnitReport`).
     public var epochUnix: Int64
 
     public init(scenario: String, file: String, seed: UInt64, verdicts: [BudgetVerdict], epochUnix: Int64 = 0) {

@@ -5,16 +5,18 @@ import SyncLab
 /// One `testsuite` per scenario, one `testcase` per budget; a failing budget carries a
 /// `failure` whose message says in words what was measured and what the budget allows.
 ///
-/// The file is valid under both JUnit schemas CI tools check against: the Apache Ant one (a bare
-/// `testsuites` root; on each suite `name`, `package`, `id`, `tests`, `failures`, `errors`,
-/// `time`, `timestamp`, `hostname`, then `properties`, the cases, `system-out` and `system-err`;
-/// on each case `name`, `classname`, `time`) and Jenkins' (which allows all of that). The schemas
-/// want a time and a host, but the file must be a pure function of the verdicts so the same runs
-/// give the same bytes on any machine. So nothing comes from the host:
-/// - `timestamp` is the scenario's epoch (the simulated instant the run starts), in UTC to the
-///   second without a zone suffix, as the Ant schema's pattern requires;
-/// - `time` is 0: the wall time of a run goes to stderr, never into a file;
-/// - `hostname` is "synclab", a constant (the schema asks for a non-empty name).
+/// The file is valid under Jenkins' JUnit schema, which GitHub's test reporters and GitLab also
+/// read: a bare `testsuites` root; on each suite `name`, `package`, `id`, `tests`, `failures`,
+/// `errors`, `time`, `hostname`, then `properties`, the cases, `system-out` and `system-err`; on
+/// each case `name`, `classname`, `time`. The file must be a pure function of the verdicts so the
+/// same runs give the same bytes on any machine, so nothing comes from the host:
+/// - no `timestamp`: in JUnit it says when the tests ran, which only the host clock knows (the
+///   scenario's simulated epoch, 2012 for most, would read as the run's date). Jenkins' schema
+///   makes it optional, and the CI tool dates the results by its own job instead. The Apache Ant
+///   schema requires it, which is why the file no longer claims to follow that one;
+/// - `time` is 0, the value CI tools show for a duration not recorded: the wall time of a run
+///   goes to stderr, never into a file (GitHub's and GitLab's readers expect a number there);
+/// - `hostname` is "synclab", a constant (Jenkins' schema allows it, older readers expect it).
 public enum JUnitReport {
     /// The `hostname` of every suite: a constant, so the file does not depend on the machine.
     public static let hostname = "synclab"
@@ -51,16 +53,16 @@ public enum JUnitReport {
                 + "measured: \(CheckReport.measured(v))\nreproduce: \(o.reproduce)"
             return Case(name: v.budget.name, failure: (CheckReport.failureMessage(v), body))
         }
-        return suite(name: o.scenario, id: id, epochUnix: o.epochUnix,
+        return suite(name: o.scenario, id: id,
                      properties: [("file", o.file), ("seed", "\(o.seed)")], cases: cases)
     }
 
-    /// A `testsuite` element in the shape both schemas accept.
-    static func suite(name: String, id: Int, epochUnix: Int64, properties: [(String, String)], cases: [Case]) -> String {
+    /// A `testsuite` element in the shape Jenkins' schema accepts.
+    static func suite(name: String, id: Int, properties: [(String, String)], cases: [Case]) -> String {
         func attr(_ s: String) -> String { Format.xml(s, attribute: true) }
         let failed = cases.filter { $0.failure != nil }.count
         var xml = "  <testsuite name=\"\(attr(name))\" package=\"\(package)\" id=\"\(id)\" tests=\"\(cases.count)\" "
-            + "failures=\"\(failed)\" errors=\"0\" time=\"0\" timestamp=\"\(Epoch.formatSeconds(epochUnix))\" hostname=\"\(hostname)\">\n"
+            + "failures=\"\(failed)\" errors=\"0\" time=\"0\" hostname=\"\(hostname)\">\n"
         xml += "    <properties>\n"
         for (key, value) in properties { xml += "      <property name=\"\(attr(key))\" value=\"\(attr(value))\"/>\n" }
         xml += "    </properties>\n"

@@ -273,9 +273,20 @@ public enum MarkdownReport {
         let total = a.totalSum.value / Double(a.count)
         md += "| total | displayed error | \(ns(total)) | | | |\n\n"
         md += "Dominant source of the spread: **\(dominant.key)** (sd \(ns(a.standardDeviation(dominant)))), over \(a.count) samples. "
-            + "Table: `error_attribution.csv`.\n"
+            + "Table: `error_attribution.csv`.\n\n"
+        md += uiTickNote
         return md
     }
+
+    /// What `uiTick` is, under the table: with a sd of seconds it reads as a second cause.
+    /// Its part is what is on screen minus what the clock and the latest sync give now
+    /// (`ErrorAttribution`): the time since the last tick, and the correction of a sync that
+    /// landed after it.
+    static let uiTickNote = "`uiTick` is the screen lagging the clock, not a cause of its own: the UI recomputes the time "
+        + "only at its ticks, so this part is what is on screen minus what the clock and the latest sync give now. "
+        + "It holds the time since the last tick and, until the first tick after a sync lands, the correction that sync "
+        + "made: a sync that corrects a large error (minutes lost in deep sleep by a clock that stops there) shows "
+        + "here at that size for up to one tick.\n"
 
     static func errorTable(label: String, rows: [(String, ErrorStats)]) -> String {
         var md = "| \(label) | samples | p50 | p99 | max | mean signed | ahead | within 500 ms |\n|---|---|---|---|---|---|---|---|\n"

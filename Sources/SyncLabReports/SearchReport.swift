@@ -390,16 +390,22 @@ public enum SearchReport {
                                  tickLabel: { Format.fixed($0, $1) })
         // The front last, so its line and dots lie over the others.
         let series = [
-            LineSeries(name: "misses", color: "#999999", width: 0, runs: misses, markers: true),
+            LineSeries(name: "misses a budget", color: "#999999", width: 0, runs: misses, markers: true),
             LineSeries(name: "meets all", color: ChartPalette.color(2), width: 0, runs: meets, markers: true),
             LineSeries(name: "Pareto front", color: ChartPalette.color(0), width: 1.5, runs: front.isEmpty ? [] : [front], markers: true),
         ]
         let limit = plan.constraints.first { $0.metric == SearchSpace.mainFigure && $0.comparison == .atLeast }
+        // A grey dot above the constraint line meets that constraint but misses another: say so
+        // where the reader looks, in the legend as in the caption.
         let chart = LineChart(title: "\(objectiveLabel) against \(SearchSpace.mainFigure)", x: x, y: y, series: series,
                               references: limit.map { [ReferenceLine(.horizontal, at: $0.limit, label: "constraint \(NumberText.compact($0.limit, 6))")] } ?? [],
+                              legendExtras: limit == nil ? [] : [LegendEntry("grey above the line:", swatch: .none),
+                                                                  LegendEntry("misses another budget", swatch: .none)],
                               noDataMessage: "no data: no candidate ran at full size")
         return ChartFile(name: "pareto", title: chart.title,
-                         caption: "Each dot is a candidate run at full size (mean over its seeds): green meets every constraint, grey misses one; "
+                         caption: "Each dot is a candidate run at full size (mean over its seeds): green meets every constraint, grey misses at least one. "
+                            + "A grey dot above the constraint line meets the constraint on the 500 ms figure but misses another budget "
+                            + "(which one: the why column of the table below); "
                             + "the blue line joins the Pareto front, drawn among the candidates that meet every constraint not on the 500 ms figure.",
                          svg: chart.svg(), csv: "")
     }

@@ -37,7 +37,7 @@ public struct SeedCheckOutcome: Sendable, Equatable {
     public var maxFailures: Int
     /// The scenario's budgets judged across seeds (`seedFailureRate`, `seedFailureRate.upper95`).
     public var budgets: [Budget]
-    /// The scenario's epoch (unix nanoseconds), for JUnit's fixed `timestamp`.
+    /// The scenario's epoch (unix nanoseconds). JUnit writes no `timestamp` from it (`JUnitReport`).
     public var epochUnix: Int64
 
     public init(scenario: String, file: String, seeds: [UInt64], failingSeeds: [UInt64], maxFailures: Int, budgets: [Budget],
@@ -169,7 +169,7 @@ extension JUnitReport {
             }
             tests += cases.count
             failures += cases.filter { $0.failure != nil }.count
-            suites.append(suite(name: "\(s.scenario) across seeds", id: suites.count, epochUnix: s.epochUnix,
+            suites.append(suite(name: "\(s.scenario) across seeds", id: suites.count,
                                 properties: [("file", s.file), ("seeds", s.seeds.map(String.init).joined(separator: ","))], cases: cases))
         }
         return document(suites, tests: tests, failures: failures)

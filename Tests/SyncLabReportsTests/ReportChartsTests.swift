@@ -110,11 +110,23 @@ import SyncLabKernel
             #expect(path.attributes["stroke-dasharray"] == "6 4")
         }
         let texts = doc.texts("text")
-        for t in ["UI time (computed at the last tick)", "estimate with the suspending clock", "estimate with the continuous clock",
-                  "estimate with the uptime-1s clock", "p50 of |time error| vs server (ms to h)", "p99", "500 ms",
+        // The clocks' panels are what-ifs on the same fetches, and say so.
+        for t in ["UI time (computed at the last tick)", "same fetches, suspending clock", "same fetches, continuous clock",
+                  "same fetches, uptime-1s clock", "on screen", "suspending (what-if)", "continuous (what-if)", "uptime-1s (what-if)",
+                  "solid: p50, dashed: p99 of |time error| vs server", "500 ms",
                   "|time error|, log scale", "time since the measured window opened (s)"] {
             #expect(texts.contains(t), "missing \(t)")
         }
+        #expect(chart.caption.contains("same fetches"))
+        // The legend's swatches are the series' colours (no grey key).
+        let legendStart = try #require(chart.svg.firstRange(of: "<g class=\"legend\">"))
+        let rest = chart.svg[legendStart.upperBound...]
+        let legend = rest[..<(try #require(rest.firstRange(of: "</g>"))).lowerBound]
+        let stroke = try Regex("stroke=\"(#[0-9a-f]{6})\"", as: (Substring, Substring).self)
+        let legendStrokes = legend.matches(of: stroke).map { String($0.output.1) }
+        let seriesStrokes = Set(doc.all("path").filter { $0.attributes["data-series"] != nil }.compactMap { $0.attributes["stroke"] })
+        #expect(legendStrokes == ["#222222", "#0072b2", "#e69f00", "#009e73", "#c0392b"])   // the panels', then the 500 ms line's
+        #expect(Set(legendStrokes.dropLast()) == seriesStrokes)
         // Small multiples: a panel per series, each with its own clip, two lines (p50, p99) in each.
         let panels = doc.all("g").filter { $0.attributes["class"] == "panel" }
         #expect(panels.count == 4)
@@ -132,6 +144,16 @@ import SyncLabKernel
             + "continuous_p50_ms,continuous_p99_ms,uptime-1s_p50_ms,uptime-1s_p99_ms")
         #expect(lines[2] == "60,0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a")
         #expect(lines.count == 5)   // header, three buckets, final newline
+    }
+
+    @Test func crowdNoteSaysWhyThePercentilesFall() {
+        let m = Int64.minute
+        let quiet = (0..<5).map { (start: Int64($0) * m, samples: 100) }
+        #expect(ReportCharts.crowdNote(quiet, time: TimeUnit.forWindow(seconds: 3600)) == "")
+        // A release: 50 times the viewers, nearly all just synced.
+        let note = ReportCharts.crowdNote(quiet + [(start: 5 * m, samples: 5_000)], time: TimeUnit.forWindow(seconds: 3600))
+        #expect(note.contains("the busiest bucket, at 5 min, holds 5000 samples against a median of 100"))
+        #expect(note.contains("the p99 falls although no player's error shrank"))
     }
 
     @Test func errorOverTimeWithoutSamplesIsNoData() throws {
@@ -204,3 +226,4 @@ enum SmallRun {
 
     static let result: RunResult = Simulation.run(try! scenario())
 }
+

@@ -157,30 +157,49 @@ public enum ReportCharts {
             csv += row + "\n"
         }
         // Small multiples: a panel per clock (and one for the time on screen), all on the same
-        // axes. In one panel the clocks whose errors coincide hid each other.
+        // axes. In one panel the clocks whose errors coincide hid each other. The clocks' panels
+        // are what-ifs on the same fetches (`byClock`), not runs of their own: titles and caption
+        // say so. The legend names each panel's colour; the line style is a text key.
         var panels: [SmallMultiples.Panel] = []
+        var legend: [LegendEntry] = []
         for (k, name) in names.enumerated() {
             // A clock this design never measured with (the original plan has no estimate) gets no
             // panel; its CSV columns stay, "n/a".
             guard k == 0 || runs[k * 2].contains(where: { !$0.isEmpty }) else { continue }
             let color = k == 0 ? "#222222" : ChartPalette.color(k - 1)
-            panels.append(SmallMultiples.Panel(title: k == 0 ? "UI time (computed at the last tick)" : "estimate with the \(name) clock", series: [
+            legend.append(LegendEntry(k == 0 ? "on screen" : "\(name) (what-if)", color: color))
+            panels.append(SmallMultiples.Panel(title: k == 0 ? "UI time (computed at the last tick)" : "same fetches, \(name) clock", series: [
                 LineSeries(name: "\(name) p50", color: color, width: 1.5, runs: runs[k * 2], inLegend: false),
                 LineSeries(name: "\(name) p99", color: color, dashed: true, width: 1.5, runs: runs[k * 2 + 1], inLegend: false),
             ]))
         }
         let chart = SmallMultiples(
-            title: "Client error over time by clock (p50, p99 per \(Units.formatDuration(step)))",
+            title: "Client error over time; the same fetches with each clock (p50, p99 per \(Units.formatDuration(step)))",
             panels: values.isEmpty ? [] : panels,
             x: time.axis(seconds: Double(duration) / 1e9),
             y: ChartAxis.logTimeMs(label: "|time error|, log scale", values: values + [500]),
             references: [ReferenceLine(.horizontal, at: 500, label: "500 ms")],
-            legend: [LegendEntry("p50 of |time error| vs server (ms to h)", color: "#555555"),
-                     LegendEntry("p99", color: "#555555", swatch: .dashedLine)],
+            legend: legend + [LegendEntry("solid: p50, dashed: p99 of |time error| vs server", swatch: .none)],
             noDataMessage: "no data: no player had the Store on screen at a sample instant")
         return ChartFile(name: "error_over_time", title: chart.title,
-                         caption: "Error of the time on screen and of the estimate measured with each device clock, one panel each on the same axes, per bucket of the window; a log scale so a clock that stops in standby (minutes) and one-second resolution (hundreds of ms) both show.",
+                         caption: "Error of the time on screen, then of the estimate each device clock would give on the same fetches: one run, whose every sync is evaluated again with each reference clock (what-ifs, not separate runs; the design measures with one of them). One panel each on the same axes, per bucket of the window; a log scale so a clock that stops in standby (minutes) and one-second resolution (hundreds of ms) both show."
+                             + crowdNote(buckets.map { (start: $0.start, samples: Int($0.display.count)) }, time: time),
                          svg: chart.svg(), csv: csv)
+    }
+
+    /// The caption's note on a crowd: each bucket's percentiles are over the players viewing
+    /// then, so when a release brings many freshly synced players at once the p99 falls although
+    /// no player's error shrank. Said when the busiest bucket holds 10 times the median's samples.
+    static func crowdNote(_ buckets: [(start: Int64, samples: Int)], time: TimeUnit) -> String {
+        let counts = buckets.map(\.samples).sorted()
+        guard let busiest = buckets.max(by: { $0.samples < $1.samples }), !counts.isEmpty else { return "" }
+        let median = counts[(counts.count - 1) / 2]
+        guard median > 0, busiest.samples >= 10 * median else { return "" }
+        let at = Format.compact(Double(busiest.start) / 1e9 / time.seconds, 2)
+        return " Each bucket's p50 and p99 are over the players viewing then (the CSV's `samples`): the busiest bucket, "
+            + "at \(at) \(time.name), holds \(busiest.samples) samples against a median of \(median). Such a crowd, as at a "
+            + "release, has nearly all just opened the Store and loaded the store file, so its estimates are fresh: the "
+            + "players long unsynced become a far smaller share, and the p99 falls although no player's error shrank; it climbs back as the crowd leaves."
     }
 
     // MARK: Error by link
