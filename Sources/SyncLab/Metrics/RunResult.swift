@@ -388,7 +388,7 @@ public enum Simulation {
             if coordinator != nil { ShardBox.runOnThreads(shards, body); return }
             DispatchQueue.concurrentPerform(iterations: shards.count) { body(shards[$0]) }
         }
-        func runAll(until t: SimTime, aheadUntil hard: SimTime) { each { $0.world.run(until: t, aheadUntil: hard) } }
+        func runAll(until t: SimTime, earlyUntil hard: SimTime) { each { $0.world.run(until: t, earlyUntil: hard) } }
         let stops = stops ?? progressStops(scenario)
         var reached = SimTime(ns: -scenario.warmup)
         if let release = scenario.population.release {

@@ -24,7 +24,7 @@ extension Simulation {
     /// Runs every shard (`runAll`) from `from` up to `limit`, stopping at each of `stops` in
     /// between to report progress; without a handler, in one go.
     static func advance(from: SimTime, to limit: SimTime, scenario: Scenario, stops: [SimTime], progress: ProgressHandler?,
-                        runAll: (_ until: SimTime, _ aheadUntil: SimTime) -> Void) {
+                        runAll: (_ until: SimTime, _ earlyUntil: SimTime) -> Void) {
         guard let progress else {
             runAll(limit, limit)
             return

@@ -74,7 +74,7 @@ struct ClientState {
     var shownUpTo: Int64 = .min
     /// When the live display tick and the end of this viewing session are due (`.max`: no tick
     /// pending): a response or a tick due before them may be handled at once
-    /// (`World+InlineResponse`).
+    /// (`World+EarlyEvents`).
     var displayDueAt: Int64 = .max
     var viewEndAt: Int64 = .max
     /// In a standby with wakes (`devices.standbyWakes`): when the next wake begins, or while
@@ -82,7 +82,7 @@ struct ClientState {
     /// player's next event (StandbyWakes.swift).
     var standbyDue: Int64 = .max
     /// When the wall clock's next correction is due (`devices.wallClockSync`; `.max`: none): a
-    /// player may run ahead only to before it (`World+InlineResponse`).
+    /// player may run ahead only to before it (`World+EarlyEvents`).
     var wallClockSyncDue: Int64 = .max
     /// The design clock's reading just before the run ends (`.min`: not worked out since the
     /// device last changed): a transition it does not reach is never shown (`World.scheduleDisplay`).
@@ -178,7 +178,7 @@ struct WorldEvent {
         case wallClockSync, wallClockWander
         // The original plan (World+Database.swift); `client` is a slot: player × (positions + 1) + position.
         case databaseArrival, databaseReply, databaseFailed, databaseCountdown, databaseRetry
-        // Whose event each is, and what it means to the shortcuts: WorldEvent+Shortcuts.swift.
+        // Whose event each is, and what it means to the executor: WorldEvent+Execution.swift.
     }
     var client: Int32
     var kind: Kind

@@ -18,7 +18,7 @@ extension World {
     mutating func sweepCancelledFarEvents() {
         let clients = self.clients
         loop.queue.removeFar { World.isCancelled($0, clients) }
-        shortcuts.farSweepAt = max(shortcuts.farSweepAt, 2 * loop.queue.farCount)
+        executor.farSweepAt = max(executor.farSweepAt, 2 * loop.queue.farCount)
     }
 
     /// Whether event e can no longer do anything: its player's epoch for it has moved on

@@ -10,7 +10,6 @@ import SyncLabKernel
 /// refetch falls due.
 extension World {
     /// Schedules player c's next display tick after t, on the design's clock and tick policy.
-
     mutating func scheduleDisplay<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         // Read in place: the state is 512 bytes.
         let s = UnsafePointer(clients.base + c)
@@ -32,28 +31,12 @@ extension World {
             // While a fetch is in flight the next tick is the next transition's. One the clock
             // does not reach before the run ends is never handled: no need to work it out (a clock
             // that only moves forward reaches it after the end if it has not by then).
-            if shortcuts.skipsTicksAfterTheEnd && d.onlyMovesForward && s.pointee.fetchInFlight && readingAtEnd(c, d) < reading { return }
+            if s.pointee.fetchInFlight && tickComesAfterTheEnd(c, reading: reading, d) { return }
             target = d.earliest(s.pointee.device, reaching: ClockReading(ns: reading), notBefore: t)
         }
         let next = d.firstTick(atOrAfter: target, s.pointee.tick, s.pointee.device)
         clients[c].displayDueAt = next.ns
-        if mayRunAhead(c, to: next) {
-            // Handled at the end of this event (`World+InlineResponse`), still counted as one.
-            shortcuts.pendingDisplay = PendingDisplay(client: c, at: next, epoch: s.pointee.displayEpoch)
-            _ = loop.queue.reserveSequence()
-            return
-        }
         schedule(.display, client: c, epoch: s.pointee.displayEpoch, at: next)
-    }
-
-    /// Player c's clock reading just before the run ends, worked out once per device state (in
-    /// the reference fleet, once per player: every fetch asks it while in flight).
-    @inline(__always)
-    mutating func readingAtEnd<C: DeviceClock, T: DeviceClock>(_ c: Int, _ d: DesignClocks<C, T>) -> Int64 {
-        if clients[c].readingAtEnd == .min {
-            clients[c].readingAtEnd = d.reading(clients[c].device, at: SimTime(ns: end.ns &- 1)).ns
-        }
-        return clients[c].readingAtEnd
     }
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.

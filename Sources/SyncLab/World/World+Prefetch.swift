@@ -10,7 +10,7 @@ extension World {
     /// cache misses in turn. It starts loading the state of the first players with events in
     /// this bucket — and in the next one if this one holds few — and the events of the one
     /// after (read when it is the next).
-    mutating func prefetchAhead() {
+    mutating func prefetchFromNewBucket() {
         let count = clients.count
         let players = UnsafeRawPointer(clients.base)
         func player(_ e: WorldEvent) {

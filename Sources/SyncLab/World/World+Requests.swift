@@ -106,12 +106,6 @@ extension World {
         }
         if let failAt {
             schedule(.requestFailed, client: c, epoch: epoch, at: failAt)
-        } else if network.modelsConnection {
-            // Never completed inline: `World+InlineResponse` is the plain path's shortcut.
-            schedule(.responseDone, client: c, epoch: epoch, at: done)
-        } else if mayCompleteInline(c, at: done) {
-            // Decided at the end of this event (`World+InlineResponse`).
-            shortcuts.pendingResponse = PendingResponse(client: c, at: done, epoch: epoch, sequence: loop.queue.reserveSequence())
         } else {
             schedule(.responseDone, client: c, epoch: epoch, at: done)
         }
@@ -192,7 +186,7 @@ extension World {
                                                          exactStamp: exchange.exactStamp,
                                                          serverOffset: exchange.serverOffset)
         clients[c].syncPending = true
-        if shortcuts.settlesSyncsAtOnce { settleSync(c) }
+        syncKept(c)
     }
 
     /// Works out what only samples read of the kept sync: for a stateless estimator its ± bound,

@@ -35,7 +35,7 @@ extension World {
     var samplesFired: UInt32 { measure.pendingBase &+ UInt32(truncatingIfNeeded: measure.pendingSamples.count) }
 
     /// A sample instant: counts the viewing players and leaves the per-player samples pending.
-    mutating func sample<C: DeviceClock, T: DeviceClock>(_ t: SimTime, _ d: DesignClocks<C, T>) {
+    mutating func sample(_ t: SimTime) {
         if server.usesDatabase { databaseSample(t); return }
         measure.recorder.beginSample(at: t, viewing: viewers.count)
         // Outside the window nothing is recorded (and nothing else depends on a sample).
@@ -44,7 +44,6 @@ extension World {
         measure.pendingSamples.append(SampleInstant(t: t, serverNow: serverNow,
                                             truthIndex: Int32(server.store.schedule.firstTransition(after: serverNow)),
                                             bucket: Int32(measure.recorder.currentBucket)))
-        if measure.pendingSamples.count >= shortcuts.pendingSampleLimit { catchUpAllSamples(d) }
     }
 
     /// Records, for player `c`, the instants fired since it last caught up, if it is viewing.

@@ -59,7 +59,7 @@ extension World {
     }
 
     /// Correction `ordinal` of player c is due at `t`; the player keeps the instant, so it runs
-    /// ahead of the world only to before it (`World+InlineResponse`).
+    /// ahead of the world only to before it (`World+EarlyEvents`).
     mutating func scheduleWallClockSync(_ c: Int, ordinal: UInt32, at t: SimTime) {
         clients[c].wallClockSyncDue = t.ns
         schedule(.wallClockSync, client: c, epoch: ordinal, at: t)

@@ -22,7 +22,7 @@ public struct World {
     let design: ResolvedDesign
     var measure: Measurement
     /// Ways of reaching the same results faster, each flipped off by an equivalence test.
-    var shortcuts: Shortcuts
+    var executor: Executor
     /// Requests for the shared fleet sent in the current event, the fleet's answers waiting for
     /// their events (by player), and the fleet's part of the run (`FleetCoordinator`; nil when
     /// the fleet keeps no state players share).
@@ -82,7 +82,7 @@ public struct World {
         viewers = ViewerList(count: n)
         memory = DesignMemory(scenario.client, players: n)
         measure = Measurement(scenario, schedule: schedule, players: players, server: server)
-        shortcuts = Shortcuts(scenario, players: n)
+        executor = Executor(scenario, players: n)
     }
 
     /// The per-player streams' purposes, hashed once (see `ClientState`'s).
@@ -98,70 +98,6 @@ public struct World {
             if u < acc { return i }
         }
         return shares.count - 1
-    }
-
-    /// Runs the scenario to its end and returns the results (one world, no shards).
-    public mutating func run() -> RunResult {
-        if let release = scenario.population.release {
-            run(until: release.at)
-            applyRelease(at: release.at, online: onlineCount())
-        }
-        run(until: end)
-        return finish()
-    }
-
-    /// Handles every event before `limit` (starting the world on first use).
-    public mutating func run(until limit: SimTime) {
-        run(until: limit, aheadUntil: limit)
-    }
-
-    /// `run(until:)` stopping at `limit` only to look (progress), where nothing changes the world
-    /// before `hard`: players handled ahead of the world's clock may pass `limit`, not `hard`.
-    mutating func run(until limit: SimTime, aheadUntil hard: SimTime) {
-        ensureUniqueState()
-        if !loop.started {
-            loop.started = true
-            // Run alone, a world whose players share the fleet runs the fleet's part itself.
-            if fleet == nil && FleetCoordinator.isNeeded(for: scenario) {
-                let coordinator = FleetCoordinator(scenario: scenario, schedule: server.store.schedule, shardPlayers: [players])
-                fleet = FleetLink(coordinator: coordinator, shard: 0, ownsCoordinator: true)
-            }
-            bootstrap()
-        }
-        loop.runLimit = min(limit, end)
-        loop.aheadLimit = min(max(hard, limit), end)
-        // The clock starts the loop: compiled for its own type (`DeviceClock._runWorld`).
-        let clock = scenario.client.clock
-        clock._runWorld(&self)
-    }
-
-    /// Handles every event before `loop.runLimit`, reading the design's clocks through `d`; then
-    /// every viewing player records the pending samples, so whatever reads the results next (or
-    /// runs a release) sees them all.
-    mutating func runEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
-        if fleet != nil {
-            runCoupledEvents(d)
-        } else {
-            var loaded = loop.queue.bucketsLoaded
-            while handleNext(before: loop.runLimit, loaded: &loaded, d) {}
-        }
-        catchUpAllSamples(d)
-    }
-
-    /// Pops and handles the next event before `limit`, if any, loading the state of the players
-    /// coming next (`loaded`: the queue's bucket count last seen). The one step of both loops.
-    @inline(__always)
-    mutating func handleNext<C: DeviceClock, T: DeviceClock>(before limit: SimTime, loaded: inout UInt64,
-                                                              _ d: DesignClocks<C, T>) -> Bool {
-        guard let (t, e) = loop.queue.pop(before: limit) else { return false }
-        if loop.queue.bucketsLoaded != loaded {
-            loaded = loop.queue.bucketsLoaded
-            prefetchAhead()
-        } else {
-            prefetchUpcoming()
-        }
-        handle(e, at: t, d)
-        return true
     }
 
     /// A copied world shares its state tables and the recorder's: the copy being run takes its
@@ -195,12 +131,6 @@ public struct World {
         return completed
     }
 
-    mutating func schedule(_ kind: WorldEvent.Kind, client: Int, epoch: UInt32 = 0, at t: SimTime) {
-        guard t < end else { return }
-        loop.queue.schedule(WorldEvent(client: Int32(client), kind: kind, epoch: epoch), at: t)
-        if loop.queue.farCount > shortcuts.farSweepAt { sweepCancelledFarEvents() }
-    }
-
     mutating func scheduleNextSample() {
         let every = scenario.sampleEvery
         let phase = Int64(measure.samplingRNG.below(UInt64(every)))
@@ -222,16 +152,10 @@ public struct World {
         }
     }
 
+    /// What event e does at t: the model's part of an event, with nothing of how it is carried
+    /// out (`World+Executor` calls it, after the player has caught up to t).
     mutating func handle<C: DeviceClock, T: DeviceClock>(_ e: WorldEvent, at t: SimTime, _ d: DesignClocks<C, T>) {
         let c = Int(e.client)
-        // Before the player's state changes, it records the sample instants that saw it, and
-        // its device goes through the standby wakes due by now.
-        if e.kind.isPlayerEvent {
-            if !server.usesDatabase { catchUpSamples(c, d) }
-            catchUpStandby(c, through: t)
-        } else if e.kind.isDatabaseEvent {
-            catchUpStandby(c / (scenario.positions + 1), through: t)
-        }
         switch e.kind {
         case .visitStart: if e.epoch == clients[c].behaviourEpoch { visitStart(c, t, d) }
         case .viewStart: if e.epoch == clients[c].behaviourEpoch { viewStart(c, t, d) }
@@ -258,7 +182,7 @@ public struct World {
         case .publish:
             server.liveFile += 1
         case .sample:
-            sample(t, d)
+            sample(t)
             scheduleNextSample()
         case .reboot, .appKill, .wallClockChange, .tamper:
             deviceEvent(e.kind, c, ordinal: e.epoch, t, d)
@@ -272,6 +196,5 @@ public struct World {
         case .databaseCountdown: databaseCountdown(c, t, epoch: e.epoch)
         case .databaseRetry: databaseRetry(c, t, epoch: e.epoch)
         }
-        finishPlayerAhead(d)
     }
 }

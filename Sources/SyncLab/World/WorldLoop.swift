@@ -8,10 +8,10 @@ struct WorldLoop {
     let end: SimTime
     /// The instant the current `run(until:)` stops at.
     var runLimit = SimTime.zero
-    /// The instant the shortcuts must not take a player past: the next stop that changes the
+    /// The instant no event is handled early past (`Executor`): the next stop that changes the
     /// world (the release, the end). A stop only to report progress changes nothing, and a player
-    /// may run past it (`World+InlineResponse`): cutting every player's run ahead at each of 50
+    /// may run past it (`World+EarlyEvents`): cutting every player's run ahead at each of 50
     /// progress stops cost R1 two thirds more time.
-    var aheadLimit = SimTime.zero
+    var earlyLimit = SimTime.zero
     var started = false
 }

@@ -8,7 +8,7 @@ import SyncLabKernel
     /// R1 with a transition inside the run: every fetch in flight schedules a display tick for
     /// it, days ahead, cancelled when the response comes back.
     static func longShelfLife(players: Int, days: Int64) throws -> Scenario {
-        var s = try WorldInlineResponseTests.load("r1.json", players: players, duration: days * 24 * .hour)
+        var s = try WorldEarlyEventsTests.load("r1.json", players: players, duration: days * 24 * .hour)
         s.shelfLife = .constant(Double((days - 1) * 24 * .hour))
         return s
     }
@@ -16,16 +16,16 @@ import SyncLabKernel
     @Test func sweepingChangesNothing() throws {
         var cases: [(String, Scenario)] = [("r1, transition on day 4", try Self.longShelfLife(players: 40, days: 5))]
         for file in ["v115-pausing.json", "outage-backoff.json", "original-plan.json"] {
-            cases.append((file, try WorldInlineResponseTests.load(file, players: 200, duration: 2 * .hour)))
+            cases.append((file, try WorldEarlyEventsTests.load(file, players: 200, duration: 2 * .hour)))
         }
         for (label, s) in cases {
             var often = World(scenario: s)
-            often.shortcuts.farSweepAt = 8        // sweeps as soon as the heap holds a few events, then on each doubling
+            often.executor.farSweepAt = 8        // sweeps as soon as the heap holds a few events, then on each doubling
             let swept = often.run()
             var never = World(scenario: s)
-            never.shortcuts.farSweepAt = .max
+            never.executor.farSweepAt = .max
             let kept = never.run()
-            WorldInlineResponseTests.expectSame(swept, kept, label)
+            WorldEarlyEventsTests.expectSame(swept, kept, label)
             #expect(often.loop.queue.farCount <= never.loop.queue.farCount, "\(label)")
         }
     }
@@ -35,15 +35,15 @@ import SyncLabKernel
     @Test func cancelledTicksDoNotPileUp() throws {
         let s = try Self.longShelfLife(players: 40, days: 5)
         var swept = World(scenario: s)
-        swept.shortcuts.farSweepAt = 256
+        swept.executor.farSweepAt = 256
         var kept = World(scenario: s)
-        kept.shortcuts.farSweepAt = .max
+        kept.executor.farSweepAt = .max
         // Stopped before the transition, when the cancelled ticks are all still waiting.
         let stop = SimTime(ns: 3 * 24 * .hour)
         swept.run(until: stop)
         kept.run(until: stop)
         #expect(kept.loop.queue.farCount > 20_000)
         #expect(swept.loop.queue.farCount <= 512)
-        #expect(swept.shortcuts.farSweepAt == 256, "few events survive a sweep, so the threshold stays at its floor")
+        #expect(swept.executor.farSweepAt == 256, "few events survive a sweep, so the threshold stays at its floor")
     }
 }

@@ -36,7 +36,7 @@ import SyncLabKernel
     /// forward to them, singly and together.
     @Test(arguments: ["v115-pausing.json", "v115-uptime.json", "r1.json"])
     func pluginsRunTheSameAsTheBuiltInsTheyForwardTo(file: String) throws {
-        let s = try WorldInlineResponseTests.load(file, players: 300, duration: 2 * .hour)
+        let s = try WorldEarlyEventsTests.load(file, players: 300, duration: 2 * .hour)
         var builtIn = World(scenario: s)
         let expected = builtIn.run()
         var clockOnly = s, tickOnly = s, both = s
@@ -46,7 +46,7 @@ import SyncLabKernel
         both.client.tick = tickOnly.client.tick
         for (label, variant) in [("clock", clockOnly), ("tick", tickOnly), ("both", both)] {
             var world = World(scenario: variant)
-            WorldInlineResponseTests.expectSame(world.run(), expected, "\(file): plug-in \(label)")
+            WorldEarlyEventsTests.expectSame(world.run(), expected, "\(file): plug-in \(label)")
         }
     }
 }

@@ -19,7 +19,7 @@ import SyncLabKernel
 
     static func run(_ s: Scenario, pendingLimit: Int) -> RunResult {
         var world = World(scenario: s)
-        world.shortcuts.pendingSampleLimit = pendingLimit
+        world.executor.pendingSampleLimit = pendingLimit
         return world.run()
     }
 
@@ -53,7 +53,7 @@ import SyncLabKernel
             s.client = design
             let label = "\(design.clock.name), \(design.estimator.name), \(design.probes) probes"
             var eager = World(scenario: s)
-            eager.shortcuts.settlesSyncsAtOnce = true
+            eager.executor.settlesSyncsAtOnce = true
             let atSync = eager.run()
             var lazy = World(scenario: s)
             let later = lazy.run()

@@ -1,6 +1,7 @@
 import SyncLabKernel
 
-/// A player's next events handled at once, ahead of the world's clock, instead of queued.
+/// Early events: a player's next events handled at once, ahead of the world's clock, instead of queued
+/// (one of the executor's ways, `Executor`).
 ///
 /// A request answered when sent (`answersWhenSent`: the file it finds on arrival is the server's
 /// timeline's) knows at once when its response completes. Handling that completion in the event
@@ -9,7 +10,7 @@ import SyncLabKernel
 /// of the player is due before it (each kind declares how the player's state keeps it,
 /// `WorldEvent.Kind.pending`: its next display tick, the end of its viewing session, its wall
 /// clock's next correction, a retry owed; kinds not followed, such as the other device events, and
-/// probe rounds switch the shortcuts off in any scenario that may have them; standby wakes are no
+/// probe rounds switch early handling off in any scenario that may have them; standby wakes are no
 /// events and a player on screen has none), no sample instant falls before it (a sample records the
 /// player's state as of its instant), and the run does not stop before it. Other players' events do
 /// not matter: every player's draws and state are its own, the server answers from functions of
@@ -17,7 +18,7 @@ import SyncLabKernel
 /// tick once the response is in, except that a tick may pass sample instants: it changes nothing a
 /// sample reads (it moves what the UI has shown and may send a request; only a response changes the
 /// sync, the file and the device), so the samples the player records later, with its state then,
-/// are those of the instants. A player with nothing on screen to update runs ahead, fetch after
+/// are those of the instants. A player with nothing on screen to update runs on, fetch after
 /// fetch, until its session ends or the run does. Each event handled so still takes a scheduling
 /// sequence number (a response queued after all keeps its own), so equal times come out in the same
 /// order and the event count is unchanged.
@@ -34,29 +35,29 @@ struct PendingResponse {
 extension World {
     /// Whether the response of player c's request, completing at `done`, may be handled in the
     /// sending event as far as the world is concerned: no sample instant and no stop of the run
-    /// before it. The player's own events are checked at the end of the sending event, once its
-    /// next display tick is known (`completePendingResponse`).
+    /// before it, and no link that models connections (their answers wait in the queue). The player's own events are checked at the end of the sending event, once its
+    /// next display tick is known (`handleEarlyResponse`).
     @inline(__always)
-    func mayCompleteInline(_ c: Int, at done: SimTime) -> Bool {
-        shortcuts.completesResponsesInline && done < loop.aheadLimit && done < measure.nextSampleAt
+    func mayHandleResponseEarly(_ c: Int, at done: SimTime) -> Bool {
+        executor.handlesResponsesEarly && !executor.linksModelConnections && done < loop.earlyLimit && done < measure.nextSampleAt
     }
 
     /// At the end of the sending event: handles the response now if none of the player's other
-    /// events (`Shortcuts.inlineMarks`: its next display tick, the end of its session, ...) is
+    /// events (`Executor.earlyResponseMarks`: its next display tick, the end of its session, ...) is
     /// due by then, else queues it in its reserved place.
-    mutating func completePendingResponse<C: DeviceClock, T: DeviceClock>(_ p: PendingResponse, _ d: DesignClocks<C, T>) {
+    mutating func handleEarlyResponse<C: DeviceClock, T: DeviceClock>(_ p: PendingResponse, _ d: DesignClocks<C, T>) {
         let c = p.client
-        guard p.epoch == clients[c].fetchEpoch, clients[c].nonePending(shortcuts.inlineMarks, atOrBefore: p.at.ns) else {
+        guard p.epoch == clients[c].fetchEpoch, clients[c].nonePending(executor.earlyResponseMarks, atOrBefore: p.at.ns) else {
             loop.queue.schedule(WorldEvent(client: Int32(c), kind: .responseDone, epoch: p.epoch), at: p.at,
                            sequence: p.sequence)
             return
         }
-        shortcuts.responsesInline &+= 1
+        executor.responsesEarly &+= 1
         responseDone(c, p.at, d)
     }
 }
 
-/// A display tick of a player to handle at the end of the current event (`World.mayRunAhead`).
+/// A display tick of a player to handle at the end of the current event (`World.mayHandleTickEarly`).
 struct PendingDisplay {
     var client: Int
     var at: SimTime
@@ -66,31 +67,31 @@ struct PendingDisplay {
 extension World {
     /// Whether player c's next display tick, at `tick`, may be handled at once, ahead of the
     /// world's clock: the same test as for a response but for sample instants — no other event
-    /// of the player pending by then (`Shortcuts.aheadMarks`: no request in flight or owed, the
+    /// of the player pending by then (`Executor.earlyTickMarks`: no request in flight or owed, the
     /// session lasting beyond the tick, no wall-clock correction before it) and no stop of the
     /// run before it — on a design whose requests are answered when sent, from the server's
     /// timeline (never the original plan's database).
     @inline(__always)
-    func mayRunAhead(_ c: Int, to tick: SimTime) -> Bool {
-        shortcuts.runsPlayersAhead && shortcuts.completesResponsesInline && server.answersWhenSent
-            && tick < loop.aheadLimit && clients[c].nonePending(shortcuts.aheadMarks, atOrBefore: tick.ns)
+    func mayHandleTickEarly(_ c: Int, to tick: SimTime) -> Bool {
+        executor.handlesTicksEarly && executor.handlesResponsesEarly && server.answersWhenSent
+            && tick < loop.earlyLimit && clients[c].nonePending(executor.earlyTickMarks, atOrBefore: tick.ns)
     }
 
     /// Ends an event: handles the response and the display ticks it left pending, which may leave
     /// others (a tick that refetches, whose response completes, whose next tick is due, ...), until
     /// the player's next event must wait in the queue.
     @inline(__always)
-    mutating func finishPlayerAhead<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
+    mutating func handleEarlyEvents<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         while true {
-            if let p = shortcuts.pendingResponse {
-                shortcuts.pendingResponse = nil
-                completePendingResponse(p, d)
-            } else if let p = shortcuts.pendingDisplay {
-                shortcuts.pendingDisplay = nil
+            if let p = executor.pendingResponse {
+                executor.pendingResponse = nil
+                handleEarlyResponse(p, d)
+            } else if let p = executor.pendingDisplay {
+                executor.pendingDisplay = nil
                 // A tick cancelled since (the response it was computed before came in) is dropped,
                 // as its event would be.
                 if p.epoch == clients[p.client].displayEpoch && clients[p.client].phase == .viewing {
-                    shortcuts.displaysAhead &+= 1
+                    executor.ticksEarly &+= 1
                     display(p.client, p.at, d)
                 }
             } else {

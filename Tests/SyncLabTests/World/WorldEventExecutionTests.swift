@@ -2,22 +2,22 @@ import Testing
 import SyncLabKernel
 @testable import SyncLab
 
-/// The event kinds' declarations (WorldEvent+Shortcuts.swift) drive the shortcuts: which
+/// The event kinds' declarations (WorldEvent+Execution.swift) drive the shortcuts: which
 /// scenarios take them, and which of a player's pending events their checks read. The runs
-/// compare the shortcuts on with every event queued (`WorldInlineResponseTests.both`).
-@Suite struct WorldEventShortcutsTests {
+/// compare the shortcuts on with every event queued (`WorldEarlyEventsTests.both`).
+@Suite struct WorldEventExecutionTests {
     typealias Kind = WorldEvent.Kind
 
     /// v1.1.5 on a server that answers at once and links without connection set-up, so
     /// responses complete inline and players run ahead, with no device events: each test
     /// switches on its own.
     static func idealised(players: Int = 300, duration: Nanoseconds = 2 * .hour) throws -> Scenario {
-        let s = try WorldInlineResponseTests.load("v115-idealised.json", players: players, duration: duration)
+        let s = try WorldEarlyEventsTests.load("v115-idealised.json", players: players, duration: duration)
         #expect(s.server.answersEachRequestAlone && !s.devices.events.any && s.links.allSatisfy { $0.connection == nil })
         return s
     }
 
-    /// Whether two runs differ in any figure `WorldInlineResponseTests.expectSame` compares.
+    /// Whether two runs differ in any figure `WorldEarlyEventsTests.expectSame` compares.
     static func differ(_ a: RunResult, _ b: RunResult) -> Bool {
         DeterminismTests.fingerprint(a) != DeterminismTests.fingerprint(b) || a.responses != b.responses
             || a.requestsSent != b.requestsSent || a.requestsFailed != b.requestsFailed || a.clientError != b.clientError
@@ -44,10 +44,10 @@ import SyncLabKernel
     /// A response waits for every other event of its player's but its own request's; a display
     /// tick for every other but its own.
     @Test func checksReadEveryOtherPlayerEvent() throws {
-        let shortcuts = Shortcuts(try Self.idealised(), players: 300)
-        #expect(shortcuts.inlineMarks == [PendingMarks(.displayDue), PendingMarks(.viewEnd), PendingMarks(.wallClockSyncDue),
+        let executor = Executor(try Self.idealised(), players: 300)
+        #expect(executor.earlyResponseMarks == [PendingMarks(.displayDue), PendingMarks(.viewEnd), PendingMarks(.wallClockSyncDue),
                                           PendingMarks(.fetchOwed)])
-        #expect(shortcuts.aheadMarks == [PendingMarks(.viewEnd), PendingMarks(.wallClockSyncDue), PendingMarks(.requestInFlight),
+        #expect(executor.earlyTickMarks == [PendingMarks(.viewEnd), PendingMarks(.wallClockSyncDue), PendingMarks(.requestInFlight),
                                          PendingMarks(.fetchOwed)])
     }
 
@@ -79,7 +79,7 @@ import SyncLabKernel
     /// corrections without a frequency wander), the results are the queued run's either way,
     /// and the kinds the run schedules are among those `mayOccur` allows, the device event's
     /// own included.
-    @Test func deviceEventsSwitchTheShortcutsOffAsDeclared() throws {
+    @Test func deviceEventsSwitchEarlyHandlingOffAsDeclared() throws {
         let base = try Self.idealised()
         var cases: [(label: String, kind: Kind?, scenario: Scenario, followedByHand: Bool)] = [("none", nil, base, true)]
         func with(_ label: String, _ kind: Kind, followed: Bool, _ change: (inout DeviceEventsConfig) -> Void) {
@@ -102,10 +102,10 @@ import SyncLabKernel
         }
         for (label, kind, s, followedByHand) in cases {
             let declared = !Kind.allCases.contains { $0.pending == .notFollowed && $0.mayOccur(in: s) }
-            let on = Shortcuts(s, players: s.population.players).completesResponsesInline
+            let on = Executor(s, players: s.population.players).handlesResponsesEarly
             #expect(declared == followedByHand && on == declared, "\(label)")
-            let (inline, queued, handled, ahead) = WorldInlineResponseTests.both(s)
-            WorldInlineResponseTests.expectSame(inline, queued, label)
+            let (inline, queued, handled, ahead) = WorldEarlyEventsTests.both(s)
+            WorldEarlyEventsTests.expectSame(inline, queued, label)
             #expect(queued.responses > 100, "\(label)")
             #expect(on ? handled > 0 && ahead > 0 : handled == 0 && ahead == 0, "\(label)")
             // The kinds pending every 10 minutes of a run of the scenario.
@@ -126,7 +126,7 @@ import SyncLabKernel
     /// display tick's own mark is read by the response's check alone, the request's by the
     /// tick's alone.)
     @Test func eachMarkIsNeeded() throws {
-        let shortSessions = try WorldInlineResponseTests.shortSessions()
+        let shortSessions = try WorldEarlyEventsTests.shortSessions()
         // A design on the wall clock, which its corrections move, corrected every few seconds
         // (more often than a scenario file may ask), with sample instants minutes apart: many
         // responses complete inline and some straddle a correction.
@@ -152,11 +152,11 @@ import SyncLabKernel
         for (mark, inline, s) in cases {
             let label = "\(mark) left out of the \(inline ? "response's" : "tick's") check"
             var queued = World(scenario: s)
-            queued.shortcuts.completesResponsesInline = false
-            queued.shortcuts.runsPlayersAhead = false
+            queued.executor.handlesResponsesEarly = false
+            queued.executor.handlesTicksEarly = false
             let reference = queued.run()
             var fast = World(scenario: s)
-            if inline { fast.shortcuts.inlineMarks.remove(PendingMarks(mark)) } else { fast.shortcuts.aheadMarks.remove(PendingMarks(mark)) }
+            if inline { fast.executor.earlyResponseMarks.remove(PendingMarks(mark)) } else { fast.executor.earlyTickMarks.remove(PendingMarks(mark)) }
             let differs = Self.differ(fast.run(), reference)
             #expect(differs, "\(label)")
         }

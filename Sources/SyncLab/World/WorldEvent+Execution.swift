@@ -1,9 +1,9 @@
 import SyncLabKernel
 
-/// What each kind of event means to the shortcuts that handle a player's next events at once
-/// (`World+InlineResponse`): whose event it is, how the world knows that a player has one of it
+/// What each kind of event means to the executor, which handles a player's next events early
+/// (`World+EarlyEvents`): whose event it is, how the world knows that a player has one of it
 /// pending and when, and which scenarios may produce it. A new kind does not compile until it
-/// says all three; `Shortcuts` derives from them which scenarios take the shortcuts and which of
+/// says all three; `Executor` derives from them which scenarios handle events early and which of
 /// a player's state their checks read.
 extension WorldEvent.Kind: CaseIterable {
     /// Every kind, in declaration order: the raw values count up from 0, so a kind added to the
@@ -31,15 +31,15 @@ extension WorldEvent.Kind: CaseIterable {
     /// The event is the original plan's (`client` is a slot of player `client / (positions + 1)`).
     @inline(__always) var isDatabaseEvent: Bool { owner == .databaseSlot }
 
-    /// How the shortcuts know whether a player has an event of a kind pending before an instant.
+    /// How the executor knows whether a player has an event of a kind pending before an instant.
     enum Pending: Equatable {
         /// The player's state keeps its instant, or a flag set while it is pending (`PendingMark`).
         case kept(PendingMark)
-        /// Never pending for a player the shortcuts handle: one viewing the Store, on a design
+        /// Never pending for a player whose events are handled early: one viewing the Store, on a design
         /// whose requests are answered by the server's timeline. The world's own events are no
-        /// player's (a sample instant is checked apart, `World.mayCompleteInline`).
+        /// player's (a sample instant is checked apart, `World.mayHandleResponseEarly`).
         case never
-        /// Not followed: a scenario that may produce it takes no shortcut (`Shortcuts.init`).
+        /// Not followed: a scenario that may produce it handles no event early (`Executor.init`).
         case notFollowed
     }
 
@@ -60,7 +60,23 @@ extension WorldEvent.Kind: CaseIterable {
         case .wallClockSync: .kept(.wallClockSyncDue)
         case .wallClockWander: .notFollowed
         // The original plan's requests go through its database, whose answers wait in its queue:
-        // its players take no shortcut (`World.mayRunAhead` needs `answersWhenSent`).
+        // its players handle no event early (`World.mayHandleTickEarly` needs `answersWhenSent`).
+        case .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: .never
+        }
+    }
+
+    /// Which of the executor's early handlings may take an event of this kind instead of the
+    /// queue when the model schedules it (`World.schedule`): a player's response
+    /// (`World.mayHandleResponseEarly`), its display tick (`World.mayHandleTickEarly`), or none.
+    enum Early { case response, tick, never }
+
+    var early: Early {
+        switch self {
+        case .responseDone: .response
+        case .display: .tick
+        case .visitStart, .viewStart, .viewEnd, .deepSleep, .sendRequest, .serverReply, .requestFailed: .never
+        case .cron, .publish, .sample: .never
+        case .reboot, .appKill, .wallClockChange, .tamper, .wallClockSync, .wallClockWander: .never
         case .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: .never
         }
     }
@@ -87,7 +103,7 @@ extension WorldEvent.Kind: CaseIterable {
     }
 }
 
-/// What a player's state keeps of one of its pending events, for the shortcuts to tell whether
+/// What a player's state keeps of one of its pending events, for the executor to tell whether
 /// it comes before an instant (`ClientState.isPending`).
 enum PendingMark: UInt8, CaseIterable {
     /// Its instant: the live display tick (`displayDueAt`), the end of the viewing session
@@ -98,7 +114,7 @@ enum PendingMark: UInt8, CaseIterable {
     case requestInFlight, fetchOwed
 }
 
-/// A set of `PendingMark`s: which of a player's pending events a shortcut's check reads.
+/// A set of `PendingMark`s: which of a player's pending events an early handling's check reads.
 struct PendingMarks: OptionSet, Sendable {
     let rawValue: UInt8
     init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -130,7 +146,7 @@ extension ClientState {
     }
 
     /// Whether none of the player's events that `marks` stand for is pending at or before `t`.
-    /// Each mark is written out (it runs per response and per tick): `WorldEventShortcutsTests` checks
+    /// Each mark is written out (it runs per response and per tick): `WorldEventExecutionTests` checks
     /// that every mark is.
     @inline(__always)
     func nonePending(_ marks: PendingMarks, atOrBefore t: Int64) -> Bool {

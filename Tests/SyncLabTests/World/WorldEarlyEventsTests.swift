@@ -3,9 +3,9 @@ import SyncLabKernel
 @testable import SyncLab
 
 /// Responses handled in the event that sent their request, and players run ahead of the world's
-/// clock (`World+InlineResponse`): only when nothing can come in between, so a run is the same
+/// clock (`World+EarlyEvents`): only when nothing can come in between, so a run is the same
 /// with the shortcuts on or off.
-@Suite struct WorldInlineResponseTests {
+@Suite struct WorldEarlyEventsTests {
     static func load(_ file: String, players: Int, duration: Nanoseconds) throws -> Scenario {
         var s = try ScenarioLoader().load(path: ScenarioFiles.path(file))
         s.population.players = players
@@ -22,12 +22,12 @@ import SyncLabKernel
         var fast = World(scenario: s)
         let inline = fast.run()
         var slow = World(scenario: s)
-        slow.shortcuts.completesResponsesInline = false
-        slow.shortcuts.runsPlayersAhead = false
-        slow.shortcuts.skipsTicksAfterTheEnd = false      // every in-flight tick worked out (`World+Display`)
+        slow.executor.handlesResponsesEarly = false
+        slow.executor.handlesTicksEarly = false
+        slow.executor.skipsTicksAfterTheEnd = false      // every in-flight tick worked out (`World+Display`)
         let queued = slow.run()
-        #expect(slow.shortcuts.responsesInline == 0 && slow.shortcuts.displaysAhead == 0)
-        return (inline, queued, fast.shortcuts.responsesInline, fast.shortcuts.displaysAhead)
+        #expect(slow.executor.responsesEarly == 0 && slow.executor.ticksEarly == 0)
+        return (inline, queued, fast.executor.responsesEarly, fast.executor.ticksEarly)
     }
 
     static func expectSame(_ a: RunResult, _ b: RunResult, _ label: String) {
@@ -104,13 +104,13 @@ import SyncLabKernel
 
     /// Device events other than the wall clock's corrections are not followed: with reboots on,
     /// every event is queued.
-    @Test func otherDeviceEventsSwitchTheShortcutsOff() throws {
+    @Test func otherDeviceEventsSwitchEarlyHandlingOff() throws {
         var s = try Self.load("v115-pausing.json", players: 200, duration: 1 * .hour)
         s.devices.events.reboots = DeviceEventsConfig.Reboots(every: .exponential(mean: 12 * 3_600e9))
         var world = World(scenario: s)
         _ = world.run()
-        #expect(!world.shortcuts.completesResponsesInline)
-        #expect(world.shortcuts.responsesInline == 0 && world.shortcuts.displaysAhead == 0)
+        #expect(!world.executor.handlesResponsesEarly)
+        #expect(world.executor.responsesEarly == 0 && world.executor.ticksEarly == 0)
     }
 
     /// R1: nothing on screen to update, one sample instant a day. A player has at most one
