@@ -93,6 +93,8 @@ extension World {
     /// the model asks for an event. A player's response or display tick that the kinds'
     /// declarations (`WorldEvent.Kind.early`) let the executor take early is kept to handle at the
     /// end of the current event instead (`World+EarlyEvents`); it still takes its sequence number.
+    /// Inlined: at a call site the kind is a constant, and the choice folds away.
+    @inline(__always)
     mutating func schedule(_ kind: WorldEvent.Kind, client: Int, epoch: UInt32 = 0, at t: SimTime) {
         guard t < end else { return }
         switch kind.early {
