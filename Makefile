@@ -41,8 +41,8 @@ reports: build
 	@$(SYNCLAB) search $(SEARCH) --out Reports/search --quiet > /dev/null; test $$? -le 1
 	@echo "reports regenerated: $(REPORTED), Reports/README.md and Reports/search"
 
-# Fail if a committed report differs from what the code produces now. The search is checked in a
-# folder as deep as Reports/search: its best.json extends the base by a path relative to it.
+# Fail if a committed report differs from what the code produces now. The search's files name
+# no folder (best.json stands alone), so it is checked in a temporary folder like the runs.
 check-reports: build
 	@tmp=$$(mktemp -d); status=0; \
 	for s in $(REPORTED); do \

@@ -103,7 +103,7 @@ printf '{ "extends": "r1.json", "name": "r1-tiny", "duration": "10m", "populatio
   && "$S" sweep tiny.json --vary client.probes=1,2 --vary server.timestampResolution=1s,1ms --shard 1/2 --out sw1 --quiet > /dev/null 2>&1)
 cp "$W/sw/sweep-part.csv" $C/merge-sweep/whole
 { cat "$W/sw0/sweep-part.csv"; echo "$CUT"; cat "$W/sw1/sweep-part.csv"; } > $C/merge-sweep/two-shards
-awk -F, 'BEGIN{OFS=","} NR==4{$4=7} {print}' "$W/sw/sweep-part.csv" > $C/merge-sweep/edited-share
+awk -F, 'BEGIN{OFS=","} NR==4{$5=7} {print}' "$W/sw/sweep-part.csv" > $C/merge-sweep/edited-share
 printf '{ "extends": "recommended.json", "name": "rec-tiny", "duration": "100m", "warmup": "1m", "population": { "players": 300 }, "budgets": [] }\n' > "$W/rec-tiny.json"
 cp Scenarios/recommended.json "$W/recommended.json"
 printf '{ "base": "rec-tiny.json", "knobs": [ { "key": "client.probes", "values": [1, 2, 3] }, { "key": "server.fleet.servers", "values": [1, 2, 4], "monotone": true } ], "objective": "peakRequestsPerSecond", "seeds": 2, "screen": { "players": 100, "slack": 0.5 }, "constraints": [ { "name": "err", "metric": "clientErrorMs.p99", "max": 400 } ] }\n' > "$W/sm.json"

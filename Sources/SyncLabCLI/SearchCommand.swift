@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SyncLab
 import SyncLabReports
 import SyncLabKernel
@@ -31,13 +26,16 @@ struct SearchCommand {
     most favourable value with fewer players and one seed, confirms survivors at the base's size
     with every seed, and bisects the monotone knob for its smallest passing value. Every run
     uses the same seeds (common random numbers); the files are byte-identical for any --threads.
+    Of designs with the same objective, the one whose worst constraint has the most room wins
+    (margin: (limit - value)/limit for a max, (value - limit)/limit for a min), then the first.
 
     Writes DIR:
       search.md        the winner, the Pareto front of the objective against the 500 ms
                        figure, every full-size candidate and what the search cost
-      candidates.csv   every candidate: knobs, mean figures, verdict, stage reached, why
+      candidates.csv   every candidate: knobs, margin, mean figures, verdict, stage reached, why
       pareto.csv/.svg  every full-size candidate, the front marked
-      best.json        the winner as a scenario extending the base (only when one meets)
+      best.json        the winner as a scenario that stands alone (the base merged, the
+                       winner's knobs set): it runs wherever it is copied (only when one meets)
 
     OPTIONS
       --shard i/n      search only the groups g with g mod n = i and write DIR/search-part.csv
@@ -166,7 +164,8 @@ struct SearchCommand {
                 let values = plan.figures.map { key in SearchPart.rounded(key == "servers" ? servers : figures[key] ?? nil) }
                 let run = SearchRun(candidate: c, stage: stage, seed: seed, values: values)
                 say("candidate \(c) (\(plan.describe(c))), \(stage.rawValue) seed \(seed): "
-                    + (stage == .screen ? (plan.prunedAtScreen(run) ? "pruned" : "passes screening") : (plan.meets(run) ? "meets" : "misses")) + "\n")
+                    + (stage == .screen ? (plan.prunedAtScreen(run) ? "pruned" : "passes screening") : (plan.meets(run) ? "meets" : "misses"))
+                    + ", margin " + Self.marginText(plan.margin(run)) + "\n")
                 return values
             }
         }
@@ -177,7 +176,7 @@ struct SearchCommand {
         }
         // One machine is the part 0/1 merged: the same path as `merge`, so the same bytes.
         switch SearchPart.parse(part.text) {
-        case .success(let p): return report([("the search", p)], baseValue: baseValue, out: out, inputs: inputs)
+        case .success(let p): return report([("the search", p)], out: out, inputs: inputs)
         case .failure(let e):
             complain("synclab search: internal error: \(e)\n")
             return 2
@@ -207,21 +206,20 @@ struct SearchCommand {
                 return 2
             }
         }
-        // best.json sets whole arrays from the base: read it, and check it is the searched one.
+        // best.json holds the base in full: check the base is a scenario before reading it.
         let spec = parts[0].part.spec
-        let baseValue: JSONValue
         do {
             try SearchSpace.checkBaseFile(spec.basePath, loader: cli.loader)
-            baseValue = try cli.loader.mergedValue(path: spec.basePath)
+            _ = try cli.loader.mergedValue(path: spec.basePath)
         } catch {
             complain("synclab merge: the search's base scenario: \(error)\n")
             return 2
         }
-        return report(parts, baseValue: baseValue, out: out, inputs: inputs + cli.loader.inputFiles(path: spec.basePath))
+        return report(parts, out: out, inputs: inputs + cli.loader.inputFiles(path: spec.basePath))
     }
 
     /// Merges parts, writes the report folder and says the verdict: 0 a winner, 1 none, 2 bad input.
-    func report(_ parts: [(source: String, part: SearchPart)], baseValue: JSONValue, out: String, inputs: [String]) -> Int32 {
+    func report(_ parts: [(source: String, part: SearchPart)], out: String, inputs: [String]) -> Int32 {
         let command = parts.count == 1 && parts[0].source == "the search" ? "search" : "merge"
         let spec: SearchSpec, runs: [SearchRun]
         switch SearchReport.merge(parts) {
@@ -233,14 +231,21 @@ struct SearchCommand {
         let outcome = spec.plan.outcome(runs)
         var files = SearchReport.files(spec, runs: runs, best: outcome.winner == nil ? nil : "best.json")
         if let w = outcome.winner {
-            let extends = SearchCommand.extendsPath(from: out, to: spec.basePath)
-            files.append(("best.json", SearchReport.bestScenario(spec, winner: w, base: baseValue, extends: extends)))
+            let overrides = zip(spec.plan.knobs, spec.plan.values(of: w)).map { ScenarioLoader.Override(keyPath: $0.keyPath, value: $1) }
+            do {
+                let design = try cli.loader.standaloneValue(path: spec.basePath, overrides: overrides)
+                files.append(("best.json", SearchReport.bestScenario(spec, winner: w, design: design)))
+            } catch {
+                complain("synclab \(command): the search's base scenario: \(error)\n")
+                return 2
+            }
         }
         let plan = spec.plan
         say("\(outcome.fullRuns) full-size runs and \(outcome.screenRuns) screening runs; the whole grid at full size is \(plan.candidates * plan.seeds.count)\n")
         if let w = outcome.winner {
-            let objective = outcome.fates.first { $0.candidate == w }?.objective
-            say("winner: candidate \(w) (\(plan.describe(w))), \(plan.objective.key) " + (objective == nil ? "not measured" : Headline.cell(objective)) + "\n")
+            let fate = outcome.fates.first { $0.candidate == w }
+            say("winner: candidate \(w) (\(plan.describe(w))), \(plan.objective.key) " + (fate?.objective == nil ? "not measured" : Headline.cell(fate?.objective))
+                + ", margin " + Self.marginText(fate?.margin) + "\n")
         } else if let n = outcome.nearestMiss, let fate = outcome.fates.first(where: { $0.candidate == n }) {
             say("no design meets every constraint; nearest miss: candidate \(n) (\(plan.describe(n))), which \(fate.reason)\n")
         } else {
@@ -248,6 +253,12 @@ struct SearchCommand {
         }
         guard write(files, to: out, inputs: inputs, shown: "search.md", command: command) else { return 2 }
         return outcome.winner == nil ? 1 : 0
+    }
+
+    /// A margin for stdout: an unmeasured constraint leaves no room to state.
+    static func marginText(_ margin: Double?) -> String {
+        let cell = Headline.cell(margin)
+        return cell.isEmpty ? "none (a constraint's figure was not measured)" : cell
     }
 
     func write(_ files: [(name: String, contents: String)], to out: String, inputs: [String], shown: String, command: String = "search") -> Bool {
@@ -260,31 +271,5 @@ struct SearchCommand {
         }
         say("wrote \(ReportWriter.expanded(out))/\(shown)\n")
         return true
-    }
-
-    /// What `best.json`, written into the folder `dir`, says in `extends` to name `file` (both
-    /// as the command line gave them). The loader takes `..` in `extends` by the text, from the
-    /// path `best.json` is named by; the file system takes it by the real folders. So: `file`
-    /// relative to the folder the report lands in (`dir` resolved, as `ReportWriter` resolves
-    /// it), and an absolute path when `dir` leads through a symbolic link, since then `..` from
-    /// the link's side and from the folder's own lead to different places and no relative path
-    /// is right from both. `file` is written as given (links kept, `.` and `..` taken by the
-    /// text) when that names the same file, else by its real path.
-    static func extendsPath(from dir: String, to file: String) -> String {
-        let folder = SafePaths.resolved(dir)
-        guard let resolved = realpath(ReportWriter.expanded(file), nil) else { return SafePaths.resolved(file) }
-        let real = String(cString: resolved)
-        free(resolved)
-        let base = SafePaths.absolute(file).flatMap { SafePaths.resolved($0) == real ? $0 : nil } ?? real
-        guard SafePaths.absolute(dir) == folder else { return base }
-        return relativePath(from: folder, to: base)
-    }
-
-    /// The relative path from the folder `from` to the file `to`, both absolute and resolved.
-    static func relativePath(from: String, to: String) -> String {
-        let a = from.split(separator: "/").map(String.init), b = to.split(separator: "/").map(String.init)
-        var common = 0
-        while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
-        return (Array(repeating: "..", count: a.count - common) + b[common...]).joined(separator: "/")
     }
 }

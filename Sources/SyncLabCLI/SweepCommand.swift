@@ -22,10 +22,14 @@ struct SweepCommand {
     same seeds at every point (common random numbers).
 
     Writes DIR:
-      sweep.csv             one row per point and seed: point, seed, the varied values, every
-                            headline figure (the keys of summary.json / budgets)
-      sweep.md              the grid, a table of the main figures, and the chart
-      sweep_chart.svg/.csv  the chart's figure (mean over seeds) against the first varied key
+      sweep.csv             one row per point and seed: point, seed, the varied values, the
+                            run's budgets (PASS/FAIL, judged as run and check judge them) and
+                            the point's (PASS when every seed passes), every headline figure
+                            (the keys of summary.json / budgets), then each link's figures
+      sweep.md              the grid, which points pass their budgets, a table of the main
+                            figures, and the chart
+      sweep_chart.svg/.csv  the chart's figure (mean over seeds) against the first key that
+                            varies (more than one value)
 
     OPTIONS
       --vary KEYPATH=V,...  a key path as errors name it (client.clock, population.players,
@@ -34,7 +38,8 @@ struct SweepCommand {
       --shard i/n           run only the points p with p mod n = i (0 ≤ i < n) and write a part
                             (DIR/sweep-part.csv) for 'synclab merge'
       --out DIR             default: Reports/sweep-<name>, or Reports/sweep-<name>-part-i-of-n
-      --chart FIGURE        the figure to chart (default transitionBest500msShare.p1)
+      --chart FIGURE        the figure to chart (default transitionBest500msShare.p1; a link's
+                            figure, such as clientErrorMs.byLink.3g.p99, too)
       --threads N           threads per run (files are byte-identical for any number)
       --quiet               no progress (which run of how many, and how far) on stderr
 
@@ -134,7 +139,8 @@ struct SweepCommand {
             complain("synclab sweep: \(error)\n")
             return 2
         }
-        let figures = Headline.keys(for: [base]).map(\.key)
+        // The headline figures, then each link's: a budget on one link is judged on the latter.
+        let figures = Headline.keys(for: [base]).map(\.key) + SweepSpec.linkFigures(for: base)
         guard figures.contains(chart) else {
             return usage("--chart: '\(chart)' is not a headline figure; one of: \(figures.joined(separator: ", "))")
         }
@@ -191,7 +197,9 @@ struct SweepCommand {
                 cli.progressDone(flags: parsed.flags)
                 rows.append(SweepPart.row(point: point.index, seed: seed, result: result, figures: figures))
             }
-            say("point \(point.index): " + zip(axes, spec.values(ofPoint: point.index)).map { "\($0.keyPath)=\($1)" }.joined(separator: " ") + "\n")
+            let verdict = SweepReport.pointVerdict(Array(rows.suffix(seeds.count)))
+            say("point \(point.index): " + zip(axes, spec.values(ofPoint: point.index)).map { "\($0.keyPath)=\($1)" }.joined(separator: " ")
+                + (verdict.isEmpty ? "" : ", budgets \(verdict)") + "\n")
         }
         complain("simulated \(rows.count) runs in \(Format.fixed(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 2)) s wall\n")
         let part = SweepPart(spec: spec, shard: shard, shards: shards, rows: rows)

@@ -292,7 +292,7 @@ public enum SearchReport {
 
         // candidates.csv: every candidate, its fate and the mean figures of the last stage it ran.
         var csv = "candidate," + plan.knobs.map { Format.csv($0.keyPath) }.joined(separator: ",")
-            + ",verdict,stage,seeds_run,failing_seeds," + plan.figures.map { Format.csv("mean_" + $0) }.joined(separator: ",") + ",reason\n"
+            + ",verdict,stage,seeds_run,failing_seeds,margin," + plan.figures.map { Format.csv("mean_" + $0) }.joined(separator: ",") + ",reason\n"
         for fate in outcome.fates {
             let own = (byCandidate[fate.candidate] ?? []).filter { $0.stage == fate.stage }
             let means = plan.figures.indices.map { i -> String in
@@ -300,17 +300,17 @@ public enum SearchReport {
                 return v.isEmpty ? "" : Headline.cell(v.reduce(0, +) / Double(v.count))
             }
             csv += "\(fate.candidate)," + cells(plan, fate.candidate).map(Format.csv).joined(separator: ",") + ","
-                + Format.csv(fate.verdict.rawValue) + "," + (fate.stage?.rawValue ?? "none") + ",\(fate.seedsRun),\(fate.failingSeeds),"
+                + Format.csv(fate.verdict.rawValue) + "," + (fate.stage?.rawValue ?? "none") + ",\(fate.seedsRun),\(fate.failingSeeds),\(Headline.cell(fate.margin)),"
                 + means.joined(separator: ",") + "," + Format.csv(fate.reason) + "\n"
         }
 
         // pareto.csv: every full-size candidate, whether it meets the constraints and is on the front.
         var pareto = "candidate," + plan.knobs.map { Format.csv($0.keyPath) }.joined(separator: ",")
-            + ",mean_\(Format.csv(plan.objective.key)),mean_\(SearchSpace.mainFigure),verdict,on_front\n"
+            + ",mean_\(Format.csv(plan.objective.key)),mean_\(SearchSpace.mainFigure),margin,verdict,on_front\n"
         let full = outcome.fates.filter { $0.stage == .full }
         for f in full {
             pareto += "\(f.candidate)," + cells(plan, f.candidate).map(Format.csv).joined(separator: ",") + ","
-                + Headline.cell(f.objective) + "," + Headline.cell(f.main) + "," + f.verdict.rawValue + "," + (outcome.front.contains(f.candidate) ? "yes" : "no") + "\n"
+                + Headline.cell(f.objective) + "," + Headline.cell(f.main) + "," + Headline.cell(f.margin) + "," + f.verdict.rawValue + "," + (outcome.front.contains(f.candidate) ? "yes" : "no") + "\n"
         }
         let chart = paretoChart(plan, outcome, objectiveLabel: objectiveLabel)
 
@@ -321,7 +321,9 @@ public enum SearchReport {
         if let w = outcome.winner, let fate = outcome.fates.first(where: { $0.candidate == w }) {
             md += "**Winner: \(describe(plan, w)).** It meets every constraint on \(fate.seedsRun) seed\(fate.seedsRun == 1 ? "" : "s") at the base's size "
                 + "(\(Format.count(spec.players, "player"))) with \(objectiveLabel) \(Headline.cell(fate.objective)) "
-                + "and \(labels[SearchSpace.mainFigure] ?? SearchSpace.mainFigure) \(Headline.cell(fate.main)). "
+                + "and \(labels[SearchSpace.mainFigure] ?? SearchSpace.mainFigure) \(Headline.cell(fate.main)); "
+                + "its worst constraint has a margin of \(Headline.cell(fate.margin)) (the room left, relative to the limit; "
+                + "equal \(objectiveLabel) is decided by the larger margin). "
                 + (best.map { "[\($0)](\($0)) is that design as a scenario: `synclab run` or `synclab check` it as it is.\n\n" } ?? "\n\n")
         } else if let n = outcome.nearestMiss, let fate = outcome.fates.first(where: { $0.candidate == n }) {
             md += "**No design in the space meets every constraint.** The nearest miss is \(describe(plan, n)), which \(fate.reason).\n\n"
@@ -345,22 +347,22 @@ public enum SearchReport {
         } else {
             md += "Full-size candidates meeting every constraint not on `\(SearchSpace.mainFigure)` that no other such candidate beats "
                 + "on both \(objectiveLabel) (lower) and `\(SearchSpace.mainFigure)` (higher):\n\n"
-            md += "| " + plan.knobs.map { "`\(SweepReport.shortKey($0.keyPath))`" }.joined(separator: " | ") + " | \(objectiveLabel) | `\(SearchSpace.mainFigure)` | verdict |\n"
-            md += "|" + String(repeating: "---|", count: plan.knobs.count) + "---:|---:|---|\n"
+            md += "| " + plan.knobs.map { "`\(SweepReport.shortKey($0.keyPath))`" }.joined(separator: " | ") + " | \(objectiveLabel) | `\(SearchSpace.mainFigure)` | margin | verdict |\n"
+            md += "|" + String(repeating: "---|", count: plan.knobs.count) + "---:|---:|---:|---|\n"
             for c in outcome.front {
                 let f = outcome.fates.first { $0.candidate == c }!
                 md += "| " + cells(plan, c).map { $0.replacingAll("|", with: "\\|") }.joined(separator: " | ")
-                    + " | \(Headline.cell(f.objective)) | \(Headline.cell(f.main)) | \(f.verdict.rawValue) |\n"
+                    + " | \(Headline.cell(f.objective)) | \(Headline.cell(f.main)) | \(Headline.cell(f.margin)) | \(f.verdict.rawValue) |\n"
             }
             md += "\n"
         }
         md += "![\(chart.title)](\(chart.svgFile))\n\n\(chart.caption) Data: [\(chart.csvFile)](\(chart.csvFile)).\n\n"
         md += "## Every candidate run at full size\n\n"
-        md += "| " + plan.knobs.map { "`\(SweepReport.shortKey($0.keyPath))`" }.joined(separator: " | ") + " | \(objectiveLabel) | `\(SearchSpace.mainFigure)` | verdict | why |\n"
-        md += "|" + String(repeating: "---|", count: plan.knobs.count) + "---:|---:|---|---|\n"
+        md += "| " + plan.knobs.map { "`\(SweepReport.shortKey($0.keyPath))`" }.joined(separator: " | ") + " | \(objectiveLabel) | `\(SearchSpace.mainFigure)` | margin | verdict | why |\n"
+        md += "|" + String(repeating: "---|", count: plan.knobs.count) + "---:|---:|---:|---|---|\n"
         for f in full {
             md += "| " + cells(plan, f.candidate).map { $0.replacingAll("|", with: "\\|") }.joined(separator: " | ")
-                + " | \(Headline.cell(f.objective)) | \(Headline.cell(f.main)) | \(f.verdict.rawValue) | \(f.reason.replacingAll("|", with: "\\|")) |\n"
+                + " | \(Headline.cell(f.objective)) | \(Headline.cell(f.main)) | \(Headline.cell(f.margin)) | \(f.verdict.rawValue) | \(f.reason.replacingAll("|", with: "\\|")) |\n"
         }
         md += "\nEvery candidate, with its stage, verdict and reason: [candidates.csv](candidates.csv).\n"
         return [("search.md", md), ("candidates.csv", csv), (chart.csvFile, pareto), (chart.svgFile, chart.svg)]
@@ -418,29 +420,35 @@ public enum SearchReport {
         return name.count <= 100 ? name : String(name.prefix(95)) + "-best"
     }
 
-    /// `best.json`: a scenario that extends the base with the winner's knob values. `base` is
-    /// the base's merged JSON (for knobs inside arrays, whose whole array is written); `extends`
-    /// is the base's path relative to the folder `best.json` is written to.
-    public static func bestScenario(_ spec: SearchSpec, winner c: Int, base: JSONValue, extends: String) -> String {
+    /// `best.json`: the winner as a scenario that stands alone, so it runs wherever it is
+    /// copied. `design` is the base with the winner's knobs set, its `extends` chain merged
+    /// (`ScenarioLoader.standaloneValue`); this names it, points editors at the schema `synclab
+    /// schema` writes, and holds the search's own constraints as its budgets when it gave them.
+    public static func bestScenario(_ spec: SearchSpec, winner c: Int, design: JSONValue) -> String {
         let plan = spec.plan
-        let out = plan.settings(of: c, base: base)
+        let knobbed = Set(plan.knobs.map(\.keyPath))
         var members: [JSONMember] = [
-            JSONMember(key: "extends", value: .string(extends)),
+            JSONMember(key: "$schema", value: .string("scenario.schema.json")),
             JSONMember(key: "name", value: .string(bestName(spec))),
             JSONMember(key: "description", value: .string("The cheapest design of the search '\(spec.name)' over \(spec.scenario): "
-                + plan.describe(c) + ". Written by synclab search.")),
+                + plan.describe(c) + ". Written by synclab search, with the base's settings in full.")),
         ]
-        // A knob on the name or the description sets it: a JSON object holds each key once.
-        if case .object(let m) = out {
-            for member in m {
-                if let i = members.firstIndex(where: { $0.key == member.key }) { members[i] = member } else { members.append(member) }
+        if case .object(let m) = design {
+            for member in m where member.key != "$schema" && member.key != "extends" {
+                // A knob on the name or the description sets it; otherwise this file's own.
+                if let i = members.firstIndex(where: { $0.key == member.key }) {
+                    if knobbed.contains(member.key) { members[i] = member }
+                } else {
+                    members.append(member)
+                }
             }
         }
         if spec.constraintsGiven {
-            members.append(JSONMember(key: "budgets", value: .array(plan.constraints.map { b in
+            let budgets = JSONMember(key: "budgets", value: .array(plan.constraints.map { b in
                 .object([JSONMember(key: "name", value: .string(b.name)), JSONMember(key: "metric", value: .string(b.metric)),
                          JSONMember(key: b.comparison.rawValue, value: .number(b.limit, literal: NumberText.compact(b.limit, 12)))])
-            })))
+            }))
+            if let i = members.firstIndex(where: { $0.key == "budgets" }) { members[i] = budgets } else { members.append(budgets) }
         }
         return JSONValue.object(members).serialized(indent: 2) + "\n"
     }

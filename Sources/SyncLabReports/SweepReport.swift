@@ -38,9 +38,9 @@ public struct SweepSpec: Sendable, Equatable {
     public var fingerprint: String
     public var axes: [SweepAxis]
     public var seeds: [UInt64]
-    /// The figure the chart plots against the first varied key.
+    /// The figure the chart plots against the varied key (`chartAxis`).
     public var chart: String
-    /// The figure columns, in order.
+    /// The figure columns, in order: the headline figures, then each link's (`linkFigures`).
     public var figures: [String]
 
     public init(scenario: String, fingerprint: String, axes: [SweepAxis], seeds: [UInt64], chart: String, figures: [String]) {
@@ -82,6 +82,21 @@ public struct SweepSpec: Sendable, Equatable {
 
     public func values(ofPoint p: Int) -> [String] {
         zip(axes, indices(ofPoint: p)).map { $0.values[$1] }
+    }
+
+    /// The point whose value index on each axis is `indices`: the inverse of `indices(ofPoint:)`.
+    public func point(ofIndices indices: [Int]) -> Int {
+        zip(axes, indices).reduce(0) { $0 * $1.0.values.count + $1.1 }
+    }
+
+    /// The axis the chart runs along: the first that varies (more than one value), else the first.
+    public var chartAxis: Int { axes.firstIndex { $0.values.count > 1 } ?? 0 }
+
+    /// The figures a scenario's runs measure per link, for each of its links (`Figure.keys`, the
+    /// `<link>` ones: each link's displayed error p50, p99 and maximum and its bound coverage):
+    /// what a budget on one link names, so a sweep shows where a link comes near its budget.
+    public static func linkFigures(for scenario: Scenario) -> [String] {
+        Figure.keys(for: scenario).filter { Figure.declared($0)?.placeholder == "<link>" }
     }
 
     /// The shard that runs point `p` of `count`: round robin, so every shard gets a similar mix.
@@ -148,13 +163,20 @@ public struct SweepPart: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
         public var point: Int
         public var seed: UInt64
+        /// The run's budgets as `synclab run` and `check` judge them (`RunResult.budgetVerdicts`):
+        /// PASS when every one holds, FAIL when one fails, empty when the point sets none.
+        public var budgets: String
         /// `Headline.cell` of each of the spec's figures.
         public var cells: [String]
-        public init(point: Int, seed: UInt64, cells: [String]) {
+        public init(point: Int, seed: UInt64, budgets: String = "", cells: [String]) {
             self.point = point
             self.seed = seed
+            self.budgets = budgets
             self.cells = cells
         }
+
+        /// The words a row's budgets are judged in.
+        public static let verdicts = ["PASS", "FAIL", ""]
     }
 
     public var spec: SweepSpec
@@ -171,17 +193,19 @@ public struct SweepPart: Sendable, Equatable {
 
     public static let fileName = "sweep-part.csv"
 
-    /// The row of one run: its figures as CSV cells.
+    /// The row of one run: its budgets' verdict and its figures as CSV cells.
     public static func row(point: Int, seed: UInt64, result: RunResult, figures: [String]) -> Row {
         let f = result.figures
-        return Row(point: point, seed: seed, cells: figures.map { Headline.cell(f[$0] ?? nil) })
+        let verdicts = result.budgetVerdicts
+        return Row(point: point, seed: seed, budgets: verdicts.isEmpty ? "" : verdicts.allSatisfy(\.pass) ? "PASS" : "FAIL",
+                   cells: figures.map { Headline.cell(f[$0] ?? nil) })
     }
 
-    /// The part file: two header lines, then `point,seed,<figures>` rows.
+    /// The part file: two header lines, then `point,seed,budgets,<figures>` rows.
     public var text: String {
         var out = "# synclab sweep part \(shard)/\(shards)\n# \(spec.json)\n"
-        out += "point,seed," + spec.figures.map(Format.csv).joined(separator: ",") + "\n"
-        for r in rows { out += "\(r.point),\(r.seed)," + r.cells.joined(separator: ",") + "\n" }
+        out += "point,seed,budgets," + spec.figures.map(Format.csv).joined(separator: ",") + "\n"
+        for r in rows { out += "\(r.point),\(r.seed),\(r.budgets)," + r.cells.joined(separator: ",") + "\n" }
         return out
     }
 
@@ -201,10 +225,14 @@ public struct SweepPart: Sendable, Equatable {
         var rows: [Row] = []
         for (i, line) in lines.dropFirst(3).enumerated() where !line.isEmpty {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 2 + spec.figures.count, let p = Int(fields[0]), let s = UInt64(fields[1]) else {
-                return .failure(SweepError("line \(i + 4) is not a row of \(2 + spec.figures.count) fields"))
+            guard fields.count == 3 + spec.figures.count, let p = Int(fields[0]), let s = UInt64(fields[1]) else {
+                return .failure(SweepError("line \(i + 4) is not a row of \(3 + spec.figures.count) fields"))
             }
-            let cells = Array(fields.dropFirst(2))
+            guard Row.verdicts.contains(fields[2]) else {
+                let shown = fields[2].count > 40 ? "\(fields[2].prefix(20))… (\(fields[2].count) characters)" : fields[2]
+                return .failure(SweepError("line \(i + 4), budgets: expected PASS, FAIL or nothing; got '\(shown)'"))
+            }
+            let cells = Array(fields.dropFirst(3))
             // A figure is one a run can write (`Headline.isPossible`, as `synclab index` checks), or
             // empty where the run had none.
             if let k = cells.indices.first(where: { k in
@@ -213,7 +241,7 @@ public struct SweepPart: Sendable, Equatable {
                 return .failure(SweepError("line \(i + 4), figure \(spec.figures[k]): expected \(Headline.expected(figure: spec.figures[k])) "
                     + "or nothing; got '\(shown)'"))
             }
-            rows.append(Row(point: p, seed: s, cells: cells))
+            rows.append(Row(point: p, seed: s, budgets: fields[2], cells: cells))
         }
         return .success(SweepPart(spec: spec, shard: shard, shards: shards, rows: rows))
     }
@@ -269,11 +297,21 @@ public enum SweepReport {
     static let tableFigures = [Figure.transitionBest500msShareP1, Figure.viewerPairsWithin500msShare, Figure.transitionGapMsP99, Figure.clientErrorMsP99,
                                Figure.wakeRecoveryMinutesDisplayedVsNoSleep, Figure.peakRequestsPerSecond, Figure.bareShare].map(\.key)
 
+    /// A point's budgets over its seeds, as `synclab check --seeds N` judges them with no
+    /// failure allowed: PASS when every seed's run passes, FAIL when one fails, empty when the
+    /// point sets no budgets.
+    public static func pointVerdict(_ rows: [SweepPart.Row]) -> String {
+        if rows.contains(where: { $0.budgets == "FAIL" }) { return "FAIL" }
+        return rows.contains { $0.budgets == "PASS" } ? "PASS" : ""
+    }
+
     static func files(_ spec: SweepSpec, rows: [SweepPart.Row]) -> [(name: String, contents: String)] {
-        var csv = "point,seed," + (spec.axes.map(\.keyPath) + spec.figures).map(Format.csv).joined(separator: ",") + "\n"
+        let byPoint = Dictionary(grouping: rows, by: \.point)
+        let pointVerdicts = (0..<spec.points).map { pointVerdict(byPoint[$0] ?? []) }
+        var csv = "point,seed," + (spec.axes.map(\.keyPath) + ["budgets", "point_budgets"] + spec.figures).map(Format.csv).joined(separator: ",") + "\n"
         for r in rows {
             csv += "\(r.point),\(r.seed)," + spec.values(ofPoint: r.point).map(Format.csv).joined(separator: ",") + ","
-                + r.cells.joined(separator: ",") + "\n"
+                + "\(r.budgets),\(pointVerdicts[r.point])," + r.cells.joined(separator: ",") + "\n"
         }
         let chart = self.chart(spec, rows: rows)
         var md = "# Sweep of \(spec.scenario)\n\n"
@@ -282,18 +320,27 @@ public enum SweepReport {
             + "of the scenario `\(spec.scenario)` (fingerprint `\(spec.fingerprint)`). Every point runs with the same seeds: "
             + "common random numbers, so a difference between points is the design's, not the dice's.\n\n"
         for a in spec.axes { md += "- `\(a.keyPath)` = " + a.values.map { "`\($0)`" }.joined(separator: ", ") + "\n" }
+        let passing = pointVerdicts.indices.filter { pointVerdicts[$0] == "PASS" }, failing = pointVerdicts.indices.filter { pointVerdicts[$0] == "FAIL" }
+        if passing.isEmpty && failing.isEmpty {
+            md += "\nThe scenario sets no budgets, so no point is judged.\n"
+        } else {
+            func list(_ points: [Int]) -> String { points.count > 20 ? points.prefix(20).map(String.init).joined(separator: ", ") + " …" : points.map(String.init).joined(separator: ", ") }
+            md += "\n**Budgets: \(passing.count) of \(spec.points) point\(spec.points == 1 ? "" : "s") pass** (every budget on every seed, "
+                + "as `synclab check` judges a run)" + (passing.isEmpty ? "" : "; passing: \(list(passing))")
+                + (failing.isEmpty ? "" : "; failing: \(list(failing))") + ".\n"
+        }
         let columns = [spec.chart] + tableFigures.filter { $0 != spec.chart }
         let labels = Dictionary(Headline.figures.map { ($0.key, $0.label) }, uniquingKeysWith: { a, _ in a })
-        md += "\n| point | seed | " + spec.axes.map { "`\($0.keyPath)`" }.joined(separator: " | ") + " | "
+        md += "\n| point | seed | " + spec.axes.map { "`\($0.keyPath)`" }.joined(separator: " | ") + " | budgets | "
             + columns.map { labels[$0] ?? $0 }.joined(separator: " | ") + " |\n"
-        md += "|---:|---:|" + String(repeating: "---|", count: spec.axes.count) + String(repeating: "---:|", count: columns.count) + "\n"
+        md += "|---:|---:|" + String(repeating: "---|", count: spec.axes.count) + "---|" + String(repeating: "---:|", count: columns.count) + "\n"
         for r in rows {
             let cells = columns.map { key -> String in
                 guard let i = spec.figures.firstIndex(of: key), !r.cells[i].isEmpty else { return "n/a" }
                 return r.cells[i]
             }
             md += "| \(r.point) | \(r.seed) | " + spec.values(ofPoint: r.point).map { $0.replacingAll("|", with: "\\|") }.joined(separator: " | ")
-                + " | " + cells.joined(separator: " | ") + " |\n"
+                + " | " + (r.budgets.isEmpty ? "none" : r.budgets) + " | " + cells.joined(separator: " | ") + " |\n"
         }
         md += "\n## Chart\n\n![\(chart.title)](\(chart.svgFile))\n\n\(chart.caption) Data: [\(chart.csvFile)](\(chart.csvFile)).\n\n"
         md += "Every figure of every run: [sweep.csv](sweep.csv).\n"
@@ -305,12 +352,14 @@ public enum SweepReport {
         keyPath.split(separator: ".").last.map(String.init) ?? keyPath
     }
 
-    /// The chart figure, averaged over seeds, against the first varied key (one position per
-    /// value, in the order given); one line per combination of the other keys.
+    /// The chart figure, averaged over seeds, against the first key that varies (`chartAxis`: one
+    /// position per value, in the order given); one line per combination of the other keys.
     static func chart(_ spec: SweepSpec, rows: [SweepPart.Row]) -> ChartFile {
-        let first = spec.axes[0]
+        let along = spec.chartAxis
+        let first = spec.axes[along]
+        let rest = spec.axes.indices.filter { $0 != along }
         let column = spec.figures.firstIndex(of: spec.chart)
-        let others = spec.axes.dropFirst().reduce(1) { $0 * $1.values.count }
+        let others = rest.reduce(1) { $0 * spec.axes[$1].values.count }
         let label = Dictionary(Headline.figures.map { ($0.key, $0.label) }, uniquingKeysWith: { a, _ in a })[spec.chart] ?? spec.chart
         var csv = Format.csv(first.keyPath) + ",series,mean_" + Format.csv(spec.chart) + ",seeds\n"
         var series: [LineSeries] = []
@@ -319,11 +368,18 @@ public enum SweepReport {
         for o in 0..<others {
             var run: [ChartPoint] = []
             var name = ""
+            // The other keys' value indices for line o, the first of them slowest.
+            var indices = [Int](repeating: 0, count: spec.axes.count)
+            var left = o
+            for a in rest.reversed() {
+                indices[a] = left % spec.axes[a].values.count
+                left /= spec.axes[a].values.count
+            }
             for (xi, xv) in first.values.enumerated() {
-                let p = xi * others + o
-                let rest = Array(spec.values(ofPoint: p).dropFirst())
+                indices[along] = xi
+                let p = spec.point(ofIndices: indices)
                 // The key's last step keeps legend lines short ("players=200").
-                name = zip(spec.axes.dropFirst(), rest).map { "\(SweepReport.shortKey($0.keyPath))=\($1)" }.joined(separator: ", ")
+                name = rest.map { "\(SweepReport.shortKey(spec.axes[$0].keyPath))=\(spec.axes[$0].values[indices[$0]])" }.joined(separator: ", ")
                 let cells = (byPoint[p] ?? []).compactMap { r in column.flatMap { Double(r.cells[$0]) } }
                 let mean = cells.isEmpty ? nil : cells.reduce(0, +) / Double(cells.count)
                 csv += Format.csv(xv) + "," + Format.csv(name) + "," + Headline.cell(mean) + ",\(cells.count)\n"

@@ -264,38 +264,34 @@ import SyncLabReports
         #expect(!merge.err.contains("secretword"))
     }
 
-    @Test func f13BestJsonLoadsFromItsFolderThroughALinkedOut() throws {
+    @Test func f13BestJsonRunsWhereverItIsCopied() throws {
         let dir = try Self.folder(), elsewhere = CLITests.temporaryDirectory()
         let file = try Self.search(dir, "sm.json", knobs: "{ \"key\": \"server.fleet.servers\", \"values\": [1, 2], \"monotone\": true }")
+        // Written through a linked folder, where no path relative to the base is right from both sides.
         try FileManager.default.createDirectory(atPath: elsewhere + "/a/b", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dir + "/lnk", withDestinationPath: elsewhere + "/a/b")
         let r = Self.synclab(["search", file, "--out", dir + "/lnk/res", "--threads", "1", "--quiet"])
         #expect(r.status == 0, "\(r.err)")
-        // Through the link and from the folder's real path alike: the base's absolute path.
-        let best = try String(contentsOfFile: elsewhere + "/a/b/res/best.json", encoding: .utf8)
-        #expect(best.contains("\"extends\": \"\(dir)/loose.json\""), "\(best)")
-        for path in [dir + "/lnk/res/best.json", elsewhere + "/a/b/res/best.json"] {
-            let v = Self.synclab(["validate", path])
-            #expect(v.status == 0, "\(path): \(v.err)")
-        }
-        // Without a link on the way: relative to the folder, and a linked folder in the base's
-        // own path kept as written (the shipped Scenarios folder is such a link).
-        guard SafePaths.absolute(dir) == SafePaths.resolved(dir) else { return }
-        #expect(Self.synclab(["search", file, "--out", dir + "/plain/res", "--threads", "1", "--quiet"]).status == 0)
-        let plain = try String(contentsOfFile: dir + "/plain/res/best.json", encoding: .utf8)
-        #expect(plain.contains("\"extends\": \"../../loose.json\""), "\(plain)")
-        try FileManager.default.createSymbolicLink(atPath: dir + "/kept", withDestinationPath: elsewhere + "/a")
-        try FileManager.default.copyItem(atPath: dir + "/loose.json", toPath: elsewhere + "/a/loose.json")
-        try FileManager.default.copyItem(atPath: dir + "/small.json", toPath: elsewhere + "/a/small.json")
-        try FileManager.default.copyItem(atPath: dir + "/base.json", toPath: elsewhere + "/a/base.json")
-        let linked = dir + "/linked.json"
-        try Self.write("{ \"base\": \"kept/loose.json\", \"knobs\": [ { \"key\": \"server.fleet.servers\", \"values\": [1] } ], \"objective\": \"servers\" }", linked)
-        #expect(Self.synclab(["search", linked, "--out", dir + "/kept-out/res", "--threads", "1", "--quiet"]).status == 0)
-        let kept = try String(contentsOfFile: dir + "/kept-out/res/best.json", encoding: .utf8)
-        #expect(kept.contains("\"extends\": \"../../kept/loose.json\""), "\(kept)")
-        #expect(Self.synclab(["validate", dir + "/kept-out/res/best.json"]).status == 0)
-        #expect(SearchCommand.relativePath(from: "/a/b/c", to: "/a/x/y.json") == "../../x/y.json")
-        #expect(SearchCommand.relativePath(from: "/a", to: "/a/y.json") == "y.json")
+        let text = try String(contentsOfFile: elsewhere + "/a/b/res/best.json", encoding: .utf8)
+        let best = try JSONParser.parse(text)
+        #expect(best["extends"] == nil && best["$schema"] == .string("scenario.schema.json"), "\(text)")
+        // The base's budgets come with it (the search file gave none of its own).
+        guard case .array(let budgets)? = best["budgets"] else { Issue.record("no budgets: \(text)"); return }
+        #expect(budgets.map { $0["metric"] } == [.string("bareShare")], "\(text)")
+        let servers = try #require(best["server"]?["fleet"]?["servers"])
+        // Alone in a fresh folder: it validates, checks, and runs as the base with the winner's knob.
+        let alone = CLITests.temporaryDirectory()
+        try text.write(toFile: alone + "/best.json", atomically: true, encoding: .utf8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: alone) == ["best.json"])
+        #expect(Self.synclab(["validate", alone + "/best.json"]).status == 0)
+        let check = Self.synclab(["check", alone + "/best.json", "--quiet"])
+        #expect(check.status == 0, "\(check.out) \(check.err)")
+        let copied = try ScenarioLoader().load(path: alone + "/best.json")
+        let knobbed = try ScenarioLoader().load(path: dir + "/loose.json", overrides: [.init(keyPath: "server.fleet.servers", value: servers)])
+        let a = Simulation.run(copied, threads: 1), b = Simulation.run(knobbed, threads: 1)
+        #expect(a.figures.count == b.figures.count)
+        for (key, value) in b.figures { #expect(a.figures[key] == value, "\(key)") }
+        #expect(copied.budgets.map(\.metric) == knobbed.budgets.map(\.metric))
     }
 
     @Test func f24StdoutAndCandidatesCsvNumberCandidatesAlike() throws {

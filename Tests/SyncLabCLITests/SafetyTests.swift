@@ -355,7 +355,7 @@ import Glibc
                                           (gap, "-5", "expected milliseconds ≥ 0 or nothing; got '-5'")] {
             var edited = lines
             var fields = edited[3].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            fields[2 + column] = value
+            fields[3 + column] = value
             edited[3] = fields.joined(separator: ",")
             try edited.joined(separator: "\n").write(toFile: folder + "/sweep-part.csv", atomically: true, encoding: .utf8)
             let r = Self.synclab(["merge", folder, "--out", dir + "/m"])

@@ -40,7 +40,7 @@ import SyncLabReports
 
         let csv = try String(contentsOfFile: dir + "/whole/sweep.csv", encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 1 + 6 * 2)
-        #expect(csv[0].hasPrefix("point,seed,client.clock,population.players,transitionBest500msShare.p1,"))
+        #expect(csv[0].hasPrefix("point,seed,client.clock,population.players,budgets,point_budgets,transitionBest500msShare.p1,"))
         #expect(csv[1].hasPrefix("0,1,suspending,200,"))
         #expect(csv[12].hasPrefix("5,2,uptime,400,"))
         // A row is the run that `synclab run` with that point's values and seed gives.
@@ -56,6 +56,52 @@ import SyncLabReports
         let md = try String(contentsOfFile: dir + "/whole/sweep.md", encoding: .utf8)
         #expect(md.contains("![viewers in the best 500 ms window, worst 1% of changes (share) against client.clock](sweep_chart.svg)"))
         #expect(!md.contains(" s wall"), "timings belong on stderr")
+    }
+
+    /// Each point is judged as `synclab check --seeds 2` judges the scenario with its values; each
+    /// link's figures are columns; the chart follows the key that varies, not a first one of one value.
+    @Test func everyPointIsJudgedAsCheckJudgesItAndEveryLinkIsAColumn() throws {
+        let dir = CLITests.temporaryDirectory()
+        let scenario = try CLITests.smallScenario(in: dir)
+        let r = Self.synclab(["sweep", scenario, "--out", dir + "/judged", "--vary", "population.players=300",
+                              "--vary", "client.clock=suspending,continuous", "--seeds", "2", "--threads", "1"])
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let csv = try String(contentsOfFile: dir + "/judged/sweep.csv", encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let header = csv[0]
+        let links = try ScenarioLoader().load(path: scenario).links.map(\.name)
+        #expect(links == ["wifi", "lte", "3g"])
+        for link in links {
+            for key in ["clientErrorMs.byLink.\(link).p50", "clientErrorMs.byLink.\(link).p99", "clientErrorMs.byLink.\(link).max",
+                        "boundCoverageShare.byLink.\(link)"] {
+                #expect(header.contains(key), "\(key) in \(header)")
+            }
+        }
+        let budgets = try #require(header.firstIndex(of: "budgets")), point = try #require(header.firstIndex(of: "point_budgets"))
+        for (p, clock) in ["suspending", "continuous"].enumerated() {
+            let file = dir + "/point\(p).json"
+            try "{ \"extends\": \"small.json\", \"name\": \"point\(p)\", \"client\": { \"clock\": \"\(clock)\" } }"
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let check = Self.synclab(["check", file, "--seeds", "2", "--quiet"])
+            #expect(check.status <= 1, "\(check.err)")
+            let rows = csv.dropFirst().filter { $0[0] == String(p) }
+            #expect(rows.count == 2 && rows.allSatisfy { $0[point] == (check.status == 0 ? "PASS" : "FAIL") }, "\(clock): \(check.out)")
+            // A seed's verdict is its run's, as `synclab run` gives it.
+            for row in rows {
+                var seeded = try ScenarioLoader().load(path: file)
+                seeded.seed = UInt64(row[1])!
+                let result = Simulation.run(seeded, threads: 1)
+                #expect(row[budgets] == (result.budgetVerdicts.allSatisfy(\.pass) ? "PASS" : "FAIL"))
+                let p99 = result.figures["clientErrorMs.byLink.3g.p99"] ?? nil
+                #expect(row[header.firstIndex(of: "clientErrorMs.byLink.3g.p99")!] == Headline.cell(p99))
+            }
+            #expect(r.out.contains("point \(p): population.players=300 client.clock=\(clock), budgets \(check.status == 0 ? "PASS" : "FAIL")\n"), "\(r.out)")
+        }
+        let md = try String(contentsOfFile: dir + "/judged/sweep.md", encoding: .utf8)
+        #expect(md.contains("against client.clock](sweep_chart.svg)"))
+        let chart = try String(contentsOfFile: dir + "/judged/sweep_chart.csv", encoding: .utf8)
+        #expect(chart.hasPrefix("client.clock,series,"), "\(chart)")
     }
 
     @Test func mergeRefusesOverlappingAndMissingParts() throws {

@@ -44,6 +44,24 @@ import SyncLab
         #expect(a[0].contents.contains("**Winner: `client.probes`=1, `server.fleet.servers`=4.**"))
     }
 
+    /// Each candidate's margin, where candidates are listed: 1 probe on 4 servers fails
+    /// 0.03 / 4 = 0.0075 of requests against at most 0.01, a margin of (0.01 − 0.0075) / 0.01 =
+    /// 0.25; on 8 servers 0.00375, a margin of 0.625; 2 probes on 2 servers 0.03, −2.
+    @Test func everyListOfCandidatesGivesTheirMargin() throws {
+        let (spec, runs) = try SearchReport.merge([("whole", SearchPart(spec: Self.spec, shard: 0, shards: 1, runs: Self.runs(shard: 0, of: 1)))]).get()
+        let files = Dictionary(uniqueKeysWithValues: SearchReport.files(spec, runs: runs, best: "best.json").map { ($0.name, $0.contents) })
+        let csv = try #require(files["candidates.csv"]).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let column = try #require(csv[0].firstIndex(of: "margin"))
+        #expect(csv[0][column - 1] == "failing_seeds")
+        #expect(csv[2][column] == "0.25" && csv[4][column] == "0.625", "\(csv)")
+        let pareto = try #require(files["pareto.csv"]).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let p = try #require(pareto[0].firstIndex(of: "margin"))
+        #expect(pareto.first { $0[0] == "1" }?[p] == "0.25")
+        let md = try #require(files["search.md"])
+        #expect(md.contains("its worst constraint has a margin of 0.25"), "\(md)")
+        #expect(md.contains("| 1 | 4 | 4 | 0.99 | 0.25 | meets |"), "\(md)")
+    }
+
     @Test func mergeRefusesAPartWithARunTooManyOrTooFew() {
         var extra = SearchPart(spec: Self.spec, shard: 0, shards: 1, runs: Self.runs(shard: 0, of: 1))
         extra.runs.append(SearchRun(candidate: 0, stage: .full, seed: 9, values: extra.runs[0].values))
@@ -55,18 +73,22 @@ import SyncLab
         #expect(f.message.contains("lacks the run"), "\(f)")
     }
 
-    @Test func bestScenarioExtendsTheBaseWithTheWinnersValuesAndWholeArrays() throws {
+    @Test func bestScenarioIsTheWholeDesignWithItsOwnNameAndSchema() throws {
         let plan = SearchPlan(knobs: [SearchKnob(keyPath: "network.profiles[1].share", values: [.number(0.5, literal: "0.5")]),
                                       SearchKnob(keyPath: "client.probes", values: [Self.number(2)])],
                               constraints: Self.plan.constraints, objective: .servers, seeds: [1])
-        let base = try JSONParser.parse(#"{"network": {"profiles": [{"preset": "wifi", "share": 0.5}, {"preset": "lte", "share": 0.4}]}}"#)
+        let design = try JSONParser.parse(#"{"$schema": "../x.json", "name": "s", "client": {"probes": 2}, "network": {"profiles": [{"preset": "wifi", "share": 0.5}, {"preset": "lte", "share": 0.5}]}, "budgets": []}"#)
         let spec = SearchSpec(name: "t", scenario: "s", basePath: "s.json", fingerprint: "0", plan: plan, players: 1, constraintsGiven: false)
-        let text = SearchReport.bestScenario(spec, winner: 0, base: base, extends: "../s.json")
-        let value = try JSONParser.parse(text)
-        #expect(value["extends"] == .string("../s.json"))
-        #expect(value["client"]?["probes"] == Self.number(2))
-        // JSON merging replaces arrays whole: the whole list, with the knob set in it.
-        #expect(value["network"]?["profiles"] == (try JSONParser.parse(#"[{"preset": "wifi", "share": 0.5}, {"preset": "lte", "share": 0.5}]"#)))
-        #expect(value["budgets"] == nil)
+        let value = try JSONParser.parse(SearchReport.bestScenario(spec, winner: 0, design: design))
+        guard case .object(let members) = value else { Issue.record("not an object"); return }
+        #expect(members.map(\.key) == ["$schema", "name", "description", "client", "network", "budgets"])
+        #expect(value["$schema"] == .string("scenario.schema.json") && value["name"] == .string("s-t-best") && value["extends"] == nil)
+        #expect(value["network"] == design["network"] && value["budgets"] == .array([]))
+        // The search's own constraints replace the base's budgets.
+        var given = spec
+        given.constraintsGiven = true
+        let withBudgets = try JSONParser.parse(SearchReport.bestScenario(given, winner: 0, design: design))
+        guard case .array(let budgets)? = withBudgets["budgets"] else { Issue.record("no budgets"); return }
+        #expect(budgets.map { $0["metric"] } == [.string("failedRequestShare")])
     }
 }

@@ -47,9 +47,8 @@ enum MergeTarget {
         }
         // As `merge` does: the base the parts name, read from the working folder (Scripts/fuzz.sh
         // runs in the repository's root, where the seeds' "Scenarios/…" paths are).
-        let baseValue: JSONValue
         do {
-            baseValue = try loader.mergedValue(path: parts[0].part.spec.basePath)
+            _ = try loader.mergedValue(path: parts[0].part.spec.basePath)
         } catch {
             FuzzInput.refused(error)
             return
@@ -64,7 +63,9 @@ enum MergeTarget {
         let outcome = spec.plan.outcome(runs)
         _ = SearchReport.files(spec, runs: runs, best: outcome.winner == nil ? nil : "best.json")
         if let w = outcome.winner {
-            _ = SearchReport.bestScenario(spec, winner: w, base: baseValue, extends: spec.basePath)
+            let overrides = zip(spec.plan.knobs, spec.plan.values(of: w)).map { ScenarioLoader.Override(keyPath: $0.keyPath, value: $1) }
+            guard let design = try? loader.standaloneValue(path: spec.basePath, overrides: overrides) else { return }
+            _ = SearchReport.bestScenario(spec, winner: w, design: design)
             _ = spec.plan.describe(w)
         }
     }

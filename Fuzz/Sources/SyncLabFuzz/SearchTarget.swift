@@ -74,7 +74,9 @@ enum SearchTarget {
         else { return }
         let outcome = merged.plan.outcome(mergedRuns)
         _ = SearchReport.files(merged, runs: mergedRuns, best: outcome.winner == nil ? nil : "best.json")
-        if let w = outcome.winner { _ = SearchReport.bestScenario(merged, winner: w, base: baseValue, extends: space.baseReference) }
+        if let w = outcome.winner, let design = try? loader.standaloneValue(path: space.basePath, overrides: space.overrides(plan.values(of: w))) {
+            _ = SearchReport.bestScenario(merged, winner: w, design: design)
+        }
     }
 
     /// A figure for candidate `c`'s run: none, or a value near a constraint's limit, or another.

@@ -1,3 +1,5 @@
+import Foundation
+
 // Scenario variants from the command line: `synclab sweep --vary KEYPATH=v1,v2` loads a scenario
 // with one key set to each value. The value goes into the merged JSON (after `extends`), so it is
 // read and validated exactly like a value written in the file: an unknown key is an error naming
@@ -20,6 +22,23 @@ extension ScenarioLoader {
         let resolver = given ?? files
         let layers = try resolve(path: resolver.name(of: path, from: nil), chain: [], resolver: resolver)
         return layers.dropFirst().reduce(layers[0].value) { JSONValue.merging(base: $0, override: $1.value) }
+    }
+
+    /// The scenario at `path`, with `overrides` set, as one JSON value that needs no other
+    /// scenario file: its `extends` chain merged, and every latency trace named by an absolute
+    /// path (a trace is data, not a scenario; naming it absolutely is what lets the value be
+    /// written to any folder and read the same). `search` writes its winner from this.
+    public func standaloneValue(path: String, overrides: [Override] = []) throws(InputError) -> JSONValue {
+        let layers = try resolve(path: files.name(of: path, from: nil), chain: []).map { LatencyTrace.anchorPaths($0.value, in: $0.file) }
+        var merged = layers.dropFirst().reduce(layers[0]) { JSONValue.merging(base: $0, override: $1) }
+        for o in overrides {
+            guard let set = Self.setting(o.value, at: o.keyPath, in: merged) else {
+                throw InputError(file: path, keyPath: o.keyPath, message: "cannot set this key path")
+            }
+            merged = set
+        }
+        // Relative trace paths are now relative to the working folder: make them absolute.
+        return LatencyTrace.anchor(merged, FileManager.default.currentDirectoryPath)
     }
 
     /// Loads `path` with `overrides` applied, in order, to the merged JSON. A key path that is not

@@ -65,11 +65,16 @@ public struct CandidateFate: Sendable, Equatable {
     public var failingSeeds: Int
     /// The largest relative miss of any constraint that decided the verdict (≤ 0: held).
     public var shortfall: Double?
+
+    /// The room its worst constraint leaves, relative to the limit: the shortfall's negation
+    /// (`SearchPlan.margin`), on the seed that decided the verdict; nil when not run.
+    public var margin: Double? { shortfall.map { 0 - $0 } }
 }
 
 public struct SearchOutcome: Sendable, Equatable {
     public var fates: [CandidateFate]
-    /// The candidate meeting every constraint with the lowest objective (ties: the first).
+    /// The candidate meeting every constraint with the lowest objective (ties: the largest
+    /// margin, then the first).
     public var winner: Int?
     /// With no winner: the run candidate that came closest, and what it missed.
     public var nearestMiss: Int?
@@ -153,6 +158,14 @@ public struct SearchPlan: Sendable {
         let miss = budget.comparison == .atMost ? value - budget.limit : budget.limit - value
         return budget.limit == 0 ? miss : miss / abs(budget.limit)
     }
+
+    /// The room `value` leaves under `budget`, relative to its limit: (limit − value)/|limit| for
+    /// a `max`, (value − limit)/|limit| for a `min`, the absolute room for a limit of 0. The
+    /// negation of `relativeMiss` (written `0 − miss` so a figure on its limit has 0, not −0).
+    public static func margin(_ budget: Budget, _ value: Double?) -> Double { 0 - relativeMiss(budget, value) }
+
+    /// The margin of a run: that of its worst constraint (the smallest margin).
+    public func margin(_ run: SearchRun) -> Double { 0 - worstMiss(run).miss }
 
     /// The worst relative miss of a run over every constraint, with the constraint's index.
     public func worstMiss(_ run: SearchRun) -> (miss: Double, constraint: Int) {
@@ -274,8 +287,15 @@ public struct SearchPlan: Sendable {
                 }
             }
         }
+        // Among equal objectives the most room wins: a design on the edge of a budget fails on
+        // the next seeds, one with room does not. The space's order settles what is still tied.
         let meeting = fates.filter { $0.verdict == .meets }
-        let winner = meeting.min { ($0.objective ?? .infinity, $0.candidate) < ($1.objective ?? .infinity, $1.candidate) }?.candidate
+        func rank(_ f: CandidateFate) -> (Double, Double, Int) {
+            let objective: Double = f.objective ?? .infinity
+            let room: Double = f.margin ?? -.infinity
+            return (objective, -room, f.candidate)
+        }
+        let winner = meeting.min { rank($0) < rank($1) }?.candidate
         var nearest: Int? = nil
         if winner == nil {
             // Full-size evidence first; screening runs only when nothing reached full size.

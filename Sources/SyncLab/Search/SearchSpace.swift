@@ -367,28 +367,3 @@ public struct SearchSpace: Sendable {
         zip(knobs, values).map { ScenarioLoader.Override(keyPath: $0.keyPath, value: $1) }
     }
 }
-
-extension SearchPlan {
-    /// The keys a scenario extending the base must set for candidate `c`: each knob's value, and
-    /// where a knob's path enters an array, the whole array (JSON merging replaces arrays whole),
-    /// taken from `base` (the base's merged JSON) with the knob set in it.
-    public func settings(of c: Int, base: JSONValue) -> JSONValue {
-        var merged = base
-        for (knob, value) in zip(knobs, values(of: c)) {
-            merged = ScenarioLoader.setting(value, at: knob.keyPath, in: merged) ?? merged
-        }
-        var out = JSONValue.object([])
-        for knob in knobs {
-            var path = ""
-            var value: JSONValue? = merged
-            for step in InputKeyPath.steps(knob.keyPath) ?? [] {
-                guard case .key(let k) = step else { break }
-                path = InputNode.path(path, appending: k)
-                value = value?[k]
-            }
-            guard !path.isEmpty, let value else { continue }
-            out = ScenarioLoader.setting(value, at: path, in: out) ?? out
-        }
-        return out
-    }
-}

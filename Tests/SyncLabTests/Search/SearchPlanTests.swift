@@ -110,6 +110,60 @@ import SyncLabKernel
         #expect(abs((fate.shortfall ?? 0) - 0.005 / 0.99) < 1e-12)
     }
 
+    /// Two designs on the same 4 servers both meet a 3G p99 of at most 250 ms and a 500 ms share
+    /// of at least 0.99: design 0 at 248.2 ms (margin (250 − 248.2)/250 = 0.0072) and share 0.999
+    /// ((0.999 − 0.99)/0.99 ≈ 0.00909), design 1 at 101 ms ((250 − 101)/250 = 0.596) and share
+    /// 0.995 ((0.995 − 0.99)/0.99 ≈ 0.00505). Their worst constraints leave 0.0072 and 0.00505
+    /// of room: design 0 wins, though design 1 is far better on 3G — margin is the worst
+    /// constraint's. With design 0's share at 0.9999 too, the 3G figure decides for design 1.
+    @Test func equalCostIsDecidedByTheWorstConstraintsMargin() {
+        let plan = SearchPlan(knobs: [SearchKnob(keyPath: "client.probes", values: [2, 3].map(Self.number)),
+                                      SearchKnob(keyPath: "server.fleet.servers", values: [4].map(Self.number), monotone: true)],
+                              constraints: [Budget(name: "3g", metric: "clientErrorMs.byLink.3g.p99", comparison: .atMost, limit: 250),
+                                            Budget(name: "500 ms", metric: SearchSpace.mainFigure, comparison: .atLeast, limit: 0.99)],
+                              objective: .servers, seeds: [1])
+        func outcome(_ p99: [Double], _ share: [Double]) -> SearchOutcome {
+            let runs = (0..<plan.groups).flatMap { g in
+                plan.search(group: g) { c, _, _ in
+                    plan.figures.map { $0 == "servers" ? 4 : $0 == SearchSpace.mainFigure ? share[c] : p99[c] }
+                }
+            }
+            return plan.outcome(runs)
+        }
+        let close = outcome([248.2, 101], [0.999, 0.995])
+        #expect(close.fates.map(\.verdict) == [.meets, .meets])
+        #expect(abs((close.fates[0].margin ?? 0) - 1.8 / 250) < 1e-12)
+        #expect(abs((close.fates[1].margin ?? 0) - 0.005 / 0.99) < 1e-12)
+        #expect(close.winner == 0)
+        let roomy = outcome([248.2, 101], [0.9999, 0.9999])
+        #expect(abs((roomy.fates[1].margin ?? 0) - 0.0099 / 0.99) < 1e-12)
+        #expect(roomy.winner == 1, "the 3G p99 of 248.2 ms leaves 0.0072 of room, 101 ms leaves 0.596")
+        // Equal margins: the space's order.
+        #expect(outcome([101, 101], [0.9999, 0.9999]).winner == 0)
+        // A lower objective wins whatever its margin.
+        let cheaper = SearchPlan(knobs: [SearchKnob(keyPath: "server.fleet.servers", values: [4, 5].map(Self.number))],
+                                 constraints: plan.constraints, objective: .servers, seeds: [1])
+        let runs = (0..<cheaper.groups).flatMap { g in
+            cheaper.search(group: g) { c, _, _ in
+                cheaper.figures.map { $0 == "servers" ? Double(4 + c) : $0 == SearchSpace.mainFigure ? 0.9999 : (c == 0 ? 249.9 : 1) }
+            }
+        }
+        #expect(cheaper.outcome(runs).winner == 0)
+    }
+
+    @Test func marginIsTheRoomRelativeToTheLimit() {
+        let most = Budget(name: "", metric: "x", comparison: .atMost, limit: 250)
+        let least = Budget(name: "", metric: "x", comparison: .atLeast, limit: 0.5)
+        #expect(SearchPlan.margin(most, 200) == 0.2)
+        #expect(SearchPlan.margin(most, 300) == -0.2)
+        #expect(SearchPlan.margin(least, 0.75) == 0.5)
+        // On the limit: 0, not −0 (a CSV cell reads "0").
+        #expect(SearchPlan.margin(most, 250).sign == .plus)
+        // A limit of 0: the absolute room.
+        #expect(SearchPlan.margin(Budget(name: "", metric: "x", comparison: .atMost, limit: 0), 0) == 0)
+        #expect(SearchPlan.margin(least, nil) == -.infinity)
+    }
+
     @Test func candidatesPutTheMonotoneKnobInnermost() {
         let plan = Self.serversPlan(3...5, extra: [SearchKnob(keyPath: "client.probes", values: [1, 2].map(Self.number))])
         #expect(plan.candidates == 6 && plan.groups == 2 && plan.steps == 3)
