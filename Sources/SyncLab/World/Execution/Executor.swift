@@ -34,7 +34,7 @@ import SyncLabKernel
 /// - every event takes its scheduling sequence number, handled early or not, so the count of
 ///   events scheduled and the order of equal times are unchanged (`WorldEarlyEventsTests`);
 /// - nothing past the next stop that changes the world (the release, the end) is handled early
-///   (`WorldLoop.earlyLimit`); a stop only to report progress changes nothing and may be passed.
+///   (`WorldLoop.earlyHandlingLimit`); a stop only to report progress changes nothing and may be passed.
 ///
 /// Model files call `World.schedule` and nothing here: this type and the files named above are
 /// the only places that know these ways exist.

@@ -39,7 +39,7 @@ extension World {
     /// next display tick is known (`handleEarlyResponse`).
     @inline(__always)
     func mayHandleResponseEarly(_ c: Int, at done: SimTime) -> Bool {
-        executor.handlesResponsesEarly && !executor.linksModelConnections && done < loop.earlyLimit && done < measure.nextSampleAt
+        executor.handlesResponsesEarly && !executor.linksModelConnections && done < loop.earlyHandlingLimit && done < measure.nextSampleAt
     }
 
     /// At the end of the sending event: handles the response now if none of the player's other
@@ -74,7 +74,7 @@ extension World {
     @inline(__always)
     func mayHandleTickEarly(_ c: Int, to tick: SimTime) -> Bool {
         executor.handlesTicksEarly && executor.handlesResponsesEarly && server.answersWhenSent
-            && tick < loop.earlyLimit && clients[c].nonePending(executor.earlyTickMarks, atOrBefore: tick.ns)
+            && tick < loop.earlyHandlingLimit && clients[c].nonePending(executor.earlyTickMarks, atOrBefore: tick.ns)
     }
 
     /// Ends an event: handles the response and the display ticks it left pending, which may leave

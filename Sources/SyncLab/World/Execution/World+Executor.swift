@@ -35,7 +35,7 @@ extension World {
             bootstrap()
         }
         loop.runLimit = min(limit, end)
-        loop.earlyLimit = min(max(hard, limit), end)
+        loop.earlyHandlingLimit = min(max(hard, limit), end)
         // The clock starts the loop: compiled for its own type (`DeviceClock._runWorld`).
         let clock = scenario.client.clock
         clock._runWorld(&self)

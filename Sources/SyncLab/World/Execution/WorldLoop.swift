@@ -12,6 +12,6 @@ struct WorldLoop {
     /// world (the release, the end). A stop only to report progress changes nothing, and a player
     /// may run past it (`World+EarlyEvents`): cutting every player's run ahead at each of 50
     /// progress stops cost R1 two thirds more time.
-    var earlyLimit = SimTime.zero
+    var earlyHandlingLimit = SimTime.zero
     var started = false
 }
