@@ -21,6 +21,7 @@ public enum ServerSections {
             md += "- Fleet of \(fleet.servers) servers, \(fleet.balancing.rawValue) balancing; clock offsets "
                 + f.serverOffsets.map { Format.human($0) }.joined(separator: ", ")
                 + "; requests served per server " + f.perServer.map(String.init).joined(separator: ", ") + ".\n"
+            md += serverClocks(fleet, f, resolution: c.timestampResolution)
         }
         md += "- Workers per server: \(c.workers.map(String.init) ?? "unlimited")"
             + (c.queueLimit.map { ", at most \($0) waiting" } ?? "") + ". "
@@ -32,6 +33,30 @@ public enum ServerSections {
         }
         if r.scenario.server.couplesPlayers {
             md += "- Players share the fleet's queues and balancer: the fleet runs as its own part, with the players' shards kept in step with it, so the results are the same for any number of threads.\n"
+        }
+        return md
+    }
+
+    /// With server clocks set apart (`fleet.clockOffsets`, `fleet.faults`): the faults, and per
+    /// server what its stamps carried and when it was off true time by a resolution or more.
+    static func serverClocks(_ fleet: Fleet, _ f: ServingFigures, resolution: Nanoseconds) -> String {
+        guard !f.serverClocks.isEmpty else { return "" }
+        var md = ""
+        for fault in fleet.faults { md += "- Server clock fault: \(fault.summary).\n" }
+        for (k, r) in f.serverClocks.enumerated() {
+            md += "- Server \(k)'s clock: "
+            guard r.stamps > 0 else {
+                md += "no stamp in the window.\n"
+                continue
+            }
+            // A stamp truncates: what it carried is its offset less under one resolution, so the
+            // offsets show rounded up to the resolution, and the instants to the second.
+            func offset(_ ns: Int64) -> String { Units.formatDuration(ceilDiv(ns, resolution) &* resolution) }
+            let carried = offset(r.carriedMin) == offset(r.carriedMax) ? offset(r.carriedMin)
+                : "\(offset(r.carriedMin)) to \(offset(r.carriedMax))"
+            md += "its \(r.stamps) stamps carried an offset of \(carried) (timestamp minus the true instant, to the \(Units.formatDuration(resolution)) resolution); "
+            md += r.wrongFrom > r.wrongUntil ? "right throughout.\n"
+                : "wrong from \(Units.formatDuration(floorTo(r.wrongFrom, .second))) to \(Units.formatDuration(ceilDiv(r.wrongUntil, .second) &* .second)) (to the second).\n"
         }
         return md
     }

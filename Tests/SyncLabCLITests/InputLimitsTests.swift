@@ -44,6 +44,8 @@ import SyncLabReports
         "Scenario.memoryLimitBytes": bytes(Scenario.memoryLimitBytes),
         "ScenarioLoader.maximumProbes": count(ScenarioLoader.maximumProbes),
         "NTPEstimator.maximumWindow": count(NTPEstimator.maximumWindow),
+        "MedianEstimator.maximumWindow": count(MedianEstimator.maximumWindow),
+        "MarzulloEstimator.maximumWindow": count(MarzulloEstimator.maximumWindow),
         "GilbertElliottDelays.maximumRate": count(Int(exactly: GilbertElliottDelays.maximumRate) ?? -1) + " per second",
         "TCPRetransmitLoss.maximumLosses": count(TCPRetransmitLoss.maximumLosses),
         "LatencyTrace.maximumFileBytes": bytes(LatencyTrace.maximumFileBytes),

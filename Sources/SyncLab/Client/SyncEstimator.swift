@@ -14,14 +14,19 @@ public struct SyncSample: Sendable, Equatable {
     /// The server's transmit timestamp (NTP's T3): server time when the response left, at the
     /// server's timestamp resolution, ns since the epoch. Defaults to the request timestamp.
     public var serverTransmit: Int64
+    /// Which server answered: its index in the fleet (`server.fleet`), 0 without one. What a
+    /// real client reads from the address it connected to or a header naming the server, so an
+    /// estimator may group or outvote servers; it says nothing of that server's clock.
+    public var server: Int
 
     public init(serverTimestamp: Int64, requestSent: ClockReading, uploadComplete: ClockReading,
-                downloadComplete: ClockReading, serverTransmit: Int64? = nil) {
+                downloadComplete: ClockReading, serverTransmit: Int64? = nil, server: Int = 0) {
         self.serverTimestamp = serverTimestamp
         self.requestSent = requestSent
         self.uploadComplete = uploadComplete
         self.downloadComplete = downloadComplete
         self.serverTransmit = serverTransmit ?? serverTimestamp
+        self.server = server
     }
 
     /// Round trip as the client's clock saw it.
@@ -81,7 +86,7 @@ public protocol SyncEstimator: Sendable {
     /// unless the design keeps its sync across launches, `client.persistSync`).
     func estimate(for sample: SyncSample, memory: inout MutableSpan<Int64>, _ model: BoundModel) -> SyncEstimate
     /// Whether `estimate(probes:best:memory:_:)` reads more than the best probe (default false).
-    /// When true the world keeps every probe of a round (9 words each per player while the
+    /// When true the world keeps every probe of a round (10 words each per player while the
     /// round is under way) and calls it at the end of every round, of one probe or several.
     var readsEveryProbe: Bool { get }
     /// The estimate from every probe of one sync round, in the order they answered; `best` is

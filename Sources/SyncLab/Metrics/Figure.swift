@@ -320,6 +320,7 @@ extension Figure {
         Figure("dnsLookupShare", .share, "requests that looked the host name up"),
         Figure("queueWaitMs.mean", .milliseconds, "mean wait in the server's queue"),
         Figure("refusedShare", .share, "arrivals refused by a full queue"),
+        Figure("stampOffsetGapMs.max", .milliseconds, "largest gap between a fleet server's offset as the scenario gives it and as its stamps carried it"),
         Figure("wakesPerAsleepHour", .ratio, "standby wakes per hour of deep sleep"),
         Figure("awakeSecondsPerWake", .ratio, "seconds a standby wake keeps the CPU up"),
         Figure("lockedBreakShare", .share, "breaks begun with the phone locked"),

@@ -23,6 +23,7 @@ public enum ModelAudit {
             parts.append { linkRows(link, counters, seed: scenario.seed, index: i) }
         }
         if let serving { parts.append { queueRows(scenario, serving) } }
+        if let serving, !serving.clocks.isEmpty { parts.append { serverClockRows(scenario, serving) } }
         if let wakes = scenario.devices.events.standbyWakes, wakes.script == nil { parts.append { standbyRows(wakes, audit, seed: scenario.seed) } }
         if let lifecycle = scenario.devices.events.lifecycle { parts.append { lifecycleRows(scenario, lifecycle, audit) } }
         if let sync = scenario.devices.events.wallClockSync { parts.append { wallClockRows(scenario, sync, audit) } }
@@ -355,6 +356,21 @@ public enum ModelAudit {
     /// chance, where the server is one of those: no outages, no round-robin fleet. The arrival
     /// rate is the run's own; the tolerance z standard errors of the batch means over the
     /// window's `ServingRecord.batches` time slices.
+    /// Per fleet server that took a stamp in the window, when the scenario sets server clocks
+    /// apart (`fleet.clockOffsets`, `fleet.faults`): the largest gap between the offset the
+    /// scenario gives the server at a stamp's instant and the one the stamp carried. A stamp
+    /// truncated from the right clock falls short by less than one timestamp resolution, never
+    /// more, and never runs ahead; the tolerance is that resolution less 1 ns.
+    static func serverClockRows(_ scenario: Scenario, _ s: ServingRecord) -> [AuditRow] {
+        let resolution = scenario.server.timestampResolution
+        return s.clocks.enumerated().compactMap { k, record in
+            guard record.stamps > 0 else { return nil }
+            return AuditRow(model: "server clock \(k)", figure: "stampOffsetGapMs.max", expected: 0,
+                            realised: Double(record.gapMax) / 1e6, tolerance: Double(resolution - 1) / 1e6,
+                            samples: Int(clamping: record.stamps))
+        }
+    }
+
     static func queueRows(_ scenario: Scenario, _ s: ServingRecord) -> [AuditRow] {
         let config = scenario.server
         guard let c = config.workers, config.outages.isEmpty else { return [] }

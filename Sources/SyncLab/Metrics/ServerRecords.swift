@@ -12,6 +12,8 @@ struct ServingRecord {
     /// Requests each fleet server served, and each server's clock offset (the same in every shard).
     var perServer: [UInt64] = []
     var offsets: [Nanoseconds] = []
+    /// What each server's stamps carried (`Fleet.auditsClocks`; empty otherwise).
+    var clocks: [ServerClockRecord] = []
     /// Per time slice of the window (`batches` of them), for the audit's batch means: the waits'
     /// sum (ns), the requests served and those refused with a full queue.
     static let batches = 20
@@ -38,6 +40,7 @@ struct ServingRecord {
         outageRefused += o.outageRefused
         outageTimedOut += o.outageTimedOut
         for i in perServer.indices where i < o.perServer.count { perServer[i] += o.perServer[i] }
+        for i in clocks.indices where i < o.clocks.count { clocks[i].merge(o.clocks[i]) }
         for b in 0..<Self.batches {
             batchWaitSums[b] += o.batchWaitSums[b]
             batchServed[b] += o.batchServed[b]
@@ -49,7 +52,52 @@ struct ServingRecord {
         ServingFigures(requests: admitted, waitMean: waits.mean, waitP99: waits.quantile(0.99), waitMax: waits.quantile(1),
                        maxQueueLength: maxQueue, queueFull: queueFull, outageRefused: outageRefused,
                        outageTimedOut: outageTimedOut, perServer: perServer, serverOffsets: offsets,
-                       singleShard: s.server.design != nil)
+                       singleShard: s.server.design != nil, serverClocks: clocks)
+    }
+}
+
+/// What one fleet server's stamps carried in the window, for the model audit's row and the
+/// report's "which servers were wrong when" (`Fleet.auditsClocks`). Counts and extremes only,
+/// merged by addition, minimum and maximum: the same for any number of shards.
+public struct ServerClockRecord: Sendable, Equatable {
+    /// Stamps the server took in the window.
+    public var stamps: UInt64 = 0
+    /// The server's clock minus true time as its stamps carried it (timestamp − the true instant
+    /// it was taken, ns), least and most (`.max`, `.min`: no stamp).
+    public var carriedMin: Int64 = .max
+    public var carriedMax: Int64 = .min
+    /// The largest gap between the offset the scenario gives the server at a stamp's instant and
+    /// the offset the stamp carried, ns: in [0, resolution) for a stamp truncated from the right
+    /// clock; a stamp ahead of the scenario's clock counts as resolution + how far ahead.
+    public var gapMax: Int64 = 0
+    /// True instants of the first and last stamps off true time by a timestamp resolution or
+    /// more (`.max`, `.min`: none): when the server was wrong.
+    public var wrongFrom: Int64 = .max
+    public var wrongUntil: Int64 = .min
+
+    public init() {}
+
+    /// A stamp taken at true time `at` carrying `carried` (timestamp − at) where the scenario
+    /// gives the server `given`, at timestamp resolution `resolution`.
+    mutating func record(at t: Int64, carried: Int64, given: Int64, resolution: Int64) {
+        stamps &+= 1
+        carriedMin = min(carriedMin, carried)
+        carriedMax = max(carriedMax, carried)
+        let gap = given &- carried
+        gapMax = max(gapMax, gap >= 0 ? gap : resolution &- gap)
+        if carried.magnitude >= UInt64(resolution) {
+            wrongFrom = min(wrongFrom, t)
+            wrongUntil = max(wrongUntil, t)
+        }
+    }
+
+    mutating func merge(_ o: ServerClockRecord) {
+        stamps &+= o.stamps
+        carriedMin = min(carriedMin, o.carriedMin)
+        carriedMax = max(carriedMax, o.carriedMax)
+        gapMax = max(gapMax, o.gapMax)
+        wrongFrom = min(wrongFrom, o.wrongFrom)
+        wrongUntil = max(wrongUntil, o.wrongUntil)
     }
 }
 
@@ -71,6 +119,9 @@ public struct ServingFigures: Sendable, Equatable {
     public var serverOffsets: [Nanoseconds]
     /// Whether the run was one world because players share the server's state.
     public var singleShard: Bool
+    /// What each fleet server's stamps carried, when the scenario sets server clocks apart
+    /// (`Fleet.auditsClocks`; else empty).
+    public var serverClocks: [ServerClockRecord] = []
 }
 
 /// What the original plan's database and API did, and what players saw.

@@ -85,8 +85,12 @@ extension PluginFamily {
     public static let leapSecond = PluginFamily(
         name: "leapSecond", noun: "leap-second handling", role: "LeapSecondHandling",
         about: "A positive leap second on the server's clock (server.leapSecond): stepped back 1 s, or smeared over a window.") { $0 is any LeapSecondHandling.Type }
+    public static let serverClockFault = PluginFamily(
+        name: "serverClockFault", noun: "server clock fault", role: "ServerClockFault",
+        about: "A fault in one fleet server's clock in time (server.fleet.faults): a step, or a drift from an instant.") { $0 is any ServerClockFault.Type }
 
     /// Every family, in the order the schema and `synclab list --kinds` show them.
     public static let all: [PluginFamily] = [.clock, .estimator, .tick, .refetch, .retry, .serverDesign, .costModel, .deviceEvent,
-                                             .delayProcess, .packetLoss, .connection, .radio, .leapSecond]
+                                             .delayProcess, .packetLoss, .connection, .radio, .leapSecond,
+                                             .serverClockFault]
 }

@@ -27,7 +27,7 @@ public struct PluginRegistry: Sendable {
                 SuspendingDeviceClock.self, ContinuousDeviceClock.self, BootTimeUptimeClock.self, WallClock.self,
                 WallUptimeClock.self,
                 // Estimators, tick, refetch and retry policies (Client/)
-                UploadCompleteEstimator.self, CristianEstimator.self, NTPEstimator.self,
+                UploadCompleteEstimator.self, CristianEstimator.self, NTPEstimator.self, MedianEstimator.self, MarzulloEstimator.self,
                 TimerTick.self, AlignedTick.self, DisplayLinkTick.self, ImmediateTick.self,
                 UniformWindowRefetch.self, AlignedToPublicationRefetch.self,
                 FixedIntervalRetry.self, ExponentialBackoffRetry.self,
@@ -47,6 +47,8 @@ public struct PluginRegistry: Sendable {
                 TCPRetransmitLoss.self, KeepAliveConnection.self, RRCRadio.self,
                 // A leap second on the server's clock (Server/LeapSecond.swift)
                 SteppedLeapSecond.self, SmearedLeapSecond.self,
+                // Faults in a fleet server's clock (Server/ServerClockFault.swift)
+                ServerClockStep.self, ServerClockDrift.self,
             ])
         } catch {
             // A clash among our own kinds is a programming error; PluginRegistryTests catch it first.

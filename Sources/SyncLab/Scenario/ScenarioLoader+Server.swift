@@ -7,12 +7,15 @@ extension ScenarioLoader {
         server.timestampAt = try n.value("timestampAt", default: TimestampInstant.requestStart) { try $0.choice(TimestampInstant.self) }
         server.fleet = try n.setChild("fleet").map { f in
             try f.expectObject()
+            let servers = try f.value("servers", default: 1) { try $0.int(min: 1, max: 1000) }
             let fleet = Fleet(
-                servers: try f.value("servers", default: 1) { try $0.int(min: 1, max: 1000) },
+                servers: servers,
                 clockOffset: try f.value("clockOffset", default: Distribution.constant(0)) {
                     try $0.signedDistribution(Bounds(most: Double(Limits.delay)))
                 },
-                balancing: try f.value("balancing", default: Fleet.Balancing.roundRobin) { try $0.choice(Fleet.Balancing.self) })
+                balancing: try f.value("balancing", default: Fleet.Balancing.roundRobin) { try $0.choice(Fleet.Balancing.self) },
+                clockOffsets: try f.value("clockOffsets", default: []) { try Self.readClockOffsets($0, servers: servers) },
+                faults: try f.value("faults", default: []) { try Self.readClockFaults($0, servers: servers, duration: duration, context: context) })
             try f.rejectUnknownKeys()
             return fleet
         }
@@ -64,6 +67,40 @@ extension ScenarioLoader {
 }
 
 extension ScenarioLoader {
+    /// `fleet.clockOffsets`: one entry per server, a signed duration given outright or null for
+    /// an offset drawn from `fleet.clockOffset`.
+    static func readClockOffsets(_ node: InputNode, servers: Int) throws -> [Nanoseconds?] {
+        let list = try node.elements()
+        guard list.count == servers else {
+            var problem = node.error("must have one entry per server (\(servers), server.fleet.servers), null for a drawn offset; got \(list.count)")
+            problem.relatedPath = "server.fleet.servers"
+            throw problem
+        }
+        return try list.map { e -> Nanoseconds? in
+            if case .null = e.value { return nil }
+            return try e.duration(in: -Limits.delay...Limits.delay)
+        }
+    }
+
+    /// `fleet.faults`: server clock faults (ServerClockFault.swift), each on a server of the
+    /// fleet and starting inside the run.
+    static func readClockFaults(_ node: InputNode, servers: Int, duration: Nanoseconds,
+                                context: PluginContext) throws -> [any ServerClockFault] {
+        try node.elements().map { e in
+            let fault = try context.read(.serverClockFault, from: e) as any ServerClockFault
+            if fault.server >= servers {
+                var problem = (e.child("server") ?? e).error("must name a server of the fleet (0 to \(servers - 1)); got \(fault.server)")
+                problem.relatedPath = "server.fleet.servers"
+                throw problem
+            }
+            if fault.start.ns >= duration {
+                let key = e.child("at") ?? e.child("from") ?? e
+                throw key.error("must fall inside the run's duration (\(Units.formatDuration(duration))); got \(InputNode.describeScalar(key.value))")
+            }
+            return fault
+        }
+    }
+
     /// The original plan keeps a slot per player and position (plus the whole Store), numbered
     /// in the event's 32-bit player field: refuse a population that would overflow it.
     static func checkPlanSlots(players: Int, positions: Int, at node: InputNode) throws(InputError) {

@@ -75,7 +75,9 @@ extension ScenarioSchema {
           "properties": {
             "servers": { "type": "integer", "minimum": 1, "maximum": 1000, "examples": [4], "description": "Default 1." },
             "clockOffset": { "$ref": "#/$defs/offsetDistribution", "description": "Each server's clock minus true time, drawn once per run per server." },
-            "balancing": { "enum": ["round-robin", "random"], "description": "Default round-robin (one counter shared by all players)." }
+            "balancing": { "enum": ["round-robin", "random"], "description": "Default round-robin (one counter shared by all players)." },
+            "clockOffsets": { "type": "array", "items": { "oneOf": [{ "$ref": "#/$defs/signedDuration" }, { "type": "null" }] }, "examples": [["2s", null, null]], "description": "Each server's clock minus true time given outright, one entry per server (as many as servers); null for a server whose offset is drawn from clockOffset. Default: all drawn." },
+            "faults": { "type": "array", "items": { "$ref": "#/$defs/serverClockFault" }, "description": "Faults in servers' clocks in time: a step, or a drift from an instant (default: none)." }
           }
         },
         "workers": { "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 1000000 }, { "const": "unlimited" }, { "type": "null" }], "examples": [5, "unlimited"], "description": "Requests each server serves at once; the rest wait in FIFO order. Default 5, PHP-FPM's stock pm.max_children; \"unlimited\" answers every request at once (the idealised server); null drops an inherited value." },

@@ -53,20 +53,47 @@ public struct Fleet: Sendable, Equatable {
     /// Distribution of each server's clock minus true time, drawn once per run per server.
     public var clockOffset: Distribution
     public var balancing: Balancing
+    /// Offsets given outright, by server (`clockOffsets`): as many as `servers`, or empty; nil
+    /// for a server whose offset is drawn from `clockOffset` as without the list.
+    public var clockOffsets: [Nanoseconds?]
+    /// Faults in servers' clocks in time (`faults`, ServerClockFault.swift), in scenario order.
+    public var faults: [any ServerClockFault]
 
-    public init(servers: Int, clockOffset: Distribution = .constant(0), balancing: Balancing = .roundRobin) {
+    public init(servers: Int, clockOffset: Distribution = .constant(0), balancing: Balancing = .roundRobin,
+                clockOffsets: [Nanoseconds?] = [], faults: [any ServerClockFault] = []) {
+        precondition(clockOffsets.isEmpty || clockOffsets.count == servers, "one offset per server, or none")
         self.servers = servers
         self.clockOffset = clockOffset
         self.balancing = balancing
+        self.clockOffsets = clockOffsets
+        self.faults = faults
     }
 
-    /// Each server's clock offset for a run, from the run's own purpose stream (no player's
-    /// draws move).
+    /// Each server's clock offset for a run before any fault: given outright, or drawn from the
+    /// run's own purpose stream, keyed by the server (no player's draws move, and giving one
+    /// server's offset leaves the others' draws as they were).
     public func offsets(seed: UInt64) -> [Nanoseconds] {
         (0..<servers).map { k in
+            if k < clockOffsets.count, let given = clockOffsets[k] { return given }
             var rng = RandomStream(seed: seed, purpose: StreamPurpose("fleet-clock"), entity: UInt64(k))
             return Int64(clockOffset.sample(&rng).rounded())
         }
+    }
+
+    /// Whether the scenario sets server clocks apart (offsets given outright, or faults): then the
+    /// run records what each server's stamps carried and the model audit holds it against them.
+    public var auditsClocks: Bool { !clockOffsets.isEmpty || !faults.isEmpty }
+
+    /// Server k's clock minus true time at true time t as the scenario gives it: its offset
+    /// before faults (`offsets`, from `offsets(seed:)`) plus its faults' shifts then.
+    public func offset(_ k: Int, at t: SimTime, offsets: [Nanoseconds]) -> Nanoseconds {
+        faults.reduce(offsets[k]) { $1.server == k ? $0 &+ $1.shift(at: t) : $0 }
+    }
+
+    public static func == (a: Fleet, b: Fleet) -> Bool {
+        a.servers == b.servers && a.clockOffset == b.clockOffset && a.balancing == b.balancing
+            && a.clockOffsets == b.clockOffsets && a.faults.count == b.faults.count
+            && zip(a.faults, b.faults).allSatisfy { type(of: $0) == type(of: $1) && $0.summary == $1.summary }
     }
 }
 

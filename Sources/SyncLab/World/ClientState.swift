@@ -131,9 +131,13 @@ struct ClientState {
     /// `KERN_BOOTTIME` as the OS kept it when the stored sync was taken (unix ns): what Kronos
     /// compares at launch (`World.restoreStoredSync`).
     var storedBootWall: Int64 = 0
+    /// The fleet's index of the server answering the request in flight, and of the one whose
+    /// answer the kept sync came from (`SyncSample.server`; a fleet has at most 1000 servers).
+    var requestServer: UInt16 = 0
+    var syncServer: UInt16 = 0
     /// Unused: pads the state to whole cache lines (512 bytes). State added later takes these
     /// bytes first.
-    var padding: Int64 = 0
+    var padding: UInt32 = 0
 
     /// The power state changes (the screen comes on or goes off, the device restarts): a
     /// pending deep sleep and the current standby's wakes no longer apply.

@@ -27,7 +27,9 @@ struct Measurement {
         positionMark = [UInt32](repeating: 0, count: scenario.positions)
         if let serving = server.serving {
             recorder.serving = ServingRecord(perServer: [UInt64](repeating: 0, count: serving.offsets.count),
-                                             offsets: scenario.server.fleet == nil ? [] : serving.offsets)
+                                             offsets: scenario.server.fleet == nil ? [] : serving.offsets,
+                                             clocks: scenario.server.fleet?.auditsClocks == true
+                                                 ? [ServerClockRecord](repeating: ServerClockRecord(), count: serving.offsets.count) : [])
         }
         if let database = server.database {
             var record = DatabaseRecord(transitions: schedule.transitions.count,

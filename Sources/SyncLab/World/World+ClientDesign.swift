@@ -44,7 +44,7 @@ struct DesignMemory {
 }
 
 struct ProbeExchange: Equatable {
-    static let words = 9
+    static let words = 10
     var sentAt: SimTime
     var uploadCompleteAt: SimTime
     var doneAt: SimTime
@@ -56,7 +56,8 @@ struct ProbeExchange: Equatable {
     var leftAt: SimTime
     var exactStamp: Int64
     var serverOffset: Int64
-
+    /// The fleet's index of the server that answered (`SyncSample.server`).
+    var server: Int = 0
 }
 
 extension Scenario {
@@ -87,14 +88,18 @@ extension World {
         let read = design.readsResponseHeaders ? clients[c].responseHeadersAt : t
         // A stamp depends only on the server's exact clock: a response that leaves at the
         // instant the request was stamped carries the request's stamp (no division to redo).
-        let left = clients[c].responseLeftAt, offset = clients[c].requestServerOffset
+        let left = clients[c].responseLeftAt
+        // A server clock fault may move the offset between the stamp and the response leaving.
+        let offset = server.serving.map { $0.faults.isEmpty ? clients[c].requestServerOffset
+            : $0.offset(Int(clients[c].requestServer), at: left) } ?? clients[c].requestServerOffset
         let transmit = server.store.clock(at: left, offset: offset) == clients[c].requestExactStamp
             ? clients[c].requestTimestamp : server.store.timestamp(at: left, clockOffset: offset)
         return ProbeExchange(sentAt: clients[c].requestSentAt, uploadCompleteAt: clients[c].uploadCompleteAt, doneAt: read,
                       timestamp: clients[c].requestTimestamp,
                       transmit: transmit,
                       arrivedAt: clients[c].requestArrivedAt, leftAt: clients[c].responseLeftAt,
-                      exactStamp: clients[c].requestExactStamp, serverOffset: clients[c].requestServerOffset)
+                      exactStamp: clients[c].requestExactStamp, serverOffset: clients[c].requestServerOffset,
+                      server: Int(clients[c].requestServer))
     }
 
     /// A round of n probes (`client.probes`): records probe `e`; once all n answered, returns the
@@ -136,14 +141,14 @@ extension World {
         withDesignMemory(c, memory.layout.probeOffset + slot * ProbeExchange.words, ProbeExchange.words) { m in
             ProbeExchange(sentAt: SimTime(ns: m[0]), uploadCompleteAt: SimTime(ns: m[1]), doneAt: SimTime(ns: m[2]),
                           timestamp: m[3], transmit: m[4], arrivedAt: SimTime(ns: m[5]), leftAt: SimTime(ns: m[6]),
-                          exactStamp: m[7], serverOffset: m[8])
+                          exactStamp: m[7], serverOffset: m[8], server: Int(m[9]))
         }
     }
 
     mutating func storeProbe(_ c: Int, slot: Int, _ e: ProbeExchange) {
         withDesignMemory(c, memory.layout.probeOffset + slot * ProbeExchange.words, ProbeExchange.words) { m in
             (m[0], m[1], m[2], m[3], m[4]) = (e.sentAt.ns, e.uploadCompleteAt.ns, e.doneAt.ns, e.timestamp, e.transmit)
-            (m[5], m[6], m[7], m[8]) = (e.arrivedAt.ns, e.leftAt.ns, e.exactStamp, e.serverOffset)
+            (m[5], m[6], m[7], m[8], m[9]) = (e.arrivedAt.ns, e.leftAt.ns, e.exactStamp, e.serverOffset, Int64(e.server))
         }
     }
 
@@ -167,7 +172,7 @@ extension World {
                 let device = clients[c].device
                 // The best probe's sample is `s`, already read; the others are read here.
                 for k in 0..<n {
-                    (buffer.baseAddress! + k).initialize(to: k == best ? s : designSync(device, ShadowExchange(probe(c, slot: k)), at: t, d).0)
+                    (buffer.baseAddress! + k).initialize(to: k == best ? s : designSync(device, ShadowExchange(probe(c, slot: k)), at: t, d, server: probe(c, slot: k).server).0)
                 }
             }
             defer { buffer.deinitialize() }

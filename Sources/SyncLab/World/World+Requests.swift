@@ -85,6 +85,7 @@ extension World {
         clients[c].requestTimestamp = server.store.timestamp(at: t)
         clients[c].requestExactStamp = server.store.serverTime(at: t)
         clients[c].requestServerOffset = server.store.clockOffset
+        clients[c].requestServer = 0
         respond(c, file: file, arrivedAt: t, start: t, leftAt: t + service)
     }
 
@@ -135,7 +136,7 @@ extension World {
             (exchange, bestProbe) = round
         }
         let kept = ShadowExchange(exchange)
-        let (s, now) = designSync(device, kept, at: t, d)
+        let (s, now) = designSync(device, kept, at: t, d, server: exchange.server)
         clients[c].consecutiveFailures = 0
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
@@ -182,6 +183,7 @@ extension World {
             clients[c].anchorSamples = 0
         }
         clients[c].shadows.exchange = kept
+        clients[c].syncServer = UInt16(exchange.server)
         clients[c].split.serverSide = ExchangeServerSide(arrivedAt: exchange.arrivedAt, leftAt: exchange.leftAt,
                                                          exactStamp: exchange.exactStamp,
                                                          serverOffset: exchange.serverOffset)
@@ -206,7 +208,8 @@ extension World {
         let t = clients[c].anchorSetAt
         let e = clients[c].shadows.exchange, side = clients[c].split.serverSide
         // As at the sync: the device has not changed since.
-        let (s, now) = designSync(device, e, at: t, design.clocks)
+        let answered = Int(clients[c].syncServer)
+        let (s, now) = designSync(device, e, at: t, design.clocks, server: answered)
         if design.isStateless { clients[c].syncBound = estimator.halfWidth(for: s, design.boundModel) }
         let middle = side.arrivedAt + (side.leftAt - side.arrivedAt) / 2
         clients[c].split.parts = AnchorAttribution.split(
@@ -222,7 +225,7 @@ extension World {
                                     requestSent: ReferenceClocks.reading(k, device, at: e.sentAt, context),
                                     uploadComplete: ReferenceClocks.reading(k, device, at: e.uploadCompleteAt, context),
                                     downloadComplete: ReferenceClocks.reading(k, device, at: e.doneAt, context),
-                                    serverTransmit: e.transmit)
+                                    serverTransmit: e.transmit, server: answered)
             clients[c].shadows[k] = ShadowAnchor(estimator.anchor(for: shadow))
         }
     }
@@ -231,10 +234,10 @@ extension World {
     /// download's reading when the exchange was read at t).
     @inline(__always)
     func designSync<C: DeviceClock, T: DeviceClock>(_ device: DeviceState, _ e: ShadowExchange, at t: SimTime,
-                                                      _ d: DesignClocks<C, T>) -> (SyncSample, ClockReading) {
+                                                      _ d: DesignClocks<C, T>, server: Int) -> (SyncSample, ClockReading) {
         let s = SyncSample(serverTimestamp: e.timestamp, requestSent: d.reading(device, at: e.sentAt),
                            uploadComplete: d.reading(device, at: e.uploadCompleteAt),
-                           downloadComplete: d.reading(device, at: e.doneAt), serverTransmit: e.transmit)
+                           downloadComplete: d.reading(device, at: e.doneAt), serverTransmit: e.transmit, server: server)
         return (s, e.doneAt == t ? s.downloadComplete : d.reading(device, at: t))
     }
 

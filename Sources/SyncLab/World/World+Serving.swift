@@ -15,15 +15,27 @@ import SyncLabKernel
 /// is sent, in the player's world.
 struct ServingState {
     var pools: [WorkerPool]
-    /// Each server's clock minus true time (the cron host's `clockOffset` without a fleet).
+    /// Each server's clock minus true time before any fault (the cron host's `clockOffset`
+    /// without a fleet).
     let offsets: [Nanoseconds]
+    /// The fleet's clock faults (`Fleet.faults`; empty: every offset is constant).
+    let faults: [any ServerClockFault]
     var nextServer = 0
 
     init?(_ scenario: Scenario) {
         let config = scenario.server
         guard config.hasServingModel, config.design == nil else { return nil }
         offsets = config.fleet?.offsets(seed: scenario.seed) ?? [config.clockOffset]
+        faults = config.fleet?.faults ?? []
         pools = offsets.map { _ in WorkerPool(workers: config.workers, queueLimit: config.queueLimit) }
+    }
+
+    /// Server k's clock minus true time at true time t: its offset plus its faults' shifts.
+    @inline(__always) func offset(_ k: Int, at t: SimTime) -> Nanoseconds {
+        guard !faults.isEmpty else { return offsets[k] }
+        var offset = offsets[k]
+        for f in faults where f.server == k { offset &+= f.shift(at: t) }
+        return offset
     }
 }
 
@@ -147,6 +159,15 @@ extension World {
         fleetOutbox.append(r)
     }
 
+    /// Server k's stamp taken at true time t, for the audit of the servers' clocks: what it
+    /// carried against the offset the scenario gives the server then.
+    mutating func recordStamp(_ k: Int, at t: SimTime, timestamp: Int64) {
+        guard measure.recorder.inWindow(t), let fleet = scenario.server.fleet, let offsets = server.serving?.offsets else { return }
+        let given = fleet.offset(k, at: t, offsets: offsets)
+        let resolution = scenario.server.timestampResolution
+        measure.recorder.serving?.clocks[k].record(at: t.ns, carried: timestamp &- t.ns, given: given, resolution: resolution)
+    }
+
     /// The fleet's answer reaches player c's world (`serverReply`): kept until its event.
     mutating func deliverAnswer(_ a: FleetAnswer) {
         let c = a.request.player - players.lowerBound
@@ -174,10 +195,12 @@ extension World {
             case .requestStart: start
             case .responseSend: left
             }
-            let offset = server.serving!.offsets[k]
+            let offset = server.serving!.offset(k, at: stampAt)
             clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: offset)
             clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: offset)
             clients[c].requestServerOffset = offset
+            clients[c].requestServer = UInt16(k)
+            if measure.recorder.serving?.clocks.isEmpty == false { recordStamp(k, at: stampAt, timestamp: clients[c].requestTimestamp) }
             respond(c, file: file, arrivedAt: r.at, start: start, leftAt: left)
         }
     }

@@ -11,7 +11,7 @@ import SyncLabKernel
         let r = PluginRegistry.builtIn
         func names(_ f: PluginFamily) -> [String] { r.kinds(of: f).map { $0.kind } }
         #expect(names(.clock) == ["suspending", "continuous", "uptime", "wall", "uptime-wall"])
-        #expect(names(.estimator) == ["upload-complete", "cristian", "ntp"])
+        #expect(names(.estimator) == ["upload-complete", "cristian", "ntp", "median", "marzullo"])
         #expect(names(.tick) == ["timer", "aligned", "display-link", "immediate"])
         #expect(names(.refetch) == ["uniform-after-load", "aligned-to-publication"])
         #expect(names(.retry) == ["fixed", "exponential"])
@@ -23,7 +23,8 @@ import SyncLabKernel
         #expect(names(.connection) == ["keep-alive"])
         #expect(names(.radio) == ["rrc"])
         #expect(names(.leapSecond) == ["step", "smear"])
-        #expect(r.kinds.count == 36)
+        #expect(names(.serverClockFault) == ["step", "drift"])
+        #expect(r.kinds.count == 40)
         #expect(r.families == PluginFamily.all)
     }
 

@@ -111,6 +111,10 @@ import Testing
                     variant = SchemaWalker.setting(.null, at: "server.fleet", in: variant)
                     variant = SchemaWalker.setting(.null, at: "server.workers", in: variant)
                 }
+                // Offsets given outright come one per server: the walker's one-element list fits a fleet of one.
+                if site.path.hasPrefix("server.fleet.clockOffsets") {
+                    variant = SchemaWalker.setting(1, at: "server.fleet.servers", in: variant)
+                }
                 // A trace-driven link replaces the first profile, preset and all.
                 if site.path.hasPrefix("network.profiles[].linkTrace") {
                     let traced: JSONValue = ["name": "traced", "share": 0.5, "linkTrace": [

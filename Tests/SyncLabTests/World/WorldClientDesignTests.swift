@@ -138,7 +138,7 @@ import SyncLabKernel
         let round = world.probeRound(0, c)
         #expect(round?.best == c && round?.index == 2)
         let end = SimTime(ns: 2_030 * ms)
-        let (s, _) = world.designSync(world.clients[0].device, ShadowExchange(c), at: end, world.design.clocks)
+        let (s, _) = world.designSync(world.clients[0].device, ShadowExchange(c), at: end, world.design.clocks, server: 0)
         let e = world.syncEstimate(0, s, best: 2, at: end, world.design.clocks)
         // B read with the clock: T1 = 1 h + 1 s, T4 = 1 h + 1.06 s, stamps 1.03 s: θ = −1 h, so
         // the anchor is server time 1.06 s at the reading 1 h + 1.06 s, exact.
@@ -252,10 +252,10 @@ import SyncLabKernel
                                   retry: ExponentialBackoffRetry(jitter: .decorrelated), probes: 2,
                                   driftCorrection: DriftCorrection())
         var world = World(scenario: Self.scenario(design, players: 7))
-        // Filter 1 + 4·8, drift 5, the best probe 9 (its exchange and server side), retry 1.
-        #expect(world.memory.layout.stride == 33 + 5 + 9 + 1)
-        #expect(world.memory.words.count == 7 * 48)
-        #expect(Self.scenario(design).designMemoryBytesPerPlayer == 384)
+        // Filter 1 + 4·8, drift 5, the best probe 10 (its exchange, server side and server), retry 1.
+        #expect(world.memory.layout.stride == 33 + 5 + 10 + 1)
+        #expect(world.memory.words.count == 7 * 49)
+        #expect(Self.scenario(design).designMemoryBytesPerPlayer == 392)
         design.retry = ExponentialBackoffRetry(jitter: .full)
         world = World(scenario: Self.scenario(design, players: 7))
         #expect(world.memory.layout.retryWords == 0)
