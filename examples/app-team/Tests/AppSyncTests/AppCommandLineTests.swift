@@ -39,11 +39,11 @@ import SyncLabCLI
     @Test func anUnknownKindExitsTwoNamingTheKeyPath() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("appsync-unknown-\(getpid()).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        try #"{"extends": "r1.json", "name": "m", "client": {"estimator": {"kind": "marzullo"}}}"#
+        try #"{"extends": "r1.json", "name": "m", "client": {"estimator": {"kind": "chrony"}}}"#
             .write(to: file, atomically: true, encoding: .utf8)
         let r = Self.appLab(["validate", file.path])
         #expect(r.status == 2)
-        #expect(r.err.contains("\(file.path): client.estimator.kind: unknown estimator 'marzullo'"), "\(r.err)")
+        #expect(r.err.contains("\(file.path): client.estimator.kind: unknown estimator 'chrony'"), "\(r.err)")
         #expect(r.err.contains("'kronos'"), "the app's kinds are among those offered: \(r.err)")
     }
 }
