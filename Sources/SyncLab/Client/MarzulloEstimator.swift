@@ -113,22 +113,15 @@ public struct MarzulloEstimator: SyncEstimator {
     }
 
     public func estimate(for s: SyncSample, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
-        withUnsafeTemporaryAllocation(of: SyncSample.self, capacity: 1) { one in
-            one.initialize(repeating: s)
-            defer { one.deinitialize() }
-            return estimate(probes: unsafe Span(_unsafeElements: UnsafeBufferPointer(one)), best: 0, memory: &memory, m)
-        }
+        ProbeWindow.one(s) { estimate(probes: $0, best: 0, memory: &memory, m) }
     }
 
     public func estimate(probes: Span<SyncSample>, best: Int, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
         let kept = ProbeWindow.words(window)
-        let selection: Selection
-        let reading: ClockReading
-        (selection, reading) = withUnsafeTemporaryAllocation(of: ProbeWindow.Vote.self, capacity: window) { votes in
-            let (n, reading) = ProbeWindow.record(probes, window: window, perServer: perServer, memory: &memory, m, into: votes)
-            let selection = withUnsafeTemporaryAllocation(of: Edge.self, capacity: 2 * n) { edges in
-                for i in 0..<n {
-                    let v = votes[i]
+        let (selection, reading) = ProbeWindow.votes(probes, window: window, perServer: perServer, memory: &memory, m) {
+            votes, reading in
+            let selection = withUnsafeTemporaryAllocation(of: Edge.self, capacity: 2 * votes.count) { edges in
+                for (i, v) in votes.enumerated() {
                     edges.initializeElement(at: 2 * i, to: Edge(at: v.offset &- v.halfWidth, start: true))
                     edges.initializeElement(at: 2 * i + 1, to: Edge(at: v.offset &+ v.halfWidth, start: false))
                 }

@@ -41,17 +41,12 @@ public struct MedianEstimator: SyncEstimator {
     public var readsEveryProbe: Bool { true }
 
     public func estimate(for s: SyncSample, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
-        withUnsafeTemporaryAllocation(of: SyncSample.self, capacity: 1) { one in
-            one.initialize(repeating: s)
-            defer { one.deinitialize() }
-            return estimate(probes: unsafe Span(_unsafeElements: UnsafeBufferPointer(one)), best: 0, memory: &memory, m)
-        }
+        ProbeWindow.one(s) { estimate(probes: $0, best: 0, memory: &memory, m) }
     }
 
     public func estimate(probes: Span<SyncSample>, best: Int, memory: inout MutableSpan<Int64>, _ m: BoundModel) -> SyncEstimate {
-        withUnsafeTemporaryAllocation(of: ProbeWindow.Vote.self, capacity: window) { votes in
-            let (n, reading) = ProbeWindow.record(probes, window: window, perServer: perServer, memory: &memory, m, into: votes)
-            let (median, bound) = Self.median(UnsafeMutableBufferPointer(rebasing: votes[0..<n]))
+        ProbeWindow.votes(probes, window: window, perServer: perServer, memory: &memory, m) { votes, reading in
+            let (median, bound) = Self.median(votes)
             return SyncEstimate(anchor: SyncAnchor(serverTime: reading.ns &+ median, reading: reading),
                                 bound: .halfWidth(bound), boundGrowthPPB: m.maxDriftPPB)
         }

@@ -23,6 +23,26 @@ struct ProbeWindow {
         var server: Int
     }
 
+    /// The one probe of a round a design that reads every probe does not see as a round (a sync
+    /// of one exchange), as the span the window's `estimate(probes:…)` takes.
+    static func one<R>(_ s: SyncSample, _ body: (Span<SyncSample>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: SyncSample.self, capacity: 1) { one in
+            one.initialize(repeating: s)
+            defer { one.deinitialize() }
+            return body(unsafe Span(_unsafeElements: UnsafeBufferPointer(one)))
+        }
+    }
+
+    /// Records the round's probes (`record`) and hands `body` the votes, in a buffer of their
+    /// own (no allocation), with the newest reading.
+    static func votes<R>(_ probes: Span<SyncSample>, window: Int, perServer: Bool, memory: inout MutableSpan<Int64>,
+                         _ m: BoundModel, _ body: (UnsafeMutableBufferPointer<Vote>, ClockReading) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: Vote.self, capacity: window) { buffer in
+            let (n, reading) = record(probes, window: window, perServer: perServer, memory: &memory, m, into: buffer)
+            return body(UnsafeMutableBufferPointer(rebasing: buffer[0..<n]), reading)
+        }
+    }
+
     /// Adds every probe of the round to player's window and returns the votes of the window
     /// (at most `window`, the newest last) carried to the newest probe's reading, which it
     /// also returns. With `perServer` only each server's newest probe votes.
