@@ -99,6 +99,8 @@ extension CheckReport {
     public static func seedSummary(_ s: SeedCheckOutcome) -> String {
         var out = "\(oneLine(s.scenario)): \(s.failingSeeds.count) of \(Format.count(s.seeds.count, "seed")) \(s.failingSeeds.count == 1 ? "fails" : "fail")"
         if !s.failingSeeds.isEmpty { out += " (seeds \(s.failingSeeds.map(String.init).joined(separator: ", ")))" }
+        // The rate's interval, so "0 of 20 fail" says how high the failure rate may still be.
+        out += "; 95% Wilson \(SeedCheckOutcome.intervalText(s.interval))"
         out += "; at most \(s.maxFailures) may: \(s.withinMaxFailures ? "PASS" : "FAIL")\n"
         for v in s.verdicts {
             let value = v.budget.metric == Figure.seedFailureRateUpper95.key

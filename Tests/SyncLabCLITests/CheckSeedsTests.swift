@@ -44,7 +44,7 @@ import SyncLab
             #expect(line.hasPrefix("small\tseed \(seed)\t\(failing.contains(UInt64(seed)) ? "FAIL\trequests cap: " : "PASS")"))
         }
         let seedList = failing.map(String.init).joined(separator: ", ")
-        #expect(strict.out.contains("small: 2 of 4 seeds fail (seeds \(seedList)); at most 0 may: FAIL\n"))
+        #expect(strict.out.contains("small: 2 of 4 seeds fail (seeds \(seedList)); 95% Wilson 15.00–85.00%; at most 0 may: FAIL\n"))
         // 2 of 4 = 0.5 ≤ 0.5 holds; Wilson 95% for 2/4: 0.1500–0.8500.
         #expect(strict.out.contains("small\trate\tseedFailureRate ≤ 50%\t50% (2 of 4 seeds; 95% Wilson 15.00–85.00%)\tPASS\n"))
         for seed in failing { #expect(strict.out.contains("reproduce with: synclab run \(path) --seed \(seed)\n")) }

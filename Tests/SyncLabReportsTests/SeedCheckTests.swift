@@ -53,7 +53,7 @@ import SyncLab
         #expect(!o.pass)
         #expect(o.reproduce(9) == "synclab run s.json --seed 9")
         let text = CheckReport.seedSummary(o)
-        #expect(text.hasPrefix("s: 2 of 20 seeds fail (seeds 4, 9); at most 2 may: PASS\n"))
+        #expect(text.hasPrefix("s: 2 of 20 seeds fail (seeds 4, 9); 95% Wilson 2.79–30.10%; at most 2 may: PASS\n"))
         #expect(text.contains("s\trate\tseedFailureRate ≤ 15%\t10% (2 of 20 seeds; 95% Wilson 2.79–30.10%)\tPASS\n"))
         // One more failing seed than allowed fails the scenario even without rate budgets.
         #expect(!Self.outcome(failing: [1, 2, 3], of: 20, max: 2, budgets: []).pass)
