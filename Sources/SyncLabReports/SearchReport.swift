@@ -55,7 +55,12 @@ public struct SearchSpec: Sendable {
                 .object([JSONMember(key: "players", value: .string(String(s.players))),
                          JSONMember(key: "slack", value: .string(NumberText.compact(s.slack, 12)))])
             } ?? .null),
-        ])
+        ] + (p.sequential.map { q in
+            // Written only when set, so a part of a search without it reads as before.
+            [JSONMember(key: "stopWhenClear", value: .object([
+                JSONMember(key: "minimumSeeds", value: .string(String(q.minimumSeeds))),
+                JSONMember(key: "confidence", value: .string(NumberText.compact(q.confidence, 12)))]))]
+        } ?? []))
         return v.serialized(indent: 0).split(separator: "\n").map { String($0.drop { $0 == " " }) }.joined()
     }
 
@@ -146,8 +151,19 @@ public struct SearchSpec: Sendable {
             screen = SearchScreen(players: sp, slack: slack)
         default: return bad("screen must be an object or null")
         }
+        var sequential: SequentialConfirmation? = nil
+        if let q = v["stopWhenClear"] {
+            guard case .string(let m)? = q["minimumSeeds"], let least = Int(m), least >= 2, least < seeds.count,
+                  case .string(let c)? = q["confidence"], let confidence = Double(c),
+                  confidence >= 0.5, confidence <= SequentialConfirmation.maximumConfidence else {
+                return bad("stopWhenClear needs minimumSeeds from 2 to below the \(seeds.count) seeds and a confidence from 0.5 to "
+                    + "\(NumberText.compact(SequentialConfirmation.maximumConfidence, 6)); got \(Self.shown(q))")
+            }
+            sequential = SequentialConfirmation(minimumSeeds: least, confidence: confidence)
+        }
         let objective: SearchObjective = objectiveKey == "servers" ? .servers : .figure(objectiveKey)
-        let plan = SearchPlan(knobs: knobs, constraints: constraints, objective: objective, seeds: seeds, maxFailingSeeds: maxFailing, screen: screen)
+        let plan = SearchPlan(knobs: knobs, constraints: constraints, objective: objective, seeds: seeds, maxFailingSeeds: maxFailing, screen: screen,
+                              sequential: sequential)
         return .success(SearchSpec(name: name, scenario: scenario, basePath: base, fingerprint: fingerprint, plan: plan, players: players,
                                    constraintsGiven: given))
     }
@@ -333,7 +349,11 @@ public enum SearchReport {
         md += "Space: \(plan.candidates) candidates (" + plan.knobs.map { "`\($0.keyPath)` × \($0.values.count)" + ($0.monotone ? ", monotone" : "") }.joined(separator: "; ")
             + "), the base scenario `\(spec.scenario)` (fingerprint `\(spec.fingerprint)`). Objective: the lowest mean \(objectiveLabel) over seeds. "
             + "Constraints, judged on every seed (at most \(plan.maxFailingSeeds) of \(plan.seeds.count) may fail, seeds \(plan.seeds.map(String.init).joined(separator: ", ")); "
-            + "the same seeds for every candidate):\n\n"
+            + "the same seeds for every candidate"
+            + (plan.sequential.map { q in
+                "; a candidate stops short of its last seed once its pass is clear at \(NumberText.compact(q.confidence * 100, 4))% "
+                    + "after at least \(q.minimumSeeds) seeds"
+            } ?? "") + "):\n\n"
         for b in plan.constraints { md += "- \(Self.oneLine(b.name)): `\(b.metric)` \(b.comparison == .atMost ? "≤" : "≥") \(NumberText.compact(b.limit, 6))\n" }
         md += "\n## What it cost\n\n"
         md += "\(outcome.fullRuns) full-size run\(outcome.fullRuns == 1 ? "" : "s") (\(Format.count(spec.players, "player")) each) and \(outcome.screenRuns) screening run\(outcome.screenRuns == 1 ? "" : "s")"

@@ -176,6 +176,18 @@ import SyncLabReports
                            out: dir + "/smf")
     }
 
+    @Test func f09StopWhenClearNeedsSeedsToStopShortOf() throws {
+        let dir = try Self.folder()
+        let least = try Self.search(dir, "sw.json", knobs: "{ \"key\": \"client.probes\", \"values\": [1, 2] }",
+                                    extra: ", \"seeds\": 5, \"stopWhenClear\": { \"minimumSeeds\": 5 }")
+        Self.expectRefused(Self.synclab(["search", least, "--out", dir + "/ssw"]),
+                           "sw.json: stopWhenClear.minimumSeeds: must be below \"seeds\" (5); got 5", out: dir + "/ssw")
+        let sure = try Self.search(dir, "sc.json", knobs: "{ \"key\": \"client.probes\", \"values\": [1, 2] }",
+                                   extra: ", \"seeds\": 20, \"stopWhenClear\": { \"confidence\": 1 }")
+        Self.expectRefused(Self.synclab(["search", sure, "--out", dir + "/ssc"]),
+                           "sc.json: stopWhenClear.confidence: must be from 0.5 to 0.999999; got 1", out: dir + "/ssc")
+    }
+
     // MARK: F10, F11: merging edited parts
 
     /// The parts of a search over 12 candidates in 3 groups: shards 0/3, 1/3, 2/3 and 0/1.

@@ -44,6 +44,34 @@ import SyncLab
         #expect(a[0].contents.contains("**Winner: `client.probes`=1, `server.fleet.servers`=4.**"))
     }
 
+    /// A search that stops a pass once it is clear writes the rule in its part's header, so a
+    /// merge replays it and stops where the search stopped; search.md states it.
+    @Test func aPartCarriesTheRuleThatStopsAPassShort() throws {
+        var plan = Self.plan
+        plan.seeds = Array(3...10)
+        plan.sequential = SequentialConfirmation(minimumSeeds: 2, confidence: 0.99)
+        let spec = SearchSpec(name: "t", scenario: "s", basePath: "s.json", fingerprint: "0123456789abcdef",
+                              plan: plan, players: 100, constraintsGiven: true)
+        // Figures alike on every seed: no spread, so a pass above its limit is clear at 2 seeds.
+        let runs = (0..<plan.groups).flatMap { g in
+            plan.search(group: g) { c, _, _ in
+                let v: [Double] = plan.values(of: c).map { if case .number(let d, _) = $0 { d } else { 0 } }
+                return plan.figures.map { $0 == "servers" ? v[1] : $0 == "failedRequestShare" ? SearchPart.rounded(0.03 * v[0] / v[1]) : 0.99 }
+            }
+        }
+        let part = SearchPart(spec: spec, shard: 0, shards: 1, runs: runs)
+        let parsed = try SearchPart.parse(part.text).get()
+        #expect(parsed.spec.plan.sequential == plan.sequential && parsed.text == part.text)
+        let (merged, mergedRuns) = try SearchReport.merge([("whole", parsed)]).get()
+        let outcome = plan.outcome(mergedRuns)
+        #expect(outcome.fates.filter { $0.verdict == .meets }.allSatisfy { $0.seedsRun == 2 })
+        let files = SearchReport.files(merged, runs: mergedRuns, best: "best.json")
+        let md = try #require(files.first { $0.name == "search.md" }?.contents)
+        #expect(md.contains("a candidate stops short of its last seed once its pass is clear at 99% after at least 2 seeds"), "\(md)")
+        let csv = try #require(files.first { $0.name == "candidates.csv" }?.contents)
+        #expect(csv.contains("meets every constraint on 2 seeds (its pass clear after 2 of 8)"), "\(csv)")
+    }
+
     /// Each candidate's margin, where candidates are listed: 1 probe on 4 servers fails
     /// 0.03 / 4 = 0.0075 of requests against at most 0.01, a margin of (0.01 − 0.0075) / 0.01 =
     /// 0.25; on 8 servers 0.00375, a margin of 0.625; 2 probes on 2 servers 0.03, −2.

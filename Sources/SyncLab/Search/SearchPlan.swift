@@ -9,7 +9,8 @@
 //      with fewer players and the first seed; a constraint missed by more than the slack prunes
 //      the group;
 //   2. confirm: that candidate runs at the base's size with every seed (stopping once more seeds
-//      fail than may); if it misses, no smaller value can meet the constraints;
+//      fail than may, or, with `stopWhenClear`, once its pass is clear: SequentialConfirmation);
+//      if it misses, no smaller value can meet the constraints;
 //   3. bisect: over the monotone knob's values below it, each probe a full-size run on every
 //      seed, for the smallest value that meets every constraint.
 // Every candidate uses the same seeds: common random numbers, so candidates differ by design.
@@ -37,7 +38,8 @@ public struct SearchRun: Sendable, Equatable {
 
 /// What became of one candidate.
 public enum SearchVerdict: String, Sendable, Equatable {
-    /// Ran at full size on every seed and met every constraint.
+    /// Ran at full size on every seed, or on enough for its pass to be clear
+    /// (`SequentialConfirmation`), and met every constraint.
     case meets
     /// Ran at full size and missed a constraint on more seeds than may fail.
     case misses
@@ -93,17 +95,20 @@ public struct SearchPlan: Sendable {
     public var seeds: [UInt64]
     public var maxFailingSeeds: Int
     public var screen: SearchScreen?
+    /// When a pass may be called before the last seed (nil: every seed runs).
+    public var sequential: SequentialConfirmation?
     /// The recorded figures: the main 500 ms figure, the objective, then each constraint's.
     public let figures: [String]
 
     public init(knobs: [SearchKnob], constraints: [Budget], objective: SearchObjective, seeds: [UInt64],
-                maxFailingSeeds: Int = 0, screen: SearchScreen? = nil) {
+                maxFailingSeeds: Int = 0, screen: SearchScreen? = nil, sequential: SequentialConfirmation? = nil) {
         self.knobs = knobs
         self.constraints = constraints
         self.objective = objective
         self.seeds = seeds
         self.maxFailingSeeds = maxFailingSeeds
         self.screen = screen
+        self.sequential = sequential
         var figures: [String] = []
         for key in [SearchSpace.mainFigure, objective.key] + constraints.map(\.metric) where !figures.contains(key) { figures.append(key) }
         self.figures = figures
@@ -111,7 +116,8 @@ public struct SearchPlan: Sendable {
 
     public init(_ space: SearchSpace, baseSeed: UInt64) {
         self.init(knobs: space.knobs, constraints: space.constraints, objective: space.objective,
-                  seeds: (0..<UInt64(space.seedCount)).map { baseSeed + $0 }, maxFailingSeeds: space.maxFailingSeeds, screen: space.screen)
+                  seeds: (0..<UInt64(space.seedCount)).map { baseSeed + $0 }, maxFailingSeeds: space.maxFailingSeeds, screen: space.screen,
+                  sequential: space.sequential)
     }
 
     // MARK: Layout
@@ -184,6 +190,18 @@ public struct SearchPlan: Sendable {
 
     public func value(_ key: String, _ run: SearchRun) -> Double? { figures.firstIndex(of: key).flatMap { run.values[$0] } }
 
+    /// Whether a candidate's full-size runs so far (`full`, in seed order) settle its pass:
+    /// every seed run and no more failing than may, or, with `sequential`, a pass already clear.
+    public func passes(_ full: [SearchRun]) -> Bool {
+        let failing = full.filter { !meets($0) }.count
+        guard failing <= maxFailingSeeds else { return false }
+        if full.count == seeds.count { return true }
+        guard let sequential else { return false }
+        let margins = constraints.map { b in full.map { Self.margin(b, value(b.metric, $0)) } }
+        return sequential.passIsClear(margins: margins, failing: failing, allowed: maxFailingSeeds,
+                                      remaining: seeds.count - full.count)
+    }
+
     /// Whether a screening run is pruned: some constraint missed by more than the slack.
     public func prunedAtScreen(_ run: SearchRun) -> Bool { worstMiss(run).miss > (screen?.slack ?? 0) }
 
@@ -199,14 +217,17 @@ public struct SearchPlan: Sendable {
             runs.append(run)
             if prunedAtScreen(run) { return runs }
         }
-        /// Full size on every seed, until more seeds fail than may.
+        /// Full size on every seed, until more seeds fail than may or the pass is clear.
         func confirm(_ c: Int) throws -> Bool {
             var failing = 0
+            var full: [SearchRun] = []
             for seed in seeds {
                 let run = SearchRun(candidate: c, stage: .full, seed: seed, values: try evaluate(c, .full, seed))
                 runs.append(run)
+                full.append(run)
                 if !meets(run) { failing += 1 }
                 if failing > maxFailingSeeds { return false }
+                if sequential != nil && passes(full) { return true }
             }
             return true
         }
@@ -247,7 +268,7 @@ public struct SearchPlan: Sendable {
             var fullMeets: [Int: Bool] = [:]
             for m in 0..<steps {
                 let full = (byCandidate[candidate(group: g, step: m)] ?? []).filter { $0.stage == .full }
-                if !full.isEmpty { fullMeets[m] = full.filter { !meets($0) }.count <= maxFailingSeeds && full.count == seeds.count }
+                if !full.isEmpty { fullMeets[m] = passes(full) }
             }
             let smallestMeeting = fullMeets.filter(\.value).keys.min()
             let largestMissing = fullMeets.filter { !$0.value }.keys.max()
@@ -260,7 +281,8 @@ public struct SearchPlan: Sendable {
                     let pass = fullMeets[m] ?? false
                     let worst = full.map { worstMiss($0).miss }.sorted(by: >)
                     let shortfall = worst[min(maxFailingSeeds, worst.count - 1)]
-                    let reason = pass ? "meets every constraint on \(full.count) seed\(full.count == 1 ? "" : "s")"
+                    let early = full.count < seeds.count ? " (its pass clear after \(full.count) of \(seeds.count))" : ""
+                    let reason = pass ? "meets every constraint on \(full.count) seed\(full.count == 1 ? "" : "s")\(early)"
                         : "misses \(missText(failing[0])) on \(failing.count) of \(full.count) seed\(full.count == 1 ? "" : "s") run (seed \(failing[0].seed))"
                     fates.append(CandidateFate(candidate: c, verdict: pass ? .meets : .misses, stage: .full, reason: reason,
                                                objective: mean(full, objectiveColumn), main: mean(full, mainColumn),

@@ -5,7 +5,7 @@
 
 extension SearchSpace {
     /// Keys a search file may set at its top level, in the order the schema lists them.
-    public static let keys = ["$schema", "description", "base", "knobs", "constraints", "objective", "seeds", "maxFailingSeeds", "screen"]
+    public static let keys = ["$schema", "description", "base", "knobs", "constraints", "objective", "seeds", "maxFailingSeeds", "screen", "stopWhenClear"]
 
     public static let schema = """
     {
@@ -39,6 +39,14 @@ extension SearchSpace {
           "properties": {
             "players": { "type": "integer", "minimum": 1 },
             "slack": { "type": "number", "minimum": 0, "maximum": 10 }
+          }
+        },
+        "stopWhenClear": {
+          "type": "object", "additionalProperties": false,
+          "description": "Stop confirming a candidate once its pass is clear: after minimumSeeds, when the seeds not run would bring more failures than may with a chance of at most 1 - confidence (docs/search.md).",
+          "properties": {
+            "minimumSeeds": { "type": "integer", "minimum": 2, "maximum": 1000, "description": "Below seeds (default 5)." },
+            "confidence": { "type": "number", "minimum": 0.5, "maximum": 0.999999, "description": "Default 0.95." }
           }
         }
       }

@@ -86,6 +86,8 @@ public struct SearchSpace: Sendable {
     /// How many of those seeds may fail a constraint (`synclab check --max-failures`).
     public var maxFailingSeeds: Int
     public var screen: SearchScreen?
+    /// When a candidate's pass may be called before its last seed (nil: every seed runs).
+    public var sequential: SequentialConfirmation? = nil
 
     public static let maximumSeeds = 1000
     /// Candidates a search may have: the product of its knobs' value counts.
@@ -276,12 +278,31 @@ public struct SearchSpace: Sendable {
             try node.rejectUnknownKeys()
             screen = SearchScreen(players: players, slack: slack)
         }
+        var sequential: SequentialConfirmation? = nil
+        if let node = root.child("stopWhenClear") {
+            try node.expectObject()
+            let least = try node.value("minimumSeeds", default: SequentialConfirmation.defaultMinimumSeeds) { try $0.int(min: 2, max: maximumSeeds) }
+            guard least < seedCount else {
+                throw try node.required("minimumSeeds").error("must be below \"seeds\" (\(seedCount)); got \(least), "
+                    + "so no pass could be called before the last seed")
+            }
+            let confidence = try node.value("confidence", default: SequentialConfirmation.defaultConfidence) { n -> Double in
+                let v = try n.double()
+                guard v >= 0.5, v <= SequentialConfirmation.maximumConfidence else {
+                    throw n.error("must be from 0.5 to \(NumberText.compact(SequentialConfirmation.maximumConfidence, 6)); got \(NumberText.compact(v, 12))")
+                }
+                return v
+            }
+            try node.rejectUnknownKeys()
+            sequential = SequentialConfirmation(minimumSeeds: least, confidence: confidence)
+        }
         // A note for people, as a scenario's "description", and the schema an editor checks against.
         _ = try root.value("description", default: "") { try $0.string() }
         _ = try root.value("$schema", default: "") { try $0.string() }
         try root.rejectUnknownKeys()
-        let space = SearchSpace(file: file, basePath: basePath, baseReference: reference, knobs: knobs, constraints: constraints,
+        var space = SearchSpace(file: file, basePath: basePath, baseReference: reference, knobs: knobs, constraints: constraints,
                                 constraintsGiven: given, objective: objective, seedCount: seedCount, maxFailingSeeds: maxFailing, screen: screen)
+        space.sequential = sequential
         return (space, base)
     }
 

@@ -175,7 +175,8 @@ import SyncLabKernel
     }
 }
 
-private extension JSONValue {
+extension JSONValue {
+    /// A knob value's whole number (−1 for anything else), for the search's tests.
     var intValue: Int {
         if case .number(let d, _) = self { return Int(d) }
         return -1
