@@ -42,6 +42,7 @@ enum Describe {
             parts.append(c.estimator.readsEveryProbe ? "\(c.probes) back-to-back probes per sync, all read by the estimator"
                                                      : "best of \(c.probes) back-to-back probes per sync (smallest round trip)")
         }
+        if let target = c.probeTarget.summary { parts.append(target) }
         if c.persistSync { parts.append("last sync kept across app launches (restored unless the device rebooted or its wall clock was set)") }
         if c.syncReading == .responseHeaders {
             parts.append("sync read when the response headers arrive (the server's stamps travel in them), not after the file")

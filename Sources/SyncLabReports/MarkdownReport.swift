@@ -147,6 +147,14 @@ public enum MarkdownReport {
             + (peakSecond.map { " (second \($0) of the window)" } ?? "")
             + "; p99 \(fig(Figure.p99RequestsPerSecond.key, 0)), p99.9 \(fig(Figure.p999RequestsPerSecond.key, 0)), mean \(fig(Figure.meanRequestsPerSecond.key, 2)), "
             + "peak/mean \(fig(Figure.peakToMeanRatio.key, 1)).\n"
+        if let kinds = r.loadByKind, let endpoint = r.scenario.client.probeTarget.endpoint {
+            func kind(_ k: RequestKindLoad) -> String {
+                "\(Format.grouped(Double(k.requests))) served (\(Format.bytes(Double(k.bytes)))), peak \(k.peak) in one second (second \(k.peakSecond)), "
+                    + "p99 \(k.p99), mean \(Format.fixed(k.mean, 2)) a second"
+            }
+            md += "- Store fetches: \(kind(kinds.store)). Time endpoint probes, answered "
+                + (endpoint.takesWorkers ? "by the worker pool" : "by the web server outside the worker pool") + ": \(kind(kinds.endpoint)).\n"
+        }
         md += "- \(r.requestsSent) requests sent by clients, \(r.requestsLost) lost on the way, \(r.requestsFailed) failures noticed "
             + "(lost or past the time-out), \(r.responses) responses received; round trip p50 \(Format.ms(r.roundTrip.quantile(0.5))) ms, "
             + "p99 \(Format.ms(r.roundTrip.quantile(0.99))) ms.\n"
@@ -226,6 +234,10 @@ public enum MarkdownReport {
         md += "| bytes served per month | \(Format.fixed(bytes / 1e9, 2)) GB |\n"
         if let peak = r.peakSecond {
             md += "| peak second | \(peak.requests) requests (second \(peak.second) of the window) |\n"
+        }
+        if let endpoint = r.scenario.client.probeTarget.endpoint, !endpoint.takesWorkers {
+            md += "| peak second taking a worker | \(r.peakWorkerRequests) requests (the time endpoint's are answered outside the pool; "
+                + "a flat-rate server's capacity counts these) |\n"
         }
         md += "\n"
         let models = r.scenario.costModels

@@ -49,6 +49,15 @@ public enum SummaryJSON {
         lines.append(field(Figure.p999RequestsPerSecond))
         lines.append(field(Figure.meanRequestsPerSecond))
         lines.append("  \"bytesServed\": \(r.bytesServed)")
+        if let kinds = r.loadByKind {
+            // Only with a time endpoint (`client.probeTarget`): the store's requests and the endpoint's apart.
+            func kind(_ k: RequestKindLoad) -> String {
+                "{ \"requests\": \(k.requests), \"bytes\": \(k.bytes), \"peakRequestsPerSecond\": \(k.peak), \"peakSecond\": \(k.peakSecond), "
+                    + "\"p99RequestsPerSecond\": \(k.p99), \"meanRequestsPerSecond\": \(Format.fixed(k.mean, 3)) }"
+            }
+            lines.append("  \"requestsByKind\": {\n    \"store\": \(kind(kinds.store)),\n    \"timeEndpoint\": \(kind(kinds.endpoint)),\n"
+                         + "    \"peakWorkerRequestsPerSecond\": \(r.peakWorkerRequests)\n  }")
+        }
         lines.append(field(Figure.failedRequestShare))
         lines.append(field(Figure.bareShare))
         lines.append(field(Figure.staleShare))

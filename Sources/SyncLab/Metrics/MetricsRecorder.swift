@@ -13,6 +13,9 @@ struct MetricsRecorder {
     private(set) var requestsPerSecond: StateTable<UInt32>
     var bytesServed: UInt64 = 0
     var requestsServed: UInt64 = 0
+    /// The time endpoint's requests, also counted above (`client.probeTarget`; nil when the
+    /// probes fetch the store).
+    var endpoint: EndpointRecord? = nil
     var requestsSent: UInt64 = 0
     var requestsLost: UInt64 = 0
     var requestsFailed: UInt64 = 0
@@ -97,6 +100,7 @@ struct MetricsRecorder {
         firstSecond = floorDiv(scenario.epochUnix, .second)
         let seconds = Int(floorDiv(scenario.epochUnix + scenario.duration - 1, .second) - firstSecond) + 1
         requestsPerSecond = StateTable([UInt32](repeating: 0, count: max(seconds, 1)))
+        if scenario.client.probeTarget.endpoint != nil { endpoint = EndpointRecord(seconds: max(seconds, 1)) }
         shown = ShowSummaries(transitions: schedule.transitions.count, players: players)
         slots = Slots(clocks: shadowClockNames.count, links: scenario.links.count)
         errors = ErrorBank(slots: slots.count, subBits: MetricsRecorder.layout)
@@ -141,6 +145,7 @@ struct MetricsRecorder {
         for i in requestsPerSecond.indices { requestsPerSecond[i] &+= o.requestsPerSecond[i] }
         bytesServed += o.bytesServed
         requestsServed += o.requestsServed
+        if let other = o.endpoint { endpoint?.merge(other) }
         requestsSent += o.requestsSent
         requestsLost += o.requestsLost
         requestsFailed += o.requestsFailed
@@ -177,6 +182,7 @@ struct MetricsRecorder {
         for i in requestsPerSecond.indices { requestsPerSecond[i] &+= o.requestsPerSecond[i] }
         bytesServed += o.bytesServed
         requestsServed += o.requestsServed
+        if let other = o.endpoint { endpoint?.merge(other) }
         if let other = o.serving { serving?.merge(other) }
     }
 
@@ -202,6 +208,16 @@ struct MetricsRecorder {
         requestsPerSecond[second] &+= 1
         requestsServed += 1
         bytesServed += UInt64(bytes)
+    }
+
+    /// A time endpoint's request reaches the server: counted with every request, and apart.
+    mutating func servedEndpoint(serverTime: Int64, bytes: Int) {
+        guard serverTime >= 0 && serverTime < scenario.duration else { return }
+        served(serverTime: serverTime, bytes: bytes)
+        let second = Int(floorDiv(scenario.epochUnix + serverTime, .second) - firstSecond)
+        endpoint?.perSecond[second] &+= 1
+        endpoint?.requests += 1
+        endpoint?.bytes += UInt64(bytes)
     }
 
     @inline(__always) mutating func responseReceived(at t: SimTime, roundTrip rtt: Nanoseconds) {
@@ -337,6 +353,7 @@ struct MetricsRecorder {
             timelineStep: timelineStep, timeline: timelineRows, errorAttribution: attribution,
             deviceEvents: deviceEvents)
         result.serving = serving?.figures(scenario)
+        result.endpointLoad = endpoint.map { EndpointLoad(requestsPerSecond: $0.perSecond, requests: $0.requests, bytes: $0.bytes) }
         result.database = database?.figures(scenario, schedule: schedule)
         result.bounds = bounds.coverage
         result.fetchSyncError = fetchSyncError.stats(0)

@@ -375,6 +375,8 @@ public enum ModelAudit {
         let config = scenario.server
         guard let c = config.workers, config.outages.isEmpty else { return [] }
         if let fleet = config.fleet, fleet.servers > 1, fleet.balancing == .roundRobin { return [] }
+        // A time endpoint served in the pool mixes its service time with the store's: one law no longer describes it.
+        if scenario.client.probeTarget.endpoint?.takesWorkers == true { return [] }
         let pools = Double(config.fleet?.servers ?? 1)
         let arrivals = Double(s.admitted + s.queueFull)
         guard arrivals >= 100 else { return [] }

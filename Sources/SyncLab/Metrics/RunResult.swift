@@ -62,6 +62,9 @@ public struct RunResult: Sendable {
     public internal(set) var deviceEvents = DeviceEventStats()
     /// The opt-in server models' figures (ServerRecords.swift): nil when the model is off.
     public internal(set) var serving: ServingFigures? = nil
+    /// The time endpoint's share of the requests (`client.probeTarget`): nil when the probes
+    /// fetch the store, so every request is a store request.
+    public internal(set) var endpointLoad: EndpointLoad? = nil
     public internal(set) var database: DatabaseFigures? = nil
     /// How often the truth lay inside the client's claimed ± bound.
     public internal(set) var bounds = BoundCoverage(links: 0)

@@ -107,6 +107,9 @@ public struct ClientDesign: Sendable {
     /// defaults): a cold start restores it if the device has not rebooted and its wall clock
     /// has not been set since (docs/lifecycle.md). Off: every app start begins without a sync.
     public var persistSync = false
+    /// Where the sync's probes go: the store file (the seeds) or a light time endpoint followed
+    /// by one store fetch (`ProbeTarget`).
+    public var probeTarget = ProbeTarget.store
     public init(clock: any DeviceClock = SuspendingDeviceClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
                 tick: any TickPolicy = TimerTick(), refetch: any RefetchPolicy = UniformWindowRefetch(),
                 retry: any RetryPolicy = FixedIntervalRetry(), probes: Int = 1,

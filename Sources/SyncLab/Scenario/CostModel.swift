@@ -264,10 +264,17 @@ extension RunResult {
         for (i, n) in requestsPerSecond.enumerated() where n > (best?.1 ?? 0) { best = (i, n) }
         return best ?? (requestsPerSecond.isEmpty ? nil : (0, 0))
     }
+    /// The busiest server second's requests that take a worker: every request's, but for a time
+    /// endpoint the web server answers outside the pool (`workerRequestsPerSecond`).
+    public var peakWorkerRequests: UInt32 {
+        endpointLoad == nil ? peakSecond?.requests ?? 0 : workerRequestsPerSecond.max() ?? 0
+    }
     /// The scenario's price models applied to a month of this run's traffic, in scenario order.
+    /// Every request is billed and every byte is egress; a flat-rate server's capacity is its
+    /// workers', so its count follows the peak of the requests that take one.
     public var costEstimates: [CostEstimate] {
         guard let requests = requestsPerMonth, let bytes = bytesPerMonth else { return [] }
-        let peak = Double(peakSecond?.requests ?? 0)
+        let peak = Double(peakWorkerRequests)
         return scenario.costModels.map {
             $0.estimate(requestsPerMonth: requests, bytesPerMonth: bytes, peakRequestsPerSecond: peak)
         }

@@ -4,11 +4,12 @@ extension ScenarioLoader {
     /// Most probes per sync (each is a real request).
     public static let maximumProbes = 16
 
-    /// The client design's options beside its plug-ins: `probes`, `persistSync`, `driftCorrection`,
+    /// The client design's options beside its plug-ins: `probes`, `probeTarget`, `persistSync`, `driftCorrection`,
     /// `maxDriftPpm` (see README, "Scenario format").
     static func readClientOptions(_ c: InputNode, into design: inout ClientDesign) throws {
         design.probes = try c.value("probes", default: 1) { try $0.int(min: 1, max: maximumProbes) }
         design.persistSync = try c.value("persistSync", default: false) { try $0.bool() }
+        design.probeTarget = try c.value("probeTarget", default: .store, readProbeTarget)
         design.driftCorrection = try c.optional("driftCorrection") { n -> DriftCorrection? in
             if case .bool(let on) = n.value { return on ? DriftCorrection() : nil }
             guard case .object = n.value else {

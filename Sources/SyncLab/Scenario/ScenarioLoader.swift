@@ -213,6 +213,12 @@ public struct ScenarioLoader {
         scenario.budgets = try root.value("budgets", default: []) { n in try n.elements().map { try Self.budget($0, keys: keys) } }
         try root.rejectUnknownKeys()
 
+        if scenario.server.design != nil, scenario.client.probeTarget != .store, let target = root.child("client")?.child("probeTarget") {
+            // The original plan has no store file to fetch after the probes and no time to serve:
+            // its API answers positions from the database.
+            throw target.error("a time endpoint needs the store-file server; the database-per-position design "
+                               + "(server.design) serves positions, not a store file or the time: use \"store\" or drop server.design")
+        }
         if scenario.server.design != nil {
             try Self.checkPlanSlots(players: scenario.population.players, positions: scenario.positions, at: populationNode)
         }

@@ -115,6 +115,23 @@ extension ScenarioSchema {
         "retry": { "$ref": "#/$defs/retry" },
         "syncAt": { "enum": ["download-complete", "response-headers"], "description": "When the client reads its clock for the sync: after the whole response (default) or when the response headers carrying the server's stamps arrive." },
         "probes": { "type": "integer", "minimum": 1, "maximum": 16, "description": "Requests per sync, back to back; the sync uses the one with the smallest round trip, or all of them for an estimator that reads every probe (1 to 16, default 1)." },
+        "probeTarget": {
+          "description": "Where the sync's probes go: \"store\" (default: every probe fetches the store file) or a time endpoint of a few hundred bytes, probed client.probes times, then one store fetch after the last probe's answer.",
+          "oneOf": [
+            { "enum": ["store", "time-endpoint"] },
+            { "type": "object", "additionalProperties": false, "required": ["kind"],
+              "properties": {
+                "kind": { "const": "store" }
+              } },
+            { "type": "object", "additionalProperties": false, "required": ["kind"],
+              "properties": {
+                "kind": { "const": "time-endpoint" },
+                "responseBytes": { "type": "integer", "minimum": 1, "maximum": 100000000, "examples": [360], "description": "Bytes of each response, headers included (default 360: 300 header bytes and a 60-byte body with two stamps)." },
+                "servedBy": { "enum": ["web-server", "worker-pool"], "description": "web-server (default): answered outside the worker pools, no queue; worker-pool: takes a worker and waits in the store's FIFO queue." },
+                "serviceTime": { "$ref": "#/$defs/durationDistribution", "description": "Request start to response leaving, at most 1d (default 0.1ms on the web server, 1ms in the pool)." }
+              } }
+          ]
+        },
         "persistSync": { "type": "boolean", "description": "Keep the last sync (anchor, bound, the estimator's memory) across the app's termination, as Kronos stores it in the app's defaults; a cold start restores it when the device has not rebooted and its wall clock has not been set since, as Kronos checks (default false)." },
         "driftCorrection": {
           "description": "Frequency correction from two syncs at least minInterval apart: true (defaults 1h, 500 ppm), false, or an object.",

@@ -135,9 +135,13 @@ struct ClientState {
     /// answer the kept sync came from (`SyncSample.server`; a fleet has at most 1000 servers).
     var requestServer: UInt16 = 0
     var syncServer: UInt16 = 0
+    /// The sync's probes went to a time endpoint and are all answered: the store fetch that
+    /// follows them is owed, in flight or to be retried (`client.probeTarget`; never set when
+    /// the probes fetch the store).
+    var storeOwed = false
     /// Unused: pads the state to whole cache lines (512 bytes). State added later takes these
     /// bytes first.
-    var padding: UInt32 = 0
+    var padding: UInt16 = 0
 
     /// The power state changes (the screen comes on or goes off, the device restarts): a
     /// pending deep sleep and the current standby's wakes no longer apply.

@@ -15,6 +15,12 @@ struct ResolvedDesign {
     /// Whether the design syncs on the response's headers (`client.syncReading`): only then is
     /// their arrival worked out.
     let readsResponseHeaders: Bool
+    /// The time endpoint the probes go to, nil when they fetch the store (`client.probeTarget`).
+    let timeEndpoint: TimeEndpoint?
+    /// Whether there is one, and its response's bytes (0 without): read per request, where
+    /// reading the optional itself copies the endpoint's service-time law.
+    let probesTimeEndpoint: Bool
+    let endpointBytes: Int
     /// The design's clocks for paths too rare to specialise (settling a sync): the same route
     /// as the event loop's (`DesignClocks`), on existentials.
     let clocks: DesignClocks<AnyDeviceClock, AnyDeviceClock>
@@ -27,6 +33,9 @@ struct ResolvedDesign {
         boundModel = scenario.boundModel
         clockPausesInDeepSleep = client.clock.pausesInDeepSleep
         readsResponseHeaders = client.syncReading == .responseHeaders
+        timeEndpoint = client.probeTarget.endpoint
+        probesTimeEndpoint = timeEndpoint != nil
+        endpointBytes = timeEndpoint?.responseBytes ?? 0
         clocks = DesignClocks(client, clock: AnyDeviceClock(client.clock), ticks: TickInstants(client.tick),
                               context: context, devicesChange: scenario.devices.events.any)
     }

@@ -100,6 +100,7 @@ extension World {
         clients[c].previousValid = false
         clients[c].file = -1
         clients[c].needsFetch = true
+        clients[c].storeOwed = false
         clients[c].consecutiveFailures = 0
         clients[c].lastDeepWake = .min
         clients[c].fetchInFlight = false

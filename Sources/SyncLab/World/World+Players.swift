@@ -10,6 +10,7 @@ extension World {
         clients[c].previousValid = false
         clients[c].file = -1
         clients[c].needsFetch = true
+        clients[c].storeOwed = false
         clients[c].consecutiveFailures = 0
         clients[c].lastDeepWake = .min
         clients[c].sessionsLeft = Int32(scenario.population.sessions(&clients[c].behaviourRNG))

@@ -79,9 +79,15 @@ extension World {
 
     /// The request reaches the server at t, which answers with version `file` (no serving model).
     mutating func serverArrival(_ c: Int, _ t: SimTime, file: Int) {
-        measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: server.store.files[file].responseBytes)
-        // Drawn from the player's stream, so the server's draws never depend on other players.
-        let service = serviceDelay(c)
+        let service: Nanoseconds
+        if probesEndpoint(c) {
+            measure.recorder.servedEndpoint(serverTime: server.store.serverTime(at: t), bytes: design.endpointBytes)
+            service = endpointServiceDelay(c)
+        } else {
+            measure.recorder.served(serverTime: server.store.serverTime(at: t), bytes: server.store.files[file].responseBytes)
+            // Drawn from the player's stream, so the server's draws never depend on other players.
+            service = serviceDelay(c)
+        }
         clients[c].requestTimestamp = server.store.timestamp(at: t)
         clients[c].requestExactStamp = server.store.serverTime(at: t)
         clients[c].requestServerOffset = server.store.clockOffset
@@ -90,15 +96,17 @@ extension World {
     }
 
     /// The response tail every served request shares (plain server and serving models): the
-    /// response leaves the server at `left` with store file `file` and crosses the downlink; it
-    /// completes, or the client's time-out comes first. The caller has set the stamp.
+    /// response leaves the server at `left` with store file `file` (or the time endpoint's
+    /// bytes, for its probe) and crosses the downlink; it completes, or the client's time-out
+    /// comes first. The caller has set the stamp.
     mutating func respond(_ c: Int, file: Int, arrivedAt: SimTime, start: SimTime, leftAt left: SimTime) {
         let link = Int(clients[c].link)
         clients[c].requestFile = Int32(file)
         clients[c].requestArrivedAt = arrivedAt
         clients[c].responseLeftAt = left
         if measure.recorder.trace != nil { traceServed(c, arrived: arrivedAt, start: start) }
-        let (downlink, done) = responseCrosses(c, link: link, bytes: server.store.files[file].responseBytes, arrivedAt: arrivedAt, leftAt: left,
+        let bytes = probesEndpoint(c) ? design.endpointBytes : server.store.files[file].responseBytes
+        let (downlink, done) = responseCrosses(c, link: link, bytes: bytes, arrivedAt: arrivedAt, leftAt: left,
                                               key: requestKey(c))
         let epoch = clients[c].fetchEpoch
         let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link)
@@ -121,10 +129,12 @@ extension World {
     }
 
     mutating func responseDone<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
-        let device = clients[c].device
-        var exchange = currentExchange(c, doneAt: t)
         clients[c].fetchInFlight = false
         if measure.recorder.trace != nil { traceClose(c, .answered, at: t) }
+        // The store fetch that follows a time endpoint's probes: the file, no sync.
+        if design.probesTimeEndpoint && clients[c].storeOwed { storeArrived(c, t, d); return }
+        let device = clients[c].device
+        var exchange = currentExchange(c, doneAt: t)
         var bestProbe = 0
         if scenario.client.probes > 1 {
             // n probes: every probe is a real request; the next leaves as soon as one answers.
@@ -161,6 +171,8 @@ extension World {
             clients[c].syncStored = true
             clients[c].storedBootWall = clients[c].device.kernelBootWallUnix(context)
         }
+        // The probes went to the time endpoint: the store file follows them.
+        if design.probesTimeEndpoint { fetchStoreAfterProbes(c, t, d); return }
         // The file is the last response's; the anchor may come from an earlier probe.
         clients[c].file = clients[c].requestFile
         let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)

@@ -54,6 +54,8 @@ struct FleetRequest {
     /// and that event's place among the player's own (`EventQueue.reserveSequence`).
     var answerAt: SimTime
     var sequence: UInt64
+    /// A probe of the time endpoint (`client.probeTarget`), not a store fetch.
+    var endpoint = false
     /// The fleet's order of requests arriving at one instant: by player, then by epoch, so it
     /// never depends on how the players are split into shards.
     var order: UInt64 { UInt64(player) << 32 | UInt64(epoch) }
@@ -95,6 +97,13 @@ extension ServingState {
         }
         let k = pickServer(r, scenario: scenario)
         let file = timeline.file(arrivingAt: t, sentAt: r.sentAt)
+        let endpoint = r.endpoint ? scenario.client.probeTarget.endpoint : nil
+        if let endpoint, !endpoint.takesWorkers {
+            // The web server in front of the pool answers at once: no worker, no queue, and none
+            // of the pool's figures.
+            recorder.servedEndpoint(serverTime: timeline.server.serverTime(at: t), bytes: endpoint.responseBytes)
+            return .served(server: k, start: t, left: t + r.service, file: file)
+        }
         // Unlimited workers keep no state (and an early answer may come out of arrival order).
         let admission = scenario.server.workers == nil ? .served(start: t, done: t + r.service, queued: 0)
             : pools[k].admit(at: t, service: r.service)
@@ -106,7 +115,11 @@ extension ServingState {
             }
             return .turnedAway
         }
-        recorder.served(serverTime: timeline.server.serverTime(at: t), bytes: timeline.server.files[file].responseBytes)
+        if let endpoint {
+            recorder.servedEndpoint(serverTime: timeline.server.serverTime(at: t), bytes: endpoint.responseBytes)
+        } else {
+            recorder.served(serverTime: timeline.server.serverTime(at: t), bytes: timeline.server.files[file].responseBytes)
+        }
         if measured {
             recorder.serving?.admitted += 1
             recorder.serving?.waits.record(start - t)
@@ -139,8 +152,10 @@ extension World {
     /// now when the fleet keeps no shared state, else handed to the fleet's part of the run, whose
     /// answer comes back as an event no sooner than the response could.
     mutating func sendToFleet(_ c: Int, sent: SimTime, arrival: SimTime, link: Int) {
+        let endpoint = probesEndpoint(c)
         var r = FleetRequest(at: arrival, sentAt: sent, player: players.lowerBound + c, epoch: clients[c].fetchEpoch,
-                             service: serviceDelay(c), answerAt: .never, sequence: 0)
+                             service: endpoint ? endpointServiceDelay(c) : serviceDelay(c), answerAt: .never, sequence: 0,
+                             endpoint: endpoint)
         if server.answersWhenSent {
             let outcome = server.serving!.answer(r, scenario: scenario, timeline: server.timeline, recorder: &measure.recorder)
             receiveAnswer(c, FleetAnswer(request: r, outcome: outcome))

@@ -106,6 +106,10 @@ import Testing
                 if site.path.hasPrefix("server.design.") {
                     variant = SchemaWalker.setting(.string("database-per-position"), at: "server.design.kind", in: variant)
                 }
+                // A time endpoint's service time sits beside its required kind.
+                if site.path.hasPrefix("client.probeTarget.") {
+                    variant = SchemaWalker.setting(.string("time-endpoint"), at: "client.probeTarget.kind", in: variant)
+                }
                 // The plan refuses the store-file API's fleet and pool, which v115-pausing sets.
                 if site.path.hasPrefix("server.design") {
                     variant = SchemaWalker.setting(.null, at: "server.fleet", in: variant)

@@ -74,11 +74,12 @@ struct Executor {
     var earlyTickMarks = PendingMarks.ofOtherPlayerEvents(than: .display)
 
     init(_ scenario: Scenario, players: Int) {
-        // A probe round sends again from its responses. A kind of event early handling does not
+        // A probe round sends again from its responses, and so does a time endpoint's last
+        // probe (the store fetch follows it). A kind of event early handling does not
         // follow (a reboot, a user setting the wall clock, its frequency wander, ...) switches
         // it off wherever it may occur.
         let followed = WorldEvent.Kind.allCases.allSatisfy { $0.pending != .notFollowed || !$0.mayOccur(in: scenario) }
-        handlesResponsesEarly = scenario.client.probes <= 1 && followed
+        handlesResponsesEarly = scenario.client.probes <= 1 && scenario.client.probeTarget == .store && followed
         linksModelConnections = scenario.links.contains { $0.modelsConnection }
         // A few pending far events per player are the norm (a visit, a sleep, a session's end).
         farSweepAt = 4 * players + 65_536
