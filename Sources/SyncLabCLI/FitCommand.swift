@@ -12,7 +12,7 @@ struct FitCommand {
 
     USAGE
       synclab fit TELEMETRY.csv --out DIR [--base SCENARIO] [--holdout SHARE] [--uplink-share S]
-                  [--burst-gap D] [--columns MAP] [--resamples N] [--seed N]
+                  [--burst-gap D] [--columns MAP] [--resamples N] [--seed N] [--family F]
 
     TELEMETRY.csv has a header and a row per request: device, sent (epoch ms or ISO 8601) and
     rtt_ms (or t1, t2, t3, t4 in ms); optionally link, outcome and bytes (docs/telemetry.md).
@@ -35,6 +35,9 @@ struct FitCommand {
       --columns MAP      the export's names for the columns, e.g. device=uid,sent=ts,rtt_ms=lat
       --resamples N      resamples of devices for the intervals (20 to 2000; default 200)
       --seed N           the resamples' seed (default 1)
+      --family F         ar1 (default): body and tail, an AR(1) in time; outage-nugget: a
+                         third, outage part where the data support one, and an AR(1) with a
+                         nugget (kind ar1-nugget: correlated share w and time constant τ)
 
     Exit status 0 when written, 2 on bad input or usage.
 
@@ -49,6 +52,7 @@ struct FitCommand {
         OptionSpec("--uplink-share", .share, "SHARE"), OptionSpec("--burst-gap", .duration, "D"), OptionSpec("--columns", .text, "MAP"),
         OptionSpec("--resamples", .whole(20...UInt64(maximumResamples)), "N", refusal: ": expected a whole number from 20 to \(maximumResamples)"),
         OptionSpec("--seed", .whole(0...UInt64(Int64.max)), "N", refusal: ": expected a whole number from 0 to 2^63−1"),
+        OptionSpec("--family", .text, "F"),
     ], help: help, escapesControls: true)
     static let defaultBase = "v115-pausing"
     /// The most resamples: each is a pass over the rows.
@@ -88,6 +92,12 @@ struct FitCommand {
               case .success(let seed) = cli.whole("--seed", parsed, Self.options, as: UInt64.self) else { return 2 }
         if let resamples { options.resamples = resamples }
         if let seed { options.seed = seed }
+        if let text = parsed.options["--family"] {
+            guard let family = TelemetryFit.Family(rawValue: text) else {
+                return usage("--family: expected one of \(TelemetryFit.Family.allCases.map(\.rawValue).joined(separator: ", ")); got \(SafePaths.quoted(text))")
+            }
+            options.family = family
+        }
         var columns = TelemetryCSV.Columns()
         if let text = parsed.options["--columns"] {
             do { columns = try TelemetryCSV.columns(mapping: text) } catch { return usage("--columns: \(error.message)") }

@@ -7,6 +7,11 @@
 /// round trips under 10 ms. A second component with a small weight carries the tail (radio
 /// retransmissions, scheduling stalls, handovers) and leaves the body alone. Every moment has a
 /// closed form; the median and other quantiles are found from the closed-form CDF.
+///
+/// An optional third part, the outage (`outageShare`, 0 unless given), carries a far cluster
+/// that a tail fitted to a shoulder of short waits cannot reach: the Saturator traces' LTE and
+/// EVDO links hold 1–2% of round trips from half a second to seconds (docs/links.md). With no
+/// outage every draw, CDF and quantile is the two-part mixture's, bit for bit.
 public struct LognormalMixture: Sendable, Hashable {
     /// The body: exp(N(ln bodyMedian, bodySigma²)).
     public var bodyMedian: Double
@@ -16,6 +21,12 @@ public struct LognormalMixture: Sendable, Hashable {
     /// The tail: exp(N(ln tailMedian, tailSigma²)).
     public var tailMedian: Double
     public var tailSigma: Double
+    /// The chance a draw comes from the outage part (0: a two-part mixture); the body's share is
+    /// 1 − tailShare − outageShare.
+    public var outageShare: Double
+    /// The outage part: exp(N(ln outageMedian, outageSigma²)).
+    public var outageMedian: Double
+    public var outageSigma: Double
 
     public init(bodyMedian: Double, bodySigma: Double, tailShare: Double, tailMedian: Double, tailSigma: Double) {
         self.bodyMedian = bodyMedian
@@ -23,21 +34,43 @@ public struct LognormalMixture: Sendable, Hashable {
         self.tailShare = tailShare
         self.tailMedian = tailMedian
         self.tailSigma = tailSigma
+        self.outageShare = 0
+        self.outageMedian = tailMedian
+        self.outageSigma = tailSigma
     }
 
-    /// One draw: a unit draw picks the component, then that component's lognormal draws.
+    /// A three-part mixture: body, tail (a shoulder of short waits) and outage.
+    public init(bodyMedian: Double, bodySigma: Double, tailShare: Double, tailMedian: Double, tailSigma: Double,
+                outageShare: Double, outageMedian: Double, outageSigma: Double) {
+        self.init(bodyMedian: bodyMedian, bodySigma: bodySigma, tailShare: tailShare, tailMedian: tailMedian, tailSigma: tailSigma)
+        self.outageShare = outageShare
+        self.outageMedian = outageMedian
+        self.outageSigma = outageSigma
+    }
+
+    /// The body's share of draws, 1 − tailShare − outageShare.
+    public var bodyShare: Double { outageShare > 0 ? 1 - tailShare - outageShare : 1 - tailShare }
+
+    /// One draw: a unit draw picks the component (tail below tailShare, outage in the next
+    /// outageShare, else body), then that component's lognormal draws.
     @inlinable public func sample(_ rng: inout RandomStream) -> Double {
-        let fromTail = rng.unit() < tailShare
+        let u = rng.unit()
+        let fromTail = u < tailShare
+        if !fromTail && outageShare > 0 && u < tailShare + outageShare {
+            return outageMedian * DeterministicMath.exp(outageSigma * Distribution.standardNormal(&rng))
+        }
         let median = fromTail ? tailMedian : bodyMedian
         let sigma = fromTail ? tailSigma : bodySigma
         return median * DeterministicMath.exp(sigma * Distribution.standardNormal(&rng))
     }
 
-    /// E[X^k] = (1 − w)·m₁^k·e^(k²σ₁²/2) + w·m₂^k·e^(k²σ₂²/2).
+    /// E[X^k] = (1 − w − v)·m₁^k·e^(k²σ₁²/2) + w·m₂^k·e^(k²σ₂²/2) + v·m₃^k·e^(k²σ₃²/2).
     public func rawMoment(_ k: Int) -> Double {
         let k = Double(k)
         func part(_ m: Double, _ s: Double) -> Double { DeterministicMath.exp(k * DeterministicMath.log(m) + k * k * s * s / 2) }
-        return (1 - tailShare) * part(bodyMedian, bodySigma) + tailShare * part(tailMedian, tailSigma)
+        guard outageShare > 0 else { return (1 - tailShare) * part(bodyMedian, bodySigma) + tailShare * part(tailMedian, tailSigma) }
+        return bodyShare * part(bodyMedian, bodySigma) + tailShare * part(tailMedian, tailSigma)
+            + outageShare * part(outageMedian, outageSigma)
     }
 
     public var mean: Double { rawMoment(1) }
@@ -57,15 +90,24 @@ public struct LognormalMixture: Sendable, Hashable {
     public func cdf(_ x: Double) -> Double {
         guard x > 0 else { return 0 }
         let z = DeterministicMath.log(x)
-        return (1 - tailShare) * Self.lognormalCDF(z, bodyMedian, bodySigma) + tailShare * Self.lognormalCDF(z, tailMedian, tailSigma)
+        guard outageShare > 0 else {
+            return (1 - tailShare) * Self.lognormalCDF(z, bodyMedian, bodySigma) + tailShare * Self.lognormalCDF(z, tailMedian, tailSigma)
+        }
+        return bodyShare * Self.lognormalCDF(z, bodyMedian, bodySigma) + tailShare * Self.lognormalCDF(z, tailMedian, tailSigma)
+            + outageShare * Self.lognormalCDF(z, outageMedian, outageSigma)
     }
 
     /// P(X > x), computed as itself (not 1 − cdf) so far-tail values keep their precision.
     public func survival(_ x: Double) -> Double {
         guard x > 0 else { return 1 }
         let z = DeterministicMath.log(x)
-        return (1 - tailShare) * Self.lognormalCDF(-z, 1 / bodyMedian, bodySigma)
+        guard outageShare > 0 else {
+            return (1 - tailShare) * Self.lognormalCDF(-z, 1 / bodyMedian, bodySigma)
+                + tailShare * Self.lognormalCDF(-z, 1 / tailMedian, tailSigma)
+        }
+        return bodyShare * Self.lognormalCDF(-z, 1 / bodyMedian, bodySigma)
             + tailShare * Self.lognormalCDF(-z, 1 / tailMedian, tailSigma)
+            + outageShare * Self.lognormalCDF(-z, 1 / outageMedian, outageSigma)
     }
 
     /// The x with P(X ≤ x) = p, for p in (0, 1).
@@ -89,8 +131,9 @@ public struct LognormalMixture: Sendable, Hashable {
     func solve(_ target: Double, upper: Bool) -> Double {
         guard target > 0 && target < 1 else { return target <= 0 ? (upper ? .infinity : 0) : (upper ? 0 : .infinity) }
         let lnBody = DeterministicMath.log(bodyMedian), lnTail = DeterministicMath.log(tailMedian)
-        let spread = 40 * max(bodySigma, tailSigma) + 1
-        var lo = min(lnBody, lnTail) - spread, hi = max(lnBody, lnTail) + spread
+        let lnOutage = outageShare > 0 ? DeterministicMath.log(outageMedian) : lnTail
+        let spread = 40 * max(bodySigma, tailSigma, outageShare > 0 ? outageSigma : 0) + 1
+        var lo = min(lnBody, lnTail, lnOutage) - spread, hi = max(lnBody, lnTail, lnOutage) + spread
         /// How far F(e^z) is above the target (for the upper form, how far S is below it).
         func excess(_ z: Double) -> Double {
             upper ? target - survival(DeterministicMath.exp(z)) : cdf(DeterministicMath.exp(z)) - target
@@ -102,7 +145,8 @@ public struct LognormalMixture: Sendable, Hashable {
                 let u = (z - lnm) / s
                 return DeterministicMath.exp(-u * u / 2) / (s * 2.506_628_274_631_000_5)
             }
-            return (1 - tailShare) * part(lnBody, bodySigma) + tailShare * part(lnTail, tailSigma)
+            guard outageShare > 0 else { return (1 - tailShare) * part(lnBody, bodySigma) + tailShare * part(lnTail, tailSigma) }
+            return bodyShare * part(lnBody, bodySigma) + tailShare * part(lnTail, tailSigma) + outageShare * part(lnOutage, outageSigma)
         }
         var z = tailShare < 0.5 ? lnBody : lnTail
         for _ in 0..<200 {

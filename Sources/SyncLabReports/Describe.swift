@@ -26,6 +26,7 @@ enum Describe {
         case .lognormalMixture(let m):
             return "lognormal(median \(value(m.bodyMedian, q)), σ \(Format.fixed(m.bodySigma, 2))) with a "
                 + "\(Format.fixed(m.tailShare * 100, 1))% tail lognormal(median \(value(m.tailMedian, q)), σ \(Format.fixed(m.tailSigma, 2)))"
+                + (m.outageShare > 0 ? " and a \(Format.fixed(m.outageShare * 100, 1))% outage lognormal(median \(value(m.outageMedian, q)), σ \(Format.fixed(m.outageSigma, 2)))" : "")
         }
     }
 

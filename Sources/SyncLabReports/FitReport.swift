@@ -57,7 +57,10 @@ public enum FitReport {
                 ("failure", num(p.failure)),
                 ("timeout", .string(Units.formatDuration(p.timeout))),
             ]
-            if let ar1 = p.correlation as? AR1Delays {
+            if let nugget = p.correlation as? NuggetAR1Delays {
+                object.append(("correlation", obj([("kind", .string(NuggetAR1Delays.kind)), ("tau", .string(Units.formatDuration(nugget.tau))),
+                                                   ("weight", num(nugget.weight))])))
+            } else if let ar1 = p.correlation as? AR1Delays {
                 object.append(("correlation", obj([("kind", .string(AR1Delays.kind)), ("tau", .string(Units.formatDuration(ar1.tau)))])))
             } else {
                 object.append(("correlation", obj([("kind", .string(IndependentDelays.kind))])))
@@ -93,6 +96,10 @@ public enum FitReport {
         } else {
             object.append(("tail", obj([("share", num(0)), ("median", .string(duration(m.bodyMedian))),
                                              ("sigma", num(m.bodySigma))])))
+        }
+        if m.outageShare > 0 {
+            object.append(("outage", obj([("share", num(m.outageShare)), ("median", .string(duration(m.outageMedian))),
+                                               ("sigma", num(m.outageSigma))])))
         }
         return obj(object)
     }
@@ -178,7 +185,10 @@ public enum FitReport {
                 + ". **\(j.agrees ? "Agrees" : "Does not agree")** (docs/telemetry.md, \"When a run agrees\").\n"
         }
         out += "\n### Correlation in time\n\n"
-        if let tau = link.timeConstant {
+        if let tau = link.timeConstant, let w = link.correlatedShare {
+            out += "AR(1) on log-delay with a nugget, correlated share \(Format.compact(w, 4)) and time constant \(Units.formatDuration(tau)) "
+                + "(latent normals Δt apart correlate at w·e^(−Δt/τ)): "
+        } else if let tau = link.timeConstant {
             out += "AR(1) on log-delay, time constant \(Units.formatDuration(tau)): "
         } else {
             out += "Independent: no gap range shows a correlation three standard errors above zero. "

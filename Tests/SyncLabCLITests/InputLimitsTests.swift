@@ -85,6 +85,7 @@ import SyncLabReports
         "SweepCommand.maximumPoints",       // likewise
         "SafePaths.maximumNameBytes",       // the file system's NAME_MAX, checked on output names
         "RoundTripMixture.maximumIterations", // the EM's stopping rule, not read from input
+        "RoundTripMixture.maximumCensoredIterations", // the three-part EM's, likewise
     ]
 
     /// The table's rows: (limit, value).

@@ -177,7 +177,9 @@ extension Distribution {
         case .lognormalMixture(let m):
             let body = Distribution.lognormal(median: m.bodyMedian, sigma: m.bodySigma).drawRange
             let tail = Distribution.lognormal(median: m.tailMedian, sigma: m.tailSigma).drawRange
-            return (min(body.lower, tail.lower), max(body.upper, tail.upper))
+            guard m.outageShare > 0 else { return (min(body.lower, tail.lower), max(body.upper, tail.upper)) }
+            let outage = Distribution.lognormal(median: m.outageMedian, sigma: m.outageSigma).drawRange
+            return (min(body.lower, tail.lower, outage.lower), max(body.upper, tail.upper, outage.upper))
         }
     }
 
@@ -195,7 +197,9 @@ extension Distribution {
         case .geometric(let mean): return "geometric(mean \(Bounds.number(mean)))"
         case .lognormalMixture(let m):
             return "lognormal-mixture(body median \(v(m.bodyMedian)), sigma \(Bounds.number(m.bodySigma)); "
-                + "tail share \(Bounds.number(m.tailShare)), median \(v(m.tailMedian)), sigma \(Bounds.number(m.tailSigma)))"
+                + "tail share \(Bounds.number(m.tailShare)), median \(v(m.tailMedian)), sigma \(Bounds.number(m.tailSigma))"
+                + (m.outageShare > 0 ? "; outage share \(Bounds.number(m.outageShare)), median \(v(m.outageMedian)), sigma \(Bounds.number(m.outageSigma))" : "")
+                + ")"
         }
     }
 

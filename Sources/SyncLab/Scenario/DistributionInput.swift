@@ -23,7 +23,8 @@ extension InputNode {
     /// A distribution: either a single value (a constant) or an object with a `kind`:
     /// constant {value}, uniform {min, max}, normal {mean, sd}, lognormal {median, sigma},
     /// exponential {mean}, pareto {scale, shape}, geometric {mean}, empirical {samples: [...]},
-    /// lognormal-mixture {body: {median, sigma}, tail: {share, median, sigma}} (durations only).
+    /// lognormal-mixture {body: {median, sigma}, tail: {share, median, sigma}, optional outage:
+    /// {share, median, sigma}} (durations only).
     ///
     /// `bounds` limits the location parameters (value, min, max, mean, median, scale, samples)
     /// and how far the most extreme draw the generator can produce may reach, so a scenario
@@ -150,8 +151,26 @@ extension InputNode {
                 + "the tail is the slower part; got \(InputNode.describeScalar(tailNode.child("median")!.value))")
         }
         try tailNode.rejectUnknownKeys()
-        return LognormalMixture(bodyMedian: body.median, bodySigma: body.sigma, tailShare: share,
-                                tailMedian: tail.median, tailSigma: tail.sigma)
+        // An optional third part, the outage: slower than the tail, and with it still the minority.
+        guard let outageNode = child("outage") else {
+            return LognormalMixture(bodyMedian: body.median, bodySigma: body.sigma, tailShare: share,
+                                    tailMedian: tail.median, tailSigma: tail.sigma)
+        }
+        try outageNode.expectObject()
+        let outageShareNode = try outageNode.required("share")
+        let outageShare = try outageShareNode.probability()
+        guard share + outageShare <= 0.5 else {
+            throw outageShareNode.error("with the tail's share (\(InputNode.describeScalar(shareNode.value))) must be at most 0.5 "
+                + "(the body is the larger part); got \(InputNode.describeScalar(outageShareNode.value))")
+        }
+        let outage = try lognormal(outageNode)
+        guard outage.median >= tail.median else {
+            throw outageNode.child("median")!.error("must be at least the tail's median (\(InputNode.describeScalar(tailNode.child("median")!.value))): "
+                + "the outage is the slowest part; got \(InputNode.describeScalar(outageNode.child("median")!.value))")
+        }
+        try outageNode.rejectUnknownKeys()
+        return LognormalMixture(bodyMedian: body.median, bodySigma: body.sigma, tailShare: share, tailMedian: tail.median,
+                                tailSigma: tail.sigma, outageShare: outageShare, outageMedian: outage.median, outageSigma: outage.sigma)
     }
 
     /// Refuses a distribution whose most extreme draw leaves `bounds.extreme`.

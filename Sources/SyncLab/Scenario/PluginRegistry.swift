@@ -43,6 +43,7 @@ public struct PluginRegistry: Sendable {
                 DeviceEventsConfig.AppLifecycle.self,   // AppLifecycle.swift
                 // Delay processes (Network/)
                 IndependentDelays.self, AR1Delays.self, GilbertElliottDelays.self, TraceReplayDelays.self,
+                NuggetAR1Delays.self,   // NuggetAR1Delays.swift
                 // Lost segments, connections and radio state (Network/)
                 TCPRetransmitLoss.self, KeepAliveConnection.self, RRCRadio.self,
                 // A leap second on the server's clock (Server/LeapSecond.swift)

@@ -241,6 +241,11 @@ extension ScenarioSchema {
             "tail": { "type": "object", "additionalProperties": false, "required": ["share", "median", "sigma"],
               "properties": { "share": { "type": "number", "minimum": 0, "maximum": 0.5, "examples": [0.02] },
                 "median": { "$ref": "#/$defs/positiveDuration", "description": "At least the body's median." },
+                "sigma": { "$ref": "#/$defs/sigma" } } },
+            "outage": { "type": "object", "additionalProperties": false, "required": ["share", "median", "sigma"],
+              "description": "An optional third, slowest part: a far cluster of outages (docs/links.md). Its share and the tail's add to at most 0.5.",
+              "properties": { "share": { "type": "number", "minimum": 0, "maximum": 0.5, "examples": [0.01] },
+                "median": { "$ref": "#/$defs/positiveDuration", "description": "At least the tail's median." },
                 "sigma": { "$ref": "#/$defs/sigma" } } } } }
       ]
     },

@@ -51,6 +51,20 @@ public struct DirectionSplit: Sendable, Equatable {
         uplink = LognormalMixture(bodyMedian: s * body, bodySigma: sigma, tailShare: p, tailMedian: s * scale, tailSigma: tailSigma)
         downlink = LognormalMixture(bodyMedian: (1 - s) * body, bodySigma: sigma, tailShare: p, tailMedian: (1 - s) * scale,
                                     tailSigma: tailSigma)
+        guard m.outageShare > 0 else { return }
+        // The outage by the tail's rule: an outage round trip is one direction's outage plus the
+        // other's body (the outage is seconds, the body tens of milliseconds).
+        let po = 1 - (1 - m.outageShare).squareRoot()
+        let asTail = RoundTripMixture(bodyMedian: m.bodyMedian, bodySigma: m.bodySigma, tailShare: m.outageShare,
+                                      tailMedian: m.outageMedian, tailSigma: m.outageSigma)
+        let (outageScale, outageSigma) = Self.tail(asTail, share: s, tailShare: po, body: body, bodySigma: sigma)
+        for (k, part) in [s, 1 - s].enumerated() {
+            var d = k == 0 ? uplink : downlink
+            d.outageShare = po
+            d.outageMedian = part * outageScale
+            d.outageSigma = outageSigma
+            if k == 0 { uplink = d } else { downlink = d }
+        }
     }
 
     /// The tail's scale T and spread whose slow round trips have the mean and second moment of
@@ -96,6 +110,7 @@ public struct DirectionSplit: Sendable, Equatable {
     /// (in log for medians, as differences for spreads and the tail share).
     public struct Correction: Sendable, Equatable {
         public var bodyMedian = 0.0, bodySigma = 0.0, tailShare = 0.0, tailMedian = 0.0, tailSigma = 0.0
+        public var outageShare = 0.0, outageMedian = 0.0, outageSigma = 0.0
         public static let none = Correction()
 
         /// The error of fitting and splitting the exact law of `split`'s directions (floored as
@@ -110,7 +125,8 @@ public struct DirectionSplit: Sendable, Equatable {
                 bins[k] = (edge - below) * 1e6
                 below = edge
             }
-            guard let again = RoundTripMixture.fit(bins, start: m) else { return }
+            guard let again = m.outageShare > 0 ? RoundTripMixture.fitWithOutage(bins, start: m) : RoundTripMixture.fit(bins, start: m)
+            else { return }
             let back = DirectionSplit(again, uplinkShare: s)
             let a = split.uplink, b = back.uplink
             bodyMedian = DeterministicMath.log(b.bodyMedian / a.bodyMedian)
@@ -118,13 +134,27 @@ public struct DirectionSplit: Sendable, Equatable {
             tailShare = b.tailShare - a.tailShare
             tailMedian = DeterministicMath.log(b.tailMedian / a.tailMedian)
             tailSigma = b.tailSigma - a.tailSigma
+            if a.outageShare > 0 && b.outageShare > 0 {
+                outageShare = b.outageShare - a.outageShare
+                outageMedian = DeterministicMath.log(b.outageMedian / a.outageMedian)
+                outageSigma = b.outageSigma - a.outageSigma
+            }
         }
 
         init() {}
 
         func applied(to m: LognormalMixture) -> LognormalMixture {
             let share = min(max(m.tailShare - tailShare, 0), 0.5)
-            return LognormalMixture(bodyMedian: m.bodyMedian * DeterministicMath.exp(-bodyMedian),
+            guard m.outageShare > 0 else { return twoParts(m, share) }
+            var c = twoParts(m, share)
+            c.outageShare = min(max(m.outageShare - outageShare, 0), 0.5 - share)
+            c.outageMedian = max(m.outageMedian * DeterministicMath.exp(-outageMedian), c.tailMedian)
+            c.outageSigma = max(m.outageSigma - outageSigma, RoundTripMixture.leastSigma)
+            return c
+        }
+
+        private func twoParts(_ m: LognormalMixture, _ share: Double) -> LognormalMixture {
+            LognormalMixture(bodyMedian: m.bodyMedian * DeterministicMath.exp(-bodyMedian),
                                     bodySigma: max(m.bodySigma - bodySigma, RoundTripMixture.leastSigma), tailShare: share,
                                     tailMedian: share > 0 ? m.tailMedian * DeterministicMath.exp(-tailMedian) : m.bodyMedian * DeterministicMath.exp(-bodyMedian),
                                     tailSigma: share > 0 ? max(m.tailSigma - tailSigma, RoundTripMixture.leastSigma) : max(m.bodySigma - bodySigma, RoundTripMixture.leastSigma))

@@ -18,7 +18,19 @@ public enum TelemetryFit {
         public var holdout = 0.0
         public var resamples = 200
         public var seed: UInt64 = 1
+        /// The family fitted: `ar1` by default.
+        public var family = Family.ar1
         public init() {}
+    }
+
+    /// What the fit fits per link (`synclab fit --family`).
+    public enum Family: String, Sendable, CaseIterable {
+        /// A two-part lognormal mixture (body, tail) and an AR(1) on log-delay (`AR1Delays`).
+        case ar1 = "ar1"
+        /// A mixture with a third, outage part when the data support it
+        /// (`RoundTripMixture.fitWithOutage`) and an AR(1) with a nugget (`NuggetAR1Delays`,
+        /// `TimeCorrelation.nuggetFit`).
+        case outageNugget = "outage-nugget"
     }
 
     /// A fitted figure with its 95% interval from the resamples (`biasCorrectedInterval`).
@@ -61,6 +73,8 @@ public enum TelemetryFit {
         public var floor: Double
         /// The AR(1) time constant, ns; nil when the data show no correlation in time.
         public var timeConstant: Nanoseconds?
+        /// The correlated share w of the AR(1) with a nugget (the `outage-nugget` family); nil otherwise.
+        public var correlatedShare: Double? = nil
         public var failureShare: Double
         public var share: Double
         public var parameters: [Parameter]
@@ -173,8 +187,9 @@ public enum TelemetryFit {
             point.mixtures[l].map { TimeCorrelation.Attenuation(DirectionSplit($0, uplinkShare: options.uplinkShare).corrected(corrections[l])) }
         }
         let meanGaps = data.meanGaps
-        point.taus = (0..<linkCount).map { l in
-            attenuations[l].flatMap { TimeCorrelation.timeConstant(point.lagStats[l], gaps: meanGaps[l], attenuation: $0) }
+        for l in 0..<linkCount {
+            (point.taus[l], point.weights[l]) = Self.correlation(point.lagStats[l], gaps: meanGaps[l], attenuation: attenuations[l],
+                                                                family: options.family)
         }
         // Resamples of devices.
         var resampled: [Estimate] = []
@@ -198,16 +213,18 @@ public enum TelemetryFit {
             }
             let split = DirectionSplit(mixture, uplinkShare: options.uplinkShare).corrected(corrections[l])
             let floor = point.floors[l]
-            let tau = point.taus[l]
-            let profile = fittedProfile(table.links[l], split: split, floor: floor, tau: tau,
+            let tau = point.taus[l], weight = point.weights[l]
+            let profile = fittedProfile(table.links[l], split: split, floor: floor, tau: tau, weight: weight,
                                         failure: point.failureShares[l], share: point.shares[l])
             let law = RoundTripLaw(profile)!
             let sample = data.lawValues[l].sorted()
-            var parameters = figures(mixture, split, floor, tau, point.failureShares[l], point.shares[l])
+            let extra = options.family == .outageNugget ? Extra(outage: mixture.outageShare > 0, weight: weight) : nil
+            var parameters = figures(mixture, split, floor, tau, point.failureShares[l], point.shares[l], extra)
             let perResample = resampled.map { e -> [Double?] in
                 guard let m = e.mixtures[l] else { return [Double?](repeating: nil, count: parameters.count) }
                 let s = DirectionSplit(m, uplinkShare: options.uplinkShare).corrected(corrections[l])
-                return figures(m, s, e.floors[l], e.taus[l], e.failureShares[l], e.shares[l]).map { p in
+                return figures(m, s, e.floors[l], e.taus[l], e.failureShares[l], e.shares[l],
+                               extra.map { Extra(outage: $0.outage, weight: e.weights[l]) }).map { p in
                     p.value.isFinite ? p.value : nil   // a link no resampled device is on has no floor
                 }
             }
@@ -222,12 +239,13 @@ public enum TelemetryFit {
             let judgedSample = options.holdout > 0 ? heldSample[l].sorted() : sample
             let judged = judgedSample.isEmpty ? nil
                 : TelemetryAgreement.compare(link: table.links[l], telemetry: judgedSample, modelCount: nil, cdf: law.cdf, quantile: law.quantile)
-            let lags = TimeCorrelation.rows(point.lagStats[l], gaps: meanGaps[l], tau: tau, attenuation: attenuations[l] ?? .none)
+            let lags = TimeCorrelation.rows(point.lagStats[l], gaps: meanGaps[l], tau: tau, weight: weight ?? 1,
+                                            attenuation: attenuations[l] ?? .none)
             let every = everyRow[l].sorted()
             links.append(LinkResult(
                 name: table.links[l], devices: data.linkDevices[l], rows: data.rows[l], answered: data.answered[l],
                 failures: data.failures[l], lawRows: sample.count, roundTrip: mixture, split: split, floor: floor,
-                timeConstant: tau, failureShare: point.failureShares[l], share: point.shares[l], parameters: parameters,
+                timeConstant: tau, correlatedShare: weight, failureShare: point.failureShares[l], share: point.shares[l], parameters: parameters,
                 lags: lags, profile: profile, law: law, sample: sample, judged: judged, judgedOnHoldout: options.holdout > 0,
                 everyRowMedian: LinkStatistics.quantile(every, 0.5)))
         }
@@ -249,10 +267,45 @@ public enum TelemetryFit {
         return (LinkStatistics.quantile(sorted, NormalLaw.cdf(2 * z0 - z)), LinkStatistics.quantile(sorted, NormalLaw.cdf(2 * z0 + z)))
     }
 
+    /// The time constant and, for the `outage-nugget` family, the correlated share of one link's
+    /// lag sums; both nil when the data show no correlation in time.
+    static func correlation(_ sums: [TimeCorrelation.Sums], gaps: [Double], attenuation: TimeCorrelation.Attenuation?,
+                            family: Family) -> (Nanoseconds?, Double?) {
+        guard let f = attenuation else { return (nil, nil) }
+        switch family {
+        case .ar1: return (TimeCorrelation.timeConstant(sums, gaps: gaps, attenuation: f), nil)
+        case .outageNugget:
+            guard let fit = TimeCorrelation.nuggetFit(sums, gaps: gaps, attenuation: f) else { return (nil, nil) }
+            return (fit.tau, fit.weight)
+        }
+    }
+
+    /// The `outage-nugget` family's figures beyond the default's: the outage part's (when the
+    /// whole sample has one) and the correlated share.
+    struct Extra {
+        var outage: Bool
+        var weight: Double?
+    }
+
     /// The reported figures in a fixed order; nan where undefined (a time constant when independent).
     static func figures(_ m: RoundTripMixture, _ s: DirectionSplit, _ floor: Double, _ tau: Nanoseconds?, _ failure: Double,
-                        _ share: Double) -> [Parameter] {
+                        _ share: Double, _ extra: Extra? = nil) -> [Parameter] {
         func p(_ name: String, _ unit: String, _ v: Double) -> Parameter { Parameter(name: name, unit: unit, value: v, low: v, high: v) }
+        var outage: [Parameter] = [], weight: [Parameter] = []
+        if let extra {
+            if extra.outage {
+                outage = [
+                    p("round trip: outage share", "share", m.outageShare),
+                    p("round trip: outage median", "ms", m.outageMedian / 1e6),
+                    p("round trip: outage spread σ", "", m.outageSigma),
+                    p("each way: outage share", "share", s.uplink.outageShare),
+                    p("uplink: outage median", "ms", s.uplink.outageMedian / 1e6),
+                    p("downlink: outage median", "ms", s.downlink.outageMedian / 1e6),
+                    p("each way: outage spread σ", "", s.uplink.outageSigma),
+                ]
+            }
+            weight = [p("correlated share w", "share", extra.weight ?? .nan)]
+        }
         return [
             p("round trip: body median", "ms", m.bodyMedian / 1e6),
             p("round trip: body spread σ", "", m.bodySigma),
@@ -267,7 +320,9 @@ public enum TelemetryFit {
             p("uplink: tail median", "ms", s.uplink.tailMedian / 1e6),
             p("downlink: tail median", "ms", s.downlink.tailMedian / 1e6),
             p("each way: tail spread σ", "", s.uplink.tailSigma),
+        ] + outage + [
             p("time constant τ", "s", tau.map { Double($0) / 1e9 } ?? .nan),
+        ] + weight + [
             p("failure share", "share", failure),
             p("share of devices", "share", share),
         ]
@@ -278,15 +333,32 @@ public enum TelemetryFit {
     /// the LTE preset's, said in the report), the fitted failure share and time constant.
     public static func fittedProfile(_ name: String, split: DirectionSplit, floor: Double, tau: Nanoseconds?,
                                      failure: Double, share: Double) -> LinkProfile {
+        fittedProfile(name, split: split, floor: floor, tau: tau, weight: nil, failure: failure, share: share)
+    }
+
+    /// The profile with, when `weight` is given, an AR(1) with a nugget (`NuggetAR1Delays`) in
+    /// place of the AR(1), and the mixtures' outage parts rounded as the others.
+    public static func fittedProfile(_ name: String, split: DirectionSplit, floor: Double, tau: Nanoseconds?, weight: Double?,
+                                     failure: Double, share: Double) -> LinkProfile {
         func rounded(_ m: LognormalMixture) -> LognormalMixture {
             func us(_ ns: Double) -> Double { max(1_000, (ns / 1_000).rounded() * 1_000) }
             func sigma(_ s: Double) -> Double { (s * 10_000).rounded() / 10_000 }
-            return LognormalMixture(bodyMedian: us(m.bodyMedian), bodySigma: sigma(m.bodySigma), tailShare: (m.tailShare * 1e6).rounded() / 1e6,
-                                    tailMedian: us(m.tailMedian), tailSigma: sigma(m.tailSigma))
+            // A broad tail centred near the body can split to a median a little under the body's;
+            // a scenario's tail is the slower part, so it is held at the body's median.
+            var r = LognormalMixture(bodyMedian: us(m.bodyMedian), bodySigma: sigma(m.bodySigma), tailShare: (m.tailShare * 1e6).rounded() / 1e6,
+                                     tailMedian: max(us(m.tailMedian), us(m.bodyMedian)), tailSigma: sigma(m.tailSigma))
+            if m.outageShare > 0 {
+                r.outageShare = (m.outageShare * 1e6).rounded() / 1e6
+                r.outageMedian = max(us(m.outageMedian), r.tailMedian)
+                r.outageSigma = sigma(m.outageSigma)
+            }
+            return r
         }
         let base = LinkPresets.named(name) ?? LinkPresets.named("lte")!
-        let correlation: any DelayProcess = tau.map { AR1Delays(tau: max(AR1Delays.minimumTimeConstant, ($0 / .millisecond) * .millisecond)) }
-            ?? IndependentDelays()
+        let correlation: any DelayProcess = tau.map { t -> any DelayProcess in
+            let tau = max(AR1Delays.minimumTimeConstant, (t / .millisecond) * .millisecond)
+            return weight.map { NuggetAR1Delays(tau: tau, weight: $0) } ?? AR1Delays(tau: tau)
+        } ?? IndependentDelays()
         var link = LinkProfile(name: name, share: share, uplink: .lognormalMixture(rounded(split.uplink)),
                                downlink: .lognormalMixture(rounded(split.downlink)), bandwidth: base.bandwidth,
                                failure: (failure * 1e6).rounded() / 1e6, timeout: base.timeout, correlation: correlation)
@@ -301,6 +373,8 @@ public enum TelemetryFit {
         var mixtures: [RoundTripMixture?]
         var floors: [Double]
         var taus: [Nanoseconds?]
+        /// The correlated shares (the `outage-nugget` family), nil elsewhere.
+        var weights: [Double?]
         var failureShares: [Double]
         var shares: [Double]
         var lagStats: [[TimeCorrelation.Sums]]
@@ -383,10 +457,14 @@ public enum TelemetryFit {
                 }
             }
             let gaps = meanGaps
-            var estimate = Estimate(mixtures: [], floors: floorsW, taus: [], failureShares: [], shares: [], lagStats: sums)
+            var estimate = Estimate(mixtures: [], floors: floorsW, taus: [], weights: [], failureShares: [], shares: [], lagStats: sums)
             for l in 0..<links {
-                estimate.mixtures.append(RoundTripMixture.fit(bins[l], start: start?[l] ?? nil))
-                estimate.taus.append(attenuations?[l].flatMap { TimeCorrelation.timeConstant(sums[l], gaps: gaps[l], attenuation: $0) })
+                let start = start?[l] ?? nil
+                estimate.mixtures.append(options.family == .ar1 ? RoundTripMixture.fit(bins[l], start: start)
+                                         : RoundTripMixture.fitWithOutage(bins[l], start: start))
+                let (tau, weight) = TelemetryFit.correlation(sums[l], gaps: gaps[l], attenuation: attenuations?[l] ?? nil, family: options.family)
+                estimate.taus.append(tau)
+                estimate.weights.append(weight)
                 let all = answeredW[l] + failedW[l]
                 estimate.failureShares.append(all > 0 ? failedW[l] / all : .nan)
                 estimate.shares.append(weightTotal > 0 ? shareW[l] / weightTotal : .nan)

@@ -108,10 +108,62 @@ public enum TimeCorrelation {
         return Nanoseconds((DeterministicMath.exp((a + b) / 2) * 1e3).rounded()) * .millisecond
     }
 
-    /// The lag table: each range's pairs, mean gap, the data's correlation and the fitted one.
-    static func rows(_ sums: [Sums], gaps: [Double], tau: Nanoseconds?, attenuation f: Attenuation) -> [TelemetryFit.LagRow] {
+    /// The time constant τ (ns) and correlated share w of an AR(1) with a nugget
+    /// (`NuggetAR1Delays`: each direction's latent normals Δt apart correlate at w·exp(−Δt/τ)),
+    /// or nil when the data cannot tell a correlation (the rule of `timeConstant`).
+    ///
+    /// Least squares over the gap ranges, weighted by their pairs, of the data's correlation
+    /// against f(w·exp(−Δ̄/τ)): for each τ the best w in [0, 1] by golden section (the loss is
+    /// smooth in w), τ scanned over 0.1 s to 30 days in log steps and refined by golden section
+    /// around the scan's best. Two parameters need at least two ranges with pairs; with one,
+    /// w = 1 and τ alone is fitted.
+    static func nuggetFit(_ sums: [Sums], gaps: [Double], attenuation f: Attenuation) -> (tau: Nanoseconds, weight: Double)? {
+        var points: [(gap: Double, rho: Double, n: Double)] = []
+        var shows = false
+        for (s, g) in zip(sums, gaps) {
+            let rho = s.correlation
+            guard rho.isFinite, g.isFinite else { continue }
+            points.append((g, rho, s.n))
+            if rho > 4 / s.n.squareRoot() { shows = true }
+        }
+        guard shows else { return nil }
+        func loss(_ logTau: Double, _ w: Double) -> Double {
+            let tau = DeterministicMath.exp(logTau)
+            return points.reduce(0) { sum, p in
+                let e = p.rho - f(w * DeterministicMath.exp(-p.gap / tau))
+                return sum + p.n * e * e
+            }
+        }
+        let g = 0.6180339887498949
+        func golden(_ lo: Double, _ hi: Double, _ l: (Double) -> Double) -> Double {
+            var a = lo, b = hi
+            var c = b - g * (b - a), d = a + g * (b - a)
+            for _ in 0..<50 {
+                if l(c) < l(d) { b = d } else { a = c }
+                c = b - g * (b - a); d = a + g * (b - a)
+            }
+            return (a + b) / 2
+        }
+        func bestWeight(_ logTau: Double) -> Double { points.count < 2 ? 1 : golden(0, 1) { loss(logTau, $0) } }
+        let lo = DeterministicMath.log(leastTau), hi = DeterministicMath.log(mostTau)
+        let steps = 240
+        var best = lo, bestLoss = Double.infinity
+        for i in 0...steps {
+            let x = lo + (hi - lo) * Double(i) / Double(steps)
+            let l = loss(x, bestWeight(x))
+            if l < bestLoss { bestLoss = l; best = x }
+        }
+        let h = (hi - lo) / Double(steps)
+        let logTau = golden(max(lo, best - h), min(hi, best + h)) { loss($0, bestWeight($0)) }
+        let w = bestWeight(logTau)
+        return (Nanoseconds((DeterministicMath.exp(logTau) * 1e3).rounded()) * .millisecond, (w * 1e4).rounded() / 1e4)
+    }
+
+    /// The lag table: each range's pairs, mean gap, the data's correlation and the fitted one
+    /// (f(w·exp(−gap/τ)), w = 1 for the AR(1)).
+    static func rows(_ sums: [Sums], gaps: [Double], tau: Nanoseconds?, weight: Double = 1, attenuation f: Attenuation) -> [TelemetryFit.LagRow] {
         sums.indices.map { k in
-            let fitted = tau.map { f(DeterministicMath.exp(-gaps[k] * 1e9 / Double($0))) } ?? 0
+            let fitted = tau.map { f(weight * DeterministicMath.exp(-gaps[k] * 1e9 / Double($0))) } ?? 0
             return TelemetryFit.LagRow(from: edges[k], to: edges[k + 1], pairs: Int(sums[k].n), meanGap: gaps[k],
                                        data: sums[k].correlation, fitted: gaps[k].isFinite ? fitted : .nan)
         }

@@ -320,7 +320,7 @@ import SyncLabKernel
             (#", "correlation": {"kind": "gilbert-elliott", "goodToBadPerSecond": 0, "badToGoodPerSecond": 0.5, "bad": {"uplink": "1s", "downlink": "1s"}}"#,
              "bad.json: network.profiles[0].correlation.goodToBadPerSecond: must be more than 0 (a state never left is not a channel); got 0"),
             (#", "correlation": "ar2""#,
-             "bad.json: network.profiles[0].correlation: unknown delay process 'ar2'; expected one of 'independent', 'ar1', 'gilbert-elliott', 'replay' (did you mean 'ar1'?)"),
+             "bad.json: network.profiles[0].correlation: unknown delay process 'ar2'; expected one of 'independent', 'ar1', 'gilbert-elliott', 'replay', 'ar1-nugget' (did you mean 'ar1'?)"),
         ]
         for (profile, expected) in cases {
             let error = ScenarioFixtures.error(loading: try ScenarioFixtures.variant(Self.network(profile)))

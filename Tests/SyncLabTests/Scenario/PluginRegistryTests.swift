@@ -18,13 +18,13 @@ import SyncLabKernel
         #expect(names(.serverDesign) == ["store-file", "database-per-position"])
         #expect(names(.costModel) == ["per-request", "flat"])
         #expect(names(.deviceEvent) == ["reboots", "appKills", "wallClockChanges", "tampering", "standbyWakes", "wallClockSync", "lifecycle"])
-        #expect(names(.delayProcess) == ["independent", "ar1", "gilbert-elliott", "replay"])
+        #expect(names(.delayProcess) == ["independent", "ar1", "gilbert-elliott", "replay", "ar1-nugget"])
         #expect(names(.packetLoss) == ["tcp-retransmit"])
         #expect(names(.connection) == ["keep-alive"])
         #expect(names(.radio) == ["rrc"])
         #expect(names(.leapSecond) == ["step", "smear"])
         #expect(names(.serverClockFault) == ["step", "drift"])
-        #expect(r.kinds.count == 40)
+        #expect(r.kinds.count == 41)
         #expect(r.families == PluginFamily.all)
     }
 
