@@ -62,6 +62,7 @@ import SyncLabReports
         "SearchSpace.maximumConstraints": count(SearchSpace.maximumConstraints),
         "SearchSpace.maximumSeeds": count(SearchSpace.maximumSeeds),
         "SearchScreen.maximumSlack": count(Int(exactly: SearchScreen.maximumSlack) ?? -1),
+        "SequentialConfirmation.maximumConfidence": String(SequentialConfirmation.maximumConfidence),
         "SweepSpec.maximumPoints": count(SweepSpec.maximumPoints),
         "SweepSpec.maximumSeeds": count(SweepSpec.maximumSeeds),
         "SweepPart.maximumShards": count(SweepPart.maximumShards),

@@ -100,8 +100,15 @@ public struct SearchPlan: Sendable {
     /// The recorded figures: the main 500 ms figure, the objective, then each constraint's.
     public let figures: [String]
 
+    /// A plan that runs every seed of a passing candidate (no `sequential` rule).
     public init(knobs: [SearchKnob], constraints: [Budget], objective: SearchObjective, seeds: [UInt64],
-                maxFailingSeeds: Int = 0, screen: SearchScreen? = nil, sequential: SequentialConfirmation? = nil) {
+                maxFailingSeeds: Int = 0, screen: SearchScreen? = nil) {
+        self.init(knobs: knobs, constraints: constraints, objective: objective, seeds: seeds, maxFailingSeeds: maxFailingSeeds,
+                  screen: screen, sequential: nil)
+    }
+
+    public init(knobs: [SearchKnob], constraints: [Budget], objective: SearchObjective, seeds: [UInt64],
+                maxFailingSeeds: Int, screen: SearchScreen?, sequential: SequentialConfirmation?) {
         self.knobs = knobs
         self.constraints = constraints
         self.objective = objective

@@ -197,7 +197,8 @@ extension JSONValue {
         let gallery = root + "/Scenarios/search/gallery.json"
         let text = try String(contentsOfFile: gallery, encoding: .utf8)
         _ = try SearchSpace.read(text: text, file: gallery)
-        let bad = text.replacingOccurrences(of: "\"seeds\": 1,", with: "\"seeds\": 1, \"sedes\": 2,")
+        let bad = text.replacingOccurrences(of: "\"seeds\": 20,", with: "\"seeds\": 20, \"sedes\": 2,")
+        #expect(bad != text, "the gallery's search no longer sets \"seeds\": 20")
         #expect(throws: InputError.self) { _ = try SearchSpace.read(text: bad, file: gallery) }
     }
 }

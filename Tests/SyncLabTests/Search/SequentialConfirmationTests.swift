@@ -97,7 +97,8 @@ import SyncLabKernel
         let plan = SearchPlan(knobs: [SearchKnob(keyPath: "client.probes", values: [number(1), number(2)]),
                                       SearchKnob(keyPath: "server.fleet.servers", values: [number(4), number(8)], monotone: true)],
                               constraints: [Budget(name: "bare", metric: "bareShare", comparison: .atMost, limit: 0.01)],
-                              objective: .servers, seeds: Array(1...20), sequential: SequentialConfirmation())
+                              objective: .servers, seeds: Array(1...20), maxFailingSeeds: 0, screen: nil,
+                              sequential: SequentialConfirmation())
         // bareShare: 1 probe far below the limit (margin 0.5 ± 0.01), 2 probes near it (0.01 ± 0.01),
         // the same whatever the servers; the seed moves it by ±0.01 relative.
         func figures(_ c: Int, _ seed: UInt64) -> [Double?] {
