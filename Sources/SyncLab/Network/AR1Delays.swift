@@ -78,12 +78,16 @@ public struct AR1Delays: DelayProcess, Equatable {
     /// The AR(1)'s correlation over Δt is exp(−Δt/τ); each direction has a state of its own.
     public var memory: DelayMemory { .fades(timeConstant: Double(tau), directionsShareState: false) }
 
-    public func check(_ link: LinkProfile, at node: InputNode) throws {
+    public func check(_ link: LinkProfile, at node: InputNode) throws { try Self.checkLognormal(link, at: node, kind: Self.kind) }
+
+    /// Throws unless both of `link`'s directions are lognormal or lognormal mixtures: a process
+    /// on the Gaussian copula (`kind`, this one or `NuggetAR1Delays`) sets their parameters.
+    static func checkLognormal(_ link: LinkProfile, at node: InputNode, kind: String) throws {
         for (key, d) in [("uplink", link.uplink), ("downlink", link.downlink)] {
             switch d {
             case .lognormal, .lognormalMixture: continue
             default:
-                throw node.error("'\(Self.kind)' needs a lognormal or lognormal-mixture \(key) (its parameters set the process); "
+                throw node.error("'\(kind)' needs a lognormal or lognormal-mixture \(key) (its parameters set the process); "
                     + "profile '\(link.name)' has \(LinkProfile.shapeName(d))")
             }
         }
@@ -98,17 +102,21 @@ public struct AR1Delays: DelayProcess, Equatable {
             // x is standard normal here; the delay is the mixture's quantile at Φ(x), so each
             // delay keeps the mixture's law (a Gaussian copula).
             let x = step(sigma: 1, direction, now, &memory, &rng)
-            if let table = direction == .uplink ? uplinkQuantiles : downlinkQuantiles, table.mixture == mixture {
-                return table.quantile(at: x)
-            }
-            return MixtureQuantileTable.exactQuantile(mixture, at: x)
+            return Self.quantile(mixture, at: x, table: direction == .uplink ? uplinkQuantiles : downlinkQuantiles)
         default:
             return link.distribution(direction).sample(&rng)   // refused by `check`
         }
     }
 
+    /// `mixture`'s quantile at Φ(z): from `table` when it was built for this mixture, else exactly.
+    @inline(__always)
+    static func quantile(_ mixture: LognormalMixture, at z: Double, table: MixtureQuantileTable?) -> Double {
+        if let table, table.mixture == mixture { return table.quantile(at: z) }
+        return MixtureQuantileTable.exactQuantile(mixture, at: z)
+    }
+
     /// Advances the direction's x (stationary N(0, σ²)) to `now` and returns it as stored.
-    private func step(sigma: Double, _ direction: LinkDirection, _ now: SimTime, _ memory: inout LinkMemory,
+    func step(sigma: Double, _ direction: LinkDirection, _ now: SimTime, _ memory: inout LinkMemory,
                       _ rng: inout RandomStream) -> Double {
         let e = Self.standardNormal.sample(&rng)
         let bits = memory[direction]

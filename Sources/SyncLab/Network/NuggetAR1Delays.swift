@@ -82,49 +82,20 @@ public struct NuggetAR1Delays: DelayProcess, Equatable {
     /// The state forgets as exp(−Δt/τ); the nugget holds nothing.
     public var memory: DelayMemory { .fades(timeConstant: Double(tau), directionsShareState: false) }
 
-    public func check(_ link: LinkProfile, at node: InputNode) throws {
-        for (key, d) in [("uplink", link.uplink), ("downlink", link.downlink)] {
-            switch d {
-            case .lognormal, .lognormalMixture: continue
-            default:
-                throw node.error("'\(Self.kind)' needs a lognormal or lognormal-mixture \(key) (its parameters set the process); "
-                    + "profile '\(link.name)' has \(LinkProfile.shapeName(d))")
-            }
-        }
-    }
+    public func check(_ link: LinkProfile, at node: InputNode) throws { try AR1Delays.checkLognormal(link, at: node, kind: Self.kind) }
 
     public func delay(_ direction: LinkDirection, on link: LinkProfile, memory: inout LinkMemory, at now: SimTime, player: UInt64,
                       seed: UInt64, _ rng: inout RandomStream) -> Double {
-        let x = step(direction, now, &memory, &rng)
+        // The correlated share is the AR(1)'s own state (stationary N(0, 1)), stepped as it steps it.
+        let x = AR1Delays(tau: tau).step(sigma: 1, direction, now, &memory, &rng)
         let z = weight.squareRoot() * x + (1 - weight).squareRoot() * AR1Delays.standardNormal.sample(&rng)
         switch link.distribution(direction) {
         case .lognormal(let median, let sigma):
             return median * DeterministicMath.exp(sigma * z)
         case .lognormalMixture(let mixture):
-            if let table = direction == .uplink ? uplinkQuantiles : downlinkQuantiles, table.mixture == mixture {
-                return table.quantile(at: z)
-            }
-            return MixtureQuantileTable.exactQuantile(mixture, at: z)
+            return AR1Delays.quantile(mixture, at: z, table: direction == .uplink ? uplinkQuantiles : downlinkQuantiles)
         default:
             return link.distribution(direction).sample(&rng)   // refused by `check`
         }
-    }
-
-    /// Advances the direction's x (stationary N(0, 1)) to `now` and returns it as stored.
-    private func step(_ direction: LinkDirection, _ now: SimTime, _ memory: inout LinkMemory, _ rng: inout RandomStream) -> Double {
-        let e = AR1Delays.standardNormal.sample(&rng)
-        let bits = memory[direction]
-        let elapsed = memory.advance(direction, to: now)
-        let x: Double
-        if bits == 0 || elapsed == nil {
-            x = e
-        } else {
-            let a = DeterministicMath.exp(-elapsed! * 1e9 / Double(tau))
-            x = a * Double(Float(bitPattern: bits)) + (1 - a * a).squareRoot() * e
-        }
-        // Zero bits mean "no draw yet": a zero x is kept as −0.
-        let stored = Float(x)
-        memory[direction] = stored.bitPattern == 0 ? (-0.0 as Float).bitPattern : stored.bitPattern
-        return Double(stored)
     }
 }
