@@ -409,9 +409,11 @@ struct TraceStatsCommand {
 
         static func stream(_ p: Int) -> RandomStream { RandomStream(seed: 1, purpose: StreamPurpose("trace-stats"), entity: UInt64(p)) }
 
+        /// Each way's delay held at its floor, as the world holds it (`LinkProfile.floored`).
         static func roundTrip(_ link: LinkProfile, _ memory: inout LinkMemory, _ at: SimTime, _ p: Int, _ rng: inout RandomStream) -> Double {
-            link.correlation.delay(.uplink, on: link, memory: &memory, at: at, player: UInt64(p), seed: 1, &rng)
-                + link.correlation.delay(.downlink, on: link, memory: &memory, at: at, player: UInt64(p), seed: 1, &rng)
+            let up = link.correlation.delay(.uplink, on: link, memory: &memory, at: at, player: UInt64(p), seed: 1, &rng)
+            let down = link.correlation.delay(.downlink, on: link, memory: &memory, at: at, player: UInt64(p), seed: 1, &rng)
+            return Double(link.floored(Distribution.duration(up), .uplink) + link.floored(Distribution.duration(down), .downlink))
         }
 
         /// Each player's round trip at 0 and a lag later.

@@ -87,6 +87,7 @@ import SyncLabReports
         "SafePaths.maximumNameBytes",       // the file system's NAME_MAX, checked on output names
         "RoundTripMixture.maximumIterations", // the EM's stopping rule, not read from input
         "RoundTripMixture.maximumCensoredIterations", // the three-part EM's, likewise
+        "DirectionSplit.Correction.maximumEvaluations", // the split's refinement's, likewise
     ]
 
     /// The table's rows: (limit, value).

@@ -109,6 +109,19 @@ import SyncLab
 
     /// --against a scenario file takes its link profile (--link when it has several), drawn
     /// through its own process: a profile named after a preset draws as the preset does.
+    /// `--against` holds each way's delay at the link's floor, as the world does: a link whose
+    /// draws all lie under floors of 60 and 40 ms has every round trip exactly 100 ms.
+    @Test func againstHoldsDelaysAtTheFloors() {
+        var link = LinkProfile(name: "floored", share: 1, uplink: .lognormal(median: 5e6, sigma: 0.1),
+                               downlink: .lognormal(median: 5e6, sigma: 0.1), bandwidth: .constant(1e6), failure: 0,
+                               timeout: 10 * .second, correlation: IndependentDelays())
+        link.uplinkFloor = 60 * .millisecond
+        link.downlinkFloor = 40 * .millisecond
+        let trips = TraceStatsCommand.PresetTrips(link, bytes: 1_000)
+        #expect(trips.first.allSatisfy { $0 == 100e6 })
+        #expect(trips.bestOf(2).allSatisfy { $0 == 100e6 })
+    }
+
     @Test func againstAScenarioFilesLink() throws {
         let dir = CLITests.temporaryDirectory()
         try "1\n".write(toFile: dir + "/t.up", atomically: true, encoding: .utf8)
