@@ -406,7 +406,15 @@ public enum SearchReport {
         let misses = full.filter { $0.verdict != .meets }.map { [ChartPoint($0.objective!, $0.main!)] }
         let front = outcome.front.compactMap { c in full.first { $0.candidate == c }.map { ChartPoint($0.objective!, $0.main!) } }
         let xs = full.map { $0.objective! }, ys = full.map { $0.main! }
-        let x = ChartAxis.linear(label: objectiveLabel + (plan.seeds.count > 1 ? ", mean of \(plan.seeds.count) seeds" : ""),
+        // A candidate that stopped at a failing seed, or once its pass was clear, ran fewer.
+        let seedsRun = Set(full.map(\.seedsRun)).sorted()
+        let seedsLabel = switch (plan.seeds.count > 1, seedsRun.first, seedsRun.last) {
+        case (true, let least?, let most?) where least < most: ", mean of each candidate's \(least) to \(most) seeds"
+        case (true, 1?, _): ", first seed"
+        case (true, let n?, _): ", mean of \(n) seeds"
+        default: ""
+        }
+        let x = ChartAxis.linear(label: objectiveLabel + seedsLabel,
                                  lower: min(0, xs.min() ?? 0), upper: max(1, xs.max() ?? 1))
         let y = ChartAxis.linear(label: "\(SearchSpace.mainFigure) (share)", lower: min(0.9, (ys.min() ?? 0.9)), upper: 1, target: 5, roundUp: false,
                                  tickLabel: { Format.fixed($0, $1) })

@@ -70,6 +70,11 @@ import SyncLab
         #expect(md.contains("a candidate stops short of its last seed once its pass is clear at 99% after at least 2 seeds"), "\(md)")
         let csv = try #require(files.first { $0.name == "candidates.csv" }?.contents)
         #expect(csv.contains("meets every constraint on 2 seeds (its pass clear after 2 of 8)"), "\(csv)")
+        // The chart's axis says what its dots are means of: a candidate that meets stops at 2
+        // seeds, one that fails at its first failing seed (every seed fails alike here), so
+        // not "8 seeds".
+        let svg = try #require(files.first { $0.name == "pareto.svg" }?.contents)
+        #expect(svg.contains("1 to 2 seeds") && !svg.contains("mean of 8 seeds"), "\(svg.prefix(3_000))")
     }
 
     /// Each candidate's margin, where candidates are listed: 1 probe on 4 servers fails
