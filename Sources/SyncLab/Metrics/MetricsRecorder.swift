@@ -135,6 +135,7 @@ struct MetricsRecorder {
         if !isKnownUniquelyReferenced(&timeline) { timeline = timeline.copy() }
         if !isKnownUniquelyReferenced(&bounds) { bounds = bounds.copy() }
         if linkRoundTrips != nil && !isKnownUniquelyReferenced(&linkRoundTrips) { linkRoundTrips = linkRoundTrips?.copy() }
+        audit.ensureUniqueTables()
     }
 
     /// Adds another shard's records (same scenario, other players). Population-wide facts (sample

@@ -18,8 +18,9 @@ public enum ModelAudit {
     /// still come out the same, in the same order.
     static func rows(_ scenario: Scenario, _ audit: AuditCounters, serving: ServingRecord?) -> [AuditRow] {
         var parts: [@Sendable () -> [AuditRow]] = []
+        let links = audit.links
         for (i, link) in scenario.links.enumerated() {
-            let counters = audit.links[i]
+            let counters = links[i]
             parts.append { linkRows(link, counters, seed: scenario.seed, index: i) }
         }
         if let serving { parts.append { queueRows(scenario, serving) } }

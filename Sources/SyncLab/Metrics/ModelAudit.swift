@@ -34,7 +34,9 @@ public struct AuditRow: Sendable, Equatable {
 ///
 /// Per-player memory (the uplink waiting for its downlink, the last uplink, the true instant of
 /// the last network activity) is kept for the audited players only: every `stride`-th player by
-/// global index, at most about `AuditCounters.auditedPlayers` of them.
+/// global index, at most about `AuditCounters.auditedPlayers` of them, and only what the
+/// scenario's rows read of it (`AuditMemory`). What a fetch records (its two delays, the pair of
+/// log-uplinks, the player's memory) lives in `AuditTables`.
 struct AuditCounters: ModelObserver {
     static let auditedPlayers = 200_000
 
@@ -43,13 +45,12 @@ struct AuditCounters: ModelObserver {
     /// The scenario's links and app lifecycle, whose rules the counts are held against.
     let profiles: [LinkProfile]
     let lifecycle: DeviceEventsConfig.AppLifecycle?
-    var links: [LinkAudit]
-    /// Per link, how its delay process forgets (`ModelAudit.forgetting`): a draw counts in the
-    /// marginal rows only when the player drew nothing in the last `horizon` ns (0: every draw).
-    let forgetting: [ModelAudit.Forgetting]
-    /// Per audited player, by local slot: one record, so that a request touches one cache line
-    /// of it rather than one in each of seven arrays.
-    var players: [AuditedPlayer]
+    /// Per link, what its requests did (messages, radio, connection); its draws are in `tables`.
+    var requests: [LinkAudit]
+    /// The delays drawn and the audited players' memory. A draw counts in the marginal rows only
+    /// when the player drew nothing on the link in the last `horizon` ns of its `forgetting`
+    /// (0: every draw).
+    private(set) var tables: AuditTables
     let window: Int64
     /// Completed standbys of the audited players: wakes, time asleep (ns), and every wake's drawn
     /// length (sum ns, sum of squares in ms², count).
@@ -74,22 +75,30 @@ struct AuditCounters: ModelObserver {
     var firstCorrections: [Int: UInt64] = [:]
     var firstCorrectionSteps: UInt64 = 0
 
-    init(scenario: Scenario, players: Range<Int>) {
+    /// `memory`: what to keep of each audited player (default: what the scenario's rows read).
+    init(scenario: Scenario, players: Range<Int>, memory: AuditMemory? = nil) {
         stride = max(1, scenario.population.players / Self.auditedPlayers)
         first = players.lowerBound
         profiles = scenario.links
         lifecycle = scenario.devices.events.lifecycle
-        links = scenario.links.map { _ in LinkAudit() }
-        forgetting = scenario.links.map(ModelAudit.forgetting)
+        requests = scenario.links.map { _ in LinkAudit() }
         let lo = (players.lowerBound + stride - 1) / stride, hi = (players.upperBound + stride - 1) / stride
-        let slots = max(0, hi - lo)
-        self.players = [AuditedPlayer](repeating: AuditedPlayer(), count: slots)
+        tables = AuditTables(forgetting: scenario.links.map(ModelAudit.forgetting), players: max(0, hi - lo),
+                             memory: memory ?? AuditMemory(scenario: scenario))
         window = scenario.duration
     }
 
-    /// Drops the per-player memory (the totals stay).
+    /// Per link, every count of the audit: its requests' and its draws'.
+    var links: [LinkAudit] { requests.indices.map { tables.linkAudit($0, requests: requests[$0]) } }
+
+    /// Drops the per-player memory (the totals stay), in a copy of the tables of its own.
     mutating func forgetPlayers() {
-        players = []
+        tables = tables.copy(players: false)
+    }
+
+    /// Gives this audit tables of its own where a copy shares them (`MetricsRecorder.ensureUniqueTables`).
+    mutating func ensureUniqueTables() {
+        if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
     }
 
     /// Whether instant t is inside the measured window.
@@ -99,30 +108,35 @@ struct AuditCounters: ModelObserver {
     /// The part of [from, to) inside the window.
     func inWindow(from: Int64, to: Int64) -> Int64 { max(0, min(to, window) - max(from, 0)) }
 
-    /// Player c's deep sleep with wakes begins: a standby starts.
+    /// Player c's deep sleep with wakes begins: a standby starts. (The standby counts are kept
+    /// when the scenario has standby wakes: only their rows read them.)
     mutating func standbyBegins(_ c: Int) {
-        guard let s = slot(c) else { return }
-        players[s].standbyWakes = 0
-        players[s].standbyAsleep = 0
+        guard tables.memory.standby, let s = slot(c) else { return }
+        tables.standby[s] = AuditTables.Standby()
     }
 
     /// Player c's standby wakes at t after sleeping `slept`; the wake lasts `length`.
     mutating func standbyWake(_ c: Int, at t: Int64, slept: Int64, length: Int64) {
-        guard let s = slot(c) else { return }
-        players[s].standbyAsleep += inWindow(from: t - slept, to: t)
+        guard tables.memory.standby, let s = slot(c) else { return }
+        tables.standby[s].asleep += inWindow(from: t - slept, to: t)
         if t >= 0 && t < window {
-            players[s].standbyWakes += 1
+            tables.standby[s].wakes += 1
             wakeLengths.add(length)
         }
     }
 
     /// Player c's standby ends at t (the player is back) after its last `slept`.
     mutating func standbyEnds(_ c: Int, at t: Int64, slept: Int64) {
-        guard let s = slot(c) else { return }
-        asleep += players[s].standbyAsleep + inWindow(from: t - slept, to: t)
-        wakes += UInt64(players[s].standbyWakes)
-        players[s].standbyWakes = 0
-        players[s].standbyAsleep = 0
+        guard tables.memory.standby, let s = slot(c) else { return }
+        asleep += tables.standby[s].asleep + inWindow(from: t - slept, to: t)
+        wakes += UInt64(tables.standby[s].wakes)
+        tables.standby[s] = AuditTables.Standby()
+    }
+
+    /// Starts loading what the audit keeps of player c, if it is audited (`AuditTables.prefetch`).
+    @inline(__always)
+    func prefetch(_ c: Int) {
+        if let s = slot(c) { tables.prefetch(slot: s) }
     }
 
     /// The slot of player c (local index), or nil when the player is not audited.
@@ -139,37 +153,48 @@ struct AuditCounters: ModelObserver {
     /// on a link that forgets, only an audited player's draw after an idle `horizon`; on one
     /// without memory in time, every player's. The correlation row takes the audited players'
     /// successive pairs whose first draw so counted, or whose gap is past the horizon.
+    ///
+    /// Without the draw times (`AuditMemory.drawTimes`: no link remembers) a player's last draws
+    /// read as none: every draw is then apart from the last (horizon 0), as it is with them.
     mutating func uplink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
-        let f = forgetting[link]
+        let f = tables.forgetting[link]
         guard let s = slot(c) else {
-            if measured && f.horizon == 0 { links[link].uplink.add(delay) }
+            if measured && f.horizon == 0 { tables.count(delay, .uplink, link: link) }
             return
         }
-        let last = players[s]
+        let keepsTimes = tables.memory.drawTimes
+        let last = keepsTimes ? tables.drawTimes[s] : AuditTables.DrawTimes()
+        let lastLog = tables.logUplinks[s]
         let previous = f.directionsShareState ? max(last.uplinkAt, last.downlinkAt) : last.uplinkAt
         let counted = Self.apart(t, previous, f.horizon)
-        if measured && counted { links[link].uplink.add(delay) }
+        if measured && counted { tables.count(delay, .uplink, link: link) }
         let log = Self.scaledLog(delay)
-        if measured, last.logUplink != .min, log != .min, last.uplinkCounted || Self.apart(t, last.uplinkAt, f.horizon) {
-            links[link].lag.add(last.logUplink, log)
-            links[link].lagGaps[UplinkGaps.bin(t - last.uplinkAt)] += 1
+        if measured, lastLog != .min, log != .min, last.uplinkCounted || Self.apart(t, last.uplinkAt, f.horizon) {
+            tables.pair(lastLog, log, gap: keepsTimes ? t - last.uplinkAt : nil, link: link)
         }
-        players[s].logUplink = log
-        players[s].uplinkAt = t
-        players[s].uplinkCounted = counted
+        tables.logUplinks[s] = log
+        if keepsTimes {
+            tables.drawTimes[s].uplinkAt = t
+            tables.drawTimes[s].uplinkCounted = counted
+        }
     }
 
     /// A response's downlink delay drawn (ns) at true time t, counted in the marginal rows by the
     /// uplink's rule.
     mutating func downlink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
-        let f = forgetting[link]
+        let f = tables.forgetting[link]
         guard let s = slot(c) else {
-            if measured && f.horizon == 0 { links[link].downlink.add(delay) }
+            if measured && f.horizon == 0 { tables.count(delay, .downlink, link: link) }
             return
         }
-        let previous = f.directionsShareState ? max(players[s].uplinkAt, players[s].downlinkAt) : players[s].downlinkAt
-        if measured && Self.apart(t, previous, f.horizon) { links[link].downlink.add(delay) }
-        players[s].downlinkAt = t
+        guard tables.memory.drawTimes else {
+            if measured { tables.count(delay, .downlink, link: link) }   // horizon 0: every draw
+            return
+        }
+        let last = tables.drawTimes[s]
+        let previous = f.directionsShareState ? max(last.uplinkAt, last.downlinkAt) : last.downlinkAt
+        if measured && Self.apart(t, previous, f.horizon) { tables.count(delay, .downlink, link: link) }
+        tables.drawTimes[s].downlinkAt = t
     }
 
     /// Whether a draw at t is at least `horizon` after the last one (`.min`: none, always).
@@ -181,11 +206,15 @@ struct AuditCounters: ModelObserver {
     /// Player c's radio and connection were busy until `t` (true time, never rounded).
     @inline(__always)
     mutating func active(_ c: Int, at t: Int64) {
-        if let s = slot(c) { players[s].lastActive = t }
+        if tables.memory.lastActive, let s = slot(c) { tables.lastActive[s] = t }
     }
 
-    /// The true instant of player c's last network activity, or nil when it is not audited.
-    func lastActive(_ c: Int) -> Int64? { slot(c).map { players[$0].lastActive } }
+    /// The true instant of player c's last network activity, or nil when it is not audited (or
+    /// no row reads it).
+    func lastActive(_ c: Int) -> Int64? {
+        guard tables.memory.lastActive else { return nil }
+        return slot(c).map { tables.lastActive[$0] }
+    }
 
     /// A log-delay in fixed point, round(ln(ns) · 2²⁴), for sums that merge exactly; `.min` for
     /// no delay.
@@ -194,10 +223,10 @@ struct AuditCounters: ModelObserver {
 
     /// A message of `segments` TCP segments that lost segments adding `added` ns (0: none lost).
     mutating func message(link: Int, segments: Int, added: Int64) {
-        links[link].messagesBySegments[segments, default: 0] += 1
+        requests[link].messagesBySegments[segments, default: 0] += 1
         if added > 0 {
-            links[link].lateMessages += 1
-            links[link].addedDelay += added
+            requests[link].lateMessages += 1
+            requests[link].addedDelay += added
         }
     }
 
@@ -205,11 +234,11 @@ struct AuditCounters: ModelObserver {
     /// idle gap, and whether the request paid a promotion.
     mutating func radio(_ c: Int, at t: Int64, link: Int, _ radio: any AuditedRadio, promoted: Bool) {
         guard let last = lastActive(c) else { return }
-        links[link].radioRequests += 1
+        requests[link].radioRequests += 1
         func idle(_ last: Int64) -> Bool { radio.isIdle(lastActive: last, at: t) }
-        if idle(last) { links[link].idleByTrueGap += 1 }
-        if idle(Self.before(last)) != idle(Self.after(last)) { links[link].radioBorderline += 1 }
-        if promoted { links[link].promoted += 1 }
+        if idle(last) { requests[link].idleByTrueGap += 1 }
+        if idle(Self.before(last)) != idle(Self.after(last)) { requests[link].radioBorderline += 1 }
+        if promoted { requests[link].promoted += 1 }
     }
 
     /// The resolution the world keeps the last activity at (whole ns since issue 38: exact): a
@@ -224,15 +253,15 @@ struct AuditCounters: ModelObserver {
     mutating func connection(_ c: Int, at t: Int64, link: Int, _ setup: any ConnectionSetup, wasOpen: Bool,
                              cold made: Bool, lookedUp: Bool) {
         guard let last = lastActive(c) else { return }
-        links[link].connectionRequests += 1
+        requests[link].connectionRequests += 1
         func cold(_ last: Int64) -> Bool { !(wasOpen && setup.isOpen(lastUsed: last, at: t)) }
         func lookup(_ last: Int64) -> Bool { cold(last) && setup.needsLookup(resolvedAt: last, at: t) }
-        if cold(last) { links[link].coldByTrueGap += 1 }
-        if lookup(last) { links[link].lookupsByTrueGap += 1 }
-        if cold(Self.before(last)) != cold(Self.after(last)) { links[link].coldBorderline += 1 }
-        if lookup(Self.before(last)) != lookup(Self.after(last)) { links[link].lookupBorderline += 1 }
-        if made { links[link].coldMade += 1 }
-        if lookedUp { links[link].lookupsMade += 1 }
+        if cold(last) { requests[link].coldByTrueGap += 1 }
+        if lookup(last) { requests[link].lookupsByTrueGap += 1 }
+        if cold(Self.before(last)) != cold(Self.after(last)) { requests[link].coldBorderline += 1 }
+        if lookup(Self.before(last)) != lookup(Self.after(last)) { requests[link].lookupBorderline += 1 }
+        if made { requests[link].coldMade += 1 }
+        if lookedUp { requests[link].lookupsMade += 1 }
     }
 
     /// A break of `length` begins, the phone locked or not (counted when it begins in the window).
@@ -296,7 +325,8 @@ struct AuditCounters: ModelObserver {
     }
 
     mutating func merge(_ o: AuditCounters) {
-        for i in links.indices { links[i].merge(o.links[i]) }
+        for i in requests.indices { requests[i].merge(o.requests[i]) }
+        tables.merge(o.tables)
         wakes += o.wakes
         asleep += o.asleep
         wakeLengths.merge(o.wakeLengths)
@@ -385,21 +415,6 @@ enum UplinkGaps {
 }
 
 /// Values (ns) in a histogram for quantiles, with exact integer sums (µs) for the mean and SD.
-/// An audited player's memory: the last uplink's scaled log (`.min`: none), true instant (ns)
-/// and whether it counted in the marginal rows; the last downlink's true instant; the last
-/// network activity (true ns, `.min`: none yet); and the standby in progress, its wakes begun
-/// and time asleep in the window, counted only when the standby ends (one still going at the
-/// end would be cut off).
-struct AuditedPlayer {
-    var logUplink: Int64 = .min
-    var uplinkAt: Int64 = .min
-    var downlinkAt: Int64 = .min
-    var lastActive: Int64 = .min
-    var standbyAsleep: Int64 = 0
-    var standbyWakes: UInt32 = 0
-    var uplinkCounted = false
-}
-
 struct Moments {
     var histogram = Histogram()
     var sum: Int128 = 0
@@ -407,12 +422,16 @@ struct Moments {
 
     mutating func add(_ ns: Int64) {
         histogram.record(ns)
-        let us = Int128((ns + 500) / 1000)
+        let us = Self.micros(ns)
         sum += us
         // Two 64-bit values: the product is exact in 128 bits, so it needs no overflow check (the
         // checked 128-bit multiply was a third of the audit's cost per delay).
         squares += us &* us
     }
+
+    /// A delay (ns) in whole µs, as the sums keep it.
+    @inline(__always)
+    static func micros(_ ns: Int64) -> Int128 { Int128((ns + 500) / 1000) }
 
     mutating func merge(_ o: Moments) {
         histogram.merge(o.histogram)
@@ -434,6 +453,7 @@ struct PairMoments {
     var count = 0
     var x: Int128 = 0, y: Int128 = 0, xx: Int128 = 0, yy: Int128 = 0, xy: Int128 = 0
 
+    @inline(__always)
     mutating func add(_ a: Int64, _ b: Int64) {
         let a = Int128(a), b = Int128(b)
         count += 1

@@ -24,10 +24,11 @@ enum ScaledLog {
     static func of(_ ns: Int64) -> Int64 {
         guard ns > 0 else { return .min }
         let y = fast(Double(ns)) * scale   // ≥ 0, below 2³⁰: its whole part is exact in an Int64
-        let whole = y.rounded(.towardZero)
-        let fraction = y - whole   // exact
+        // The conversion truncates (one instruction; `rounded(.towardZero)` calls libm's trunc).
+        let whole = Int64(y)
+        let fraction = y - Double(whole)   // exact
         if abs(fraction - 0.5) < margin { return exact(ns) }
-        return Int64(whole) + (fraction > 0.5 ? 1 : 0)
+        return whole + (fraction > 0.5 ? 1 : 0)
     }
 
     /// The definition: the full deterministic log, scaled and rounded.

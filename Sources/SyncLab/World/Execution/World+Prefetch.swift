@@ -9,14 +9,17 @@ extension World {
     /// visits players in no locality order, so each event would otherwise begin with several
     /// cache misses in turn. It starts loading the state of the first players with events in
     /// this bucket — and in the next one if this one holds few — and the events of the one
-    /// after (read when it is the next).
+    /// after (read when it is the next). For an event that draws a link's delays, also what the
+    /// model audit keeps of the player, a table of its own.
     mutating func prefetchFromNewBucket() {
         let count = clients.count
         let players = UnsafeRawPointer(clients.base)
+        let audit = measure.recorder.audit
         func player(_ e: WorldEvent) {
             let c = Int(e.client)
             guard c >= 0 && c < count else { return }   // server events and database slots
             World.prefetchPlayer(c, clients: players, bytes: World.prefetchBytes(e.kind))
+            if World.drawsDelays(e.kind) { audit.prefetch(c) }
         }
         var k = 0
         while k < World.bucketPrefetchLimit, let e = loop.queue.upcoming(k) {
@@ -35,7 +38,13 @@ extension World {
         let c = Int(e.client)
         guard c >= 0 && c < clients.count else { return }
         World.prefetchPlayer(c, clients: UnsafeRawPointer(clients.base), bytes: World.prefetchBytes(e.kind))
+        if World.drawsDelays(e.kind) { measure.recorder.audit.prefetch(c) }
     }
+
+    /// Whether an event of `kind` draws link delays: a request sent (and answered at once
+    /// without a serving model) or the fleet's answer.
+    @inline(__always)
+    static func drawsDelays(_ kind: WorldEvent.Kind) -> Bool { kind == .sendRequest || kind == .serverReply }
 
     /// The bytes of a player's state an event of `kind` reads: a display tick that does not send
     /// reads nothing of the request in flight or the random streams. (Loading lines an event
