@@ -48,13 +48,9 @@ public struct AR1Delays: DelayProcess, Equatable {
     /// This process with a quantile table for each of `link`'s mixture directions (a table
     /// already built for the same mixture, here or anywhere in the process, is kept, not rebuilt).
     public func tabulated(for link: LinkProfile) -> AR1Delays {
-        func table(_ d: Distribution, _ current: MixtureQuantileTable?) -> MixtureQuantileTable? {
-            guard case .lognormalMixture(let mixture) = d else { return nil }
-            return current?.mixture == mixture ? current : MixtureQuantileTable.shared(mixture)
-        }
         var p = self
-        p.uplinkQuantiles = table(link.uplink, uplinkQuantiles)
-        p.downlinkQuantiles = table(link.downlink, downlinkQuantiles)
+        p.uplinkQuantiles = MixtureQuantileTable.table(for: link.uplink, keeping: uplinkQuantiles)
+        p.downlinkQuantiles = MixtureQuantileTable.table(for: link.downlink, keeping: downlinkQuantiles)
         return p
     }
 

@@ -43,6 +43,13 @@ public struct MixtureQuantileTable: Sendable {
         }
     }
 
+    /// The table for a direction's law `d` (nil unless a lognormal mixture): `current` when it is
+    /// already that mixture's, else the shared one. What a delay process prepared for a link keeps.
+    static func table(for d: Distribution, keeping current: MixtureQuantileTable?) -> MixtureQuantileTable? {
+        guard case .lognormalMixture(let mixture) = d else { return nil }
+        return current?.mixture == mixture ? current : shared(mixture)
+    }
+
     /// `mixture`'s table, built at most once per process while it stays in the cache: a
     /// table costs about 0.15 s of CPU, and every load of a scenario asks for its links' tables
     /// (the test suite loads the same presets hundreds of times). The table is a function of the

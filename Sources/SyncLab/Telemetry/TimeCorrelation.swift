@@ -70,8 +70,9 @@ public enum TimeCorrelation {
         return (lo + hi) / 2
     }
 
-    /// The fitted τ (ns), or nil when the data cannot tell one (see the type's note).
-    static func timeConstant(_ sums: [Sums], gaps: [Double], attenuation f: Attenuation) -> Nanoseconds? {
+    /// Each gap range's correlation with its mean gap and pairs, or nil when no range shows a
+    /// correlation four standard errors (4/√n) above zero: the data cannot tell one.
+    static func correlatedPoints(_ sums: [Sums], gaps: [Double]) -> [(gap: Double, rho: Double, n: Double)]? {
         var points: [(gap: Double, rho: Double, n: Double)] = []
         var shows = false
         for (s, g) in zip(sums, gaps) {
@@ -80,7 +81,12 @@ public enum TimeCorrelation {
             points.append((g, rho, s.n))
             if rho > 4 / s.n.squareRoot() { shows = true }
         }
-        guard shows else { return nil }
+        return shows ? points : nil
+    }
+
+    /// The fitted τ (ns), or nil when the data cannot tell one (see the type's note).
+    static func timeConstant(_ sums: [Sums], gaps: [Double], attenuation f: Attenuation) -> Nanoseconds? {
+        guard let points = correlatedPoints(sums, gaps: gaps) else { return nil }
         func loss(_ logTau: Double) -> Double {
             let tau = DeterministicMath.exp(logTau)
             return points.reduce(0) { sum, p in
@@ -118,15 +124,7 @@ public enum TimeCorrelation {
     /// around the scan's best. Two parameters need at least two ranges with pairs; with one,
     /// w = 1 and τ alone is fitted.
     static func nuggetFit(_ sums: [Sums], gaps: [Double], attenuation f: Attenuation) -> (tau: Nanoseconds, weight: Double)? {
-        var points: [(gap: Double, rho: Double, n: Double)] = []
-        var shows = false
-        for (s, g) in zip(sums, gaps) {
-            let rho = s.correlation
-            guard rho.isFinite, g.isFinite else { continue }
-            points.append((g, rho, s.n))
-            if rho > 4 / s.n.squareRoot() { shows = true }
-        }
-        guard shows else { return nil }
+        guard let points = correlatedPoints(sums, gaps: gaps) else { return nil }
         func loss(_ logTau: Double, _ w: Double) -> Double {
             let tau = DeterministicMath.exp(logTau)
             return points.reduce(0) { sum, p in
