@@ -44,6 +44,13 @@ enum Describe {
                                                      : "best of \(c.probes) back-to-back probes per sync (smallest round trip)")
         }
         if let target = c.probeTarget.summary { parts.append(target) }
+        if let limit = c.maxSyncBound {
+            parts.append("a round whose estimate claims a ± bound over \(duration(Double(limit))) is not used and is retried")
+        }
+        if let within = c.showFirstAnswerWithin, c.probes > 1 {
+            parts.append("a player with nothing current to show shows the first probe's answer whose ± bound is within "
+                         + "\(duration(Double(within))), then the round's estimate")
+        }
         if c.persistSync { parts.append("last sync kept across app launches (restored unless the device rebooted or its wall clock was set)") }
         if c.syncReading == .responseHeaders {
             parts.append("sync read when the response headers arrive (the server's stamps travel in them), not after the file")

@@ -37,7 +37,14 @@ public enum MarkdownReport {
         md += "| requests per second peak / p99 / mean | \(fig(Figure.peakRequestsPerSecond.key, 0)) / \(fig(Figure.p99RequestsPerSecond.key, 0)) / \(fig(Figure.meanRequestsPerSecond.key, 2)) |\n"
         md += "| requests served | \(Format.grouped(Double(r.requestsServed))) (\(Format.bytes(Double(r.bytesServed)))) |\n"
         md += "| failed requests | \(pct(Figure.failedRequestShare.key, 3)) |\n"
-        md += "| viewing time a position is bare / stale | \(pct(Figure.bareShare.key, 3)) / \(pct(Figure.staleShare.key, 3)) |\n\n"
+        md += "| viewing time a position is bare / stale | \(pct(Figure.bareShare.key, 3)) / \(pct(Figure.staleShare.key, 3)) |\n"
+        if r.scenario.client.maxSyncBound != nil {
+            md += "| rounds not used, their ± bound over the limit | \(Format.grouped(Double(r.syncsRejected))) |\n"
+        }
+        if r.scenario.client.showFirstAnswerWithin != nil && r.scenario.client.probes > 1 {
+            md += "| rounds whose first answer was shown before the round ended | \(Format.grouped(Double(r.firstAnswersShown))) |\n"
+        }
+        md += "\n"
 
         md += gapNote(r)
         md += "## Budgets\n\n"

@@ -6,7 +6,7 @@ import SyncLab
 /// reached is empty.
 public enum RequestTraceCSV {
     public static let header = "player,link,sent_ms,sent_device_ms,promotion_ms,setup_ms,request_retransmit_ms,reached_server_ms,"
-        + "waited_ms,served_ms,stamp_ms,response_start_ms,response_retransmit_ms,response_end_ms,response_end_device_ms,outcome"
+        + "waited_ms,served_ms,stamp_ms,response_start_ms,response_retransmit_ms,response_end_ms,response_end_device_ms,outcome,kind,probe"
 
     public static func render(_ r: RunResult) -> String? {
         guard let rows = r.requestTrace else { return nil }
@@ -17,7 +17,7 @@ public enum RequestTraceCSV {
             out += "\(row.player),\(link),\(ms(row.sent)),\(ms(row.sentReading)),\(ms(row.promotion)),\(ms(row.setup)),"
                 + "\(ms(row.requestRetransmit)),\(ms(row.reachedServer)),\(ms(row.waited)),\(ms(row.served)),\(ms(row.stamp)),"
                 + "\(ms(row.responseStart)),\(row.responseStart == nil ? "" : ms(row.responseRetransmit)),\(ms(row.end)),"
-                + "\(ms(row.endReading)),\(row.outcome.rawValue)\n"
+                + "\(ms(row.endReading)),\(row.outcome.rawValue),\(row.kind.rawValue),\(row.probe.map(String.init) ?? "")\n"
         }
         return out
     }

@@ -93,10 +93,11 @@ import SyncLabReports
         row.end = 40_250_000
         row.endReading = 40_750_000
         row.outcome = .answered
-        r.requestTrace = [row, TraceRow(player: 9, link: 0, sent: 3_000_000, sentReading: 3_000_001)]
+        row.probe = 2
+        r.requestTrace = [row, TraceRow(player: 9, link: 0, kind: .timeEndpoint, sent: 3_000_000, sentReading: 3_000_001)]
         let lines = RequestTraceCSV.render(r)!.split(separator: "\n").map(String.init)
         #expect(lines[0] == RequestTraceCSV.header)
-        #expect(lines[1] == "7,wifi,1.500,2.000,0.000,0.000,0.000,21.000,0.000,21.000,20.000,29.000,0.000,40.250,40.750,answered")
-        #expect(lines[2] == "9,wifi,3.000,3.000,0.000,0.000,0.000,,,,,,,,,unfinished")
+        #expect(lines[1] == "7,wifi,1.500,2.000,0.000,0.000,0.000,21.000,0.000,21.000,20.000,29.000,0.000,40.250,40.750,answered,store,2")
+        #expect(lines[2] == "9,wifi,3.000,3.000,0.000,0.000,0.000,,,,,,,,,unfinished,time-endpoint,")
     }
 }

@@ -30,6 +30,8 @@ struct MetricsRecorder {
     static let layout = 10
     static let timelineLayout = 5
     var fetchSyncErrorOver250ms: UInt64 = 0
+    var firstAnswersShown: UInt64 = 0
+    var syncsRejected: UInt64 = 0
     var visits: UInt64 = 0
     var releaseOnline = 0
     var releaseJoined = 0
@@ -154,6 +156,8 @@ struct MetricsRecorder {
         roundTrip.merge(o.roundTrip)
         fetchSyncError.merge(o.fetchSyncError)
         fetchSyncErrorOver250ms += o.fetchSyncErrorOver250ms
+        firstAnswersShown += o.firstAnswersShown
+        syncsRejected += o.syncsRejected
         visits += o.visits
         releaseJoined += o.releaseJoined
         shown.merge(o.shown)
@@ -234,6 +238,9 @@ struct MetricsRecorder {
         // Without a branch: in the reference fleet 70% of fetches are over, a poor bet to predict.
         fetchSyncErrorOver250ms &+= error.magnitude > UInt64(250 * Nanoseconds.millisecond) ? 1 : 0
     }
+
+    mutating func firstAnswerShown(at t: SimTime) { if inWindow(t) { firstAnswersShown += 1 } }
+    mutating func syncRejected(at t: SimTime) { if inWindow(t) { syncsRejected += 1 } }
 
     mutating func requestFailed(at t: SimTime) { if inWindow(t) { requestsFailed += 1 } }
 
@@ -359,6 +366,8 @@ struct MetricsRecorder {
         result.bounds = bounds.coverage
         result.fetchSyncError = fetchSyncError.stats(0)
         result.fetchSyncErrorOver250ms = fetchSyncErrorOver250ms
+        result.firstAnswersShown = firstAnswersShown
+        result.syncsRejected = syncsRejected
         result.showSummaryBytes = shown.bytes
         result.wrongSecondSamples = wrongSecondSamples
         result.modelAudit = ModelAudit.rows(scenario, audit, serving: serving)

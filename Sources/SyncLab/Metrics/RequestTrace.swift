@@ -12,8 +12,20 @@ public struct TraceRow: Sendable, Equatable {
         case unfinished
     }
 
+    /// What a request asks for.
+    public enum Kind: String, Sendable {
+        /// The store file (a probe of the round when the probes fetch it).
+        case store
+        /// The light time endpoint (`client.probeTarget`).
+        case timeEndpoint = "time-endpoint"
+    }
+
     public var player: Int
     public var link: Int
+    public var kind: Kind = .store
+    /// Which probe of its sync's round it is, from 1; nil for the store fetch that follows a time
+    /// endpoint's probes (it syncs nothing).
+    public var probe: Int? = nil
     /// When the app asked for the request, and the device's reading then.
     public var sent: Int64
     public var sentReading: Int64
@@ -51,9 +63,9 @@ struct RequestTrace {
 
     @inline(__always) func traces(_ c: Int) -> Bool { open[c] != nil }
 
-    mutating func sent(_ c: Int, link: Int, at t: Int64, reading: Int64) {
+    mutating func sent(_ c: Int, link: Int, kind: TraceRow.Kind, probe: Int?, at t: Int64, reading: Int64) {
         open[c] = rows.count
-        rows.append(TraceRow(player: first + c, link: link, sent: t, sentReading: reading))
+        rows.append(TraceRow(player: first + c, link: link, kind: kind, probe: probe, sent: t, sentReading: reading))
     }
 
     /// Changes player c's open row, if any.

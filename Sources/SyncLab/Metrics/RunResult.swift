@@ -91,6 +91,12 @@ public struct RunResult: Sendable {
     public internal(set) var telemetry: TelemetryComparison? = nil
     /// Samples whose screen showed another whole second than the server's true one.
     public internal(set) var wrongSecondSamples: UInt64 = 0
+    /// Rounds whose first probe's answer a player showed before the round ended
+    /// (`client.showFirstAnswerWithin`), counted when shown, inside the measured window.
+    public internal(set) var firstAnswersShown: UInt64 = 0
+    /// Rounds not used because their estimate's ± bound passed `client.maxSyncBound`, inside the
+    /// measured window.
+    public internal(set) var syncsRejected: UInt64 = 0
     /// Completed fetches whose |estimate − truth| exceeded 250 ms (exact, not bucketed).
     public internal(set) var fetchSyncErrorOver250ms: UInt64 = 0
 

@@ -110,6 +110,18 @@ public struct ClientDesign: Sendable {
     /// Where the sync's probes go: the store file (the seeds) or a light time endpoint followed
     /// by one store fetch (`ProbeTarget`).
     public var probeTarget = ProbeTarget.store
+    /// When set, a player with nothing current to show (no sync yet, or a file that no longer
+    /// covers the time it would show) shows the store from the first probe of a round whose ±
+    /// bound (the estimator's `halfWidth`, half the round trip and the resolutions for NTP's
+    /// exchange) is at most this many ns, with that probe's own estimate, and takes the round's
+    /// estimate when the last probe is answered. nil (the default): it waits for the round.
+    /// Needs the probes to fetch the store (`probeTarget` "store"): an endpoint's answer has no file.
+    public var showFirstAnswerWithin: Nanoseconds? = nil
+    /// When set, a round whose estimate claims a ± bound wider than this many ns is not used, as
+    /// RFC 5905 drops a server whose distance passes its threshold (MAXDIST, 1 s): the player
+    /// keeps what it had (or stays bare), the estimator's memory is left as it was, and the retry
+    /// policy sends the next round as after a failure. nil (the default): every round is used.
+    public var maxSyncBound: Nanoseconds? = nil
     public init(clock: any DeviceClock = SuspendingDeviceClock(), estimator: any SyncEstimator = UploadCompleteEstimator(),
                 tick: any TickPolicy = TimerTick(), refetch: any RefetchPolicy = UniformWindowRefetch(),
                 retry: any RetryPolicy = FixedIntervalRetry(), probes: Int = 1,

@@ -4,12 +4,19 @@ extension ScenarioLoader {
     /// Most probes per sync (each is a real request).
     public static let maximumProbes = 16
 
-    /// The client design's options beside its plug-ins: `probes`, `probeTarget`, `persistSync`, `driftCorrection`,
+    /// The client design's options beside its plug-ins: `probes`, `probeTarget`, `showFirstAnswerWithin`, `maxSyncBound`, `persistSync`, `driftCorrection`,
     /// `maxDriftPpm` (see README, "Scenario format").
     static func readClientOptions(_ c: InputNode, into design: inout ClientDesign) throws {
         design.probes = try c.value("probes", default: 1) { try $0.int(min: 1, max: maximumProbes) }
         design.persistSync = try c.value("persistSync", default: false) { try $0.bool() }
         design.probeTarget = try c.value("probeTarget", default: .store, readProbeTarget)
+        design.showFirstAnswerWithin = try c.optional("showFirstAnswerWithin") { try $0.duration(in: 0...Limits.day) }
+        design.maxSyncBound = try c.optional("maxSyncBound") { try $0.duration(in: 0...Limits.day) }
+        if design.showFirstAnswerWithin != nil, design.probeTarget != .store, let key = c.child("showFirstAnswerWithin") {
+            // The endpoint's answer carries the server's time and no file: nothing to show yet.
+            throw key.error("needs probes that fetch the store file (client.probeTarget \"store\"): a time endpoint's "
+                            + "answer has no file to show; drop showFirstAnswerWithin or probe the store")
+        }
         design.driftCorrection = try c.optional("driftCorrection") { n -> DriftCorrection? in
             if case .bool(let on) = n.value { return on ? DriftCorrection() : nil }
             guard case .object = n.value else {

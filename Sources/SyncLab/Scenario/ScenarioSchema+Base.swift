@@ -132,6 +132,8 @@ extension ScenarioSchema {
               } }
           ]
         },
+        "showFirstAnswerWithin": { "$ref": "#/$defs/duration", "description": "A player with nothing current to show (no sync yet, or a file that no longer covers the time it would show) shows the store from the first probe of a round whose ± bound (half the round trip and the resolutions, for NTP's exchange) is within this, at most 1d, with that probe's own estimate, and takes the round's estimate when the last probe is answered. Absent: it waits for the round. Needs probeTarget \"store\"." },
+        "maxSyncBound": { "$ref": "#/$defs/duration", "description": "A round whose estimate claims a ± bound wider than this (at most 1d) is not used, as RFC 5905 drops a server past its distance threshold: the player keeps what it had or stays bare, the estimator's memory is left as it was, and the retry policy sends the next round. Absent: every round is used." },
         "persistSync": { "type": "boolean", "description": "Keep the last sync (anchor, bound, the estimator's memory) across the app's termination, as Kronos stores it in the app's defaults; a cold start restores it when the device has not rebooted and its wall clock has not been set since, as Kronos checks (default false)." },
         "driftCorrection": {
           "description": "Frequency correction from two syncs at least minInterval apart: true (defaults 1h, 500 ppm), false, or an object.",

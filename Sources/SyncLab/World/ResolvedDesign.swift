@@ -21,6 +21,10 @@ struct ResolvedDesign {
     /// reading the optional itself copies the endpoint's service-time law.
     let probesTimeEndpoint: Bool
     let endpointBytes: Int
+    /// `client.showFirstAnswerWithin` in ns, −1 without.
+    let showFirstAnswerWithin: Nanoseconds
+    /// `client.maxSyncBound` in ns, −1 without.
+    let maxSyncBound: Nanoseconds
     /// The design's clocks for paths too rare to specialise (settling a sync): the same route
     /// as the event loop's (`DesignClocks`), on existentials.
     let clocks: DesignClocks<AnyDeviceClock, AnyDeviceClock>
@@ -36,6 +40,8 @@ struct ResolvedDesign {
         timeEndpoint = client.probeTarget.endpoint
         probesTimeEndpoint = timeEndpoint != nil
         endpointBytes = timeEndpoint?.responseBytes ?? 0
+        showFirstAnswerWithin = client.showFirstAnswerWithin ?? -1
+        maxSyncBound = client.maxSyncBound ?? -1
         clocks = DesignClocks(client, clock: AnyDeviceClock(client.clock), ticks: TickInstants(client.tick),
                               context: context, devicesChange: scenario.devices.events.any)
     }

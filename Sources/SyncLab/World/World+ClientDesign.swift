@@ -29,6 +29,11 @@ struct DesignMemoryLayout: Equatable {
     var bytesPerClient: Int { 8 * stride }
 }
 
+/// How `World.syncEstimate` treats the estimator's memory: a round's estimate, kept (`round`);
+/// the same on a copy of the memory, dropped (`trial`: is its bound within `client.maxSyncBound`?);
+/// one probe's, on a copy (`firstAnswer`: `client.showFirstAnswerWithin`).
+enum EstimateMode { case round, trial, firstAnswer }
+
 /// One request's exchange as the world saw it: true instants and the server's stamps, so the
 /// same exchange can be read with any device clock (the design's and the reference clocks).
 /// The client design's per-player words, one block of `layout.stride` per player, zeroed at
@@ -157,13 +162,19 @@ extension World {
     /// every probe gets the round's samples, read with the design clock as `s` was. The memory
     /// is cleared at the first sync after an app start (it lived in the killed process), unless
     /// the design keeps its sync across launches and one was restored.
+    ///
+    /// `mode` `.trial` works on a copy of the memory that is then dropped, and `.firstAnswer` also
+    /// takes `s` alone, as if it were a round of one (`showFirstAnswerWithin`): the round's
+    /// estimate, when it lands, is the one it would have been without them. The memory is still
+    /// cleared if the app has started since its last sync, as the round's end would clear it.
     mutating func syncEstimate<C: DeviceClock, T: DeviceClock>(_ c: Int, _ s: SyncSample, best: Int, at t: SimTime,
-                                                               _ d: DesignClocks<C, T>) -> SyncEstimate {
+                                                               _ d: DesignClocks<C, T>, mode: EstimateMode = .round) -> SyncEstimate {
         let model = design.boundModel
         let layout = memory.layout
         let words = layout.estimatorWords + layout.driftWords
         let estimator = design.estimator
-        let n = estimator.readsEveryProbe ? scenario.client.probes : 1
+        let drift = scenario.client.driftCorrection
+        let n = estimator.readsEveryProbe && mode != .firstAnswer ? scenario.client.probes : 1
         // The round's samples on the stack: no allocation per sync.
         return withUnsafeTemporaryAllocation(of: SyncSample.self, capacity: n) { buffer in
             if n == 1 {
@@ -183,18 +194,29 @@ extension World {
                 return estimator.estimate(probes: probes, best: index, memory: &none, model)
             }
             let fresh = !clients[c].hasSync
-            let drift = scenario.client.driftCorrection
             return withDesignMemory(c, 0, words) { m in
                 if fresh { m.update(repeating: 0) }
-                var own = unsafe MutableSpan(_unsafeElements: m[0..<layout.estimatorWords])
-                var e = estimator.estimate(probes: probes, best: index, memory: &own, model)
-                if let drift {
-                    var driftWords = unsafe MutableSpan(_unsafeElements: m[layout.driftOffset..<words])
-                    e = drift.apply(e, memory: &driftWords, model)
+                guard mode != .round else { return Self.estimate(estimator, drift, probes, index, m, layout, model) }
+                return withUnsafeTemporaryAllocation(of: Int64.self, capacity: words) { copy in
+                    _ = copy.initialize(fromContentsOf: m)
+                    return Self.estimate(estimator, drift, probes, index, copy, layout, model)
                 }
-                return e
             }
         }
+    }
+
+    /// The estimator's estimate with its memory words `m` (the estimator's, then the drift
+    /// correction's), and the drift correction applied.
+    private static func estimate(_ estimator: any SyncEstimator, _ drift: DriftCorrection?, _ probes: Span<SyncSample>,
+                                 _ best: Int, _ m: UnsafeMutableBufferPointer<Int64>,
+                                 _ layout: DesignMemoryLayout, _ model: BoundModel) -> SyncEstimate {
+        var own = unsafe MutableSpan(_unsafeElements: m[0..<layout.estimatorWords])
+        var e = estimator.estimate(probes: probes, best: best, memory: &own, model)
+        if let drift {
+            var driftWords = unsafe MutableSpan(_unsafeElements: m[layout.driftOffset..<(layout.estimatorWords + layout.driftWords)])
+            e = drift.apply(e, memory: &driftWords, model)
+        }
+        return e
     }
 
     /// `syncEstimate(_:_:best:at:_:)` for a round of one probe, `s`.

@@ -133,39 +133,23 @@ extension World {
         if measure.recorder.trace != nil { traceClose(c, .answered, at: t) }
         // The store fetch that follows a time endpoint's probes: the file, no sync.
         if design.probesTimeEndpoint && clients[c].storeOwed { storeArrived(c, t, d); return }
-        let device = clients[c].device
         var exchange = currentExchange(c, doneAt: t)
         var bestProbe = 0
         if scenario.client.probes > 1 {
             // n probes: every probe is a real request; the next leaves as soon as one answers.
             guard let round = probeRound(c, exchange) else {
                 measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+                // Sending overwrites the answer's file (a plain server answers at once).
+                let file = clients[c].requestFile
+                let first = design.showFirstAnswerWithin >= 0 && showsAnswer(c, exchange, at: t, d)
                 sendRequest(c, t, probe: true)
+                if first { showFirstAnswer(c, exchange, file: file, at: t, d) }
                 return
             }
             (exchange, bestProbe) = round
         }
-        let kept = ShadowExchange(exchange)
-        let (s, now) = designSync(device, kept, at: t, d, server: exchange.server)
+        guard let now = landSync(c, exchange, best: bestProbe, at: t, d) else { syncRejected(c, t); return }
         clients[c].consecutiveFailures = 0
-        clients[c].previousAnchor = clients[c].anchor
-        clients[c].previousFile = clients[c].file
-        clients[c].previousValid = clients[c].hasSync
-        if design.isStateless {
-            // Its bound depends on this sample alone: worked out when the sync settles.
-            clients[c].anchor = design.estimator.anchor(for: s)
-            clients[c].syncBoundGrowthPPB = design.boundModel.maxDriftPPB
-        } else {
-            let estimate = syncEstimate(c, s, best: bestProbe, at: t, d)
-            clients[c].anchor = estimate.anchor
-            clients[c].syncBound = estimate.bound
-            clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
-        }
-        clients[c].anchorSetAt = t
-        // The anchor's error at the sync instant, which its split (`AnchorAttribution`) adds up to.
-        clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.store.serverTime(at: t)
-        keepSync(c, exchange, kept)
-        clients[c].hasSync = true
         if scenario.client.persistSync {
             // Written to the app's storage at every sync, with the boot time it was taken under.
             clients[c].syncStored = true
@@ -181,6 +165,44 @@ extension World {
         measure.recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t, d)
+    }
+
+    /// Lands a sync on `exchange` (probe `best` of its round) completed at t: the design's
+    /// estimate becomes the anchor, the one before it stays for what the UI showed until its
+    /// next tick, and the exchange is kept for the samples. Returns the design clock's reading
+    /// at t, or nil when the estimate's ± bound passes `client.maxSyncBound` (nothing changed).
+    /// `provisional`: an answer shown before its round ends (`showFirstAnswerWithin`, which
+    /// checked its bound), estimated without keeping it in the estimator's memory.
+    @inline(__always)
+    mutating func landSync<C: DeviceClock, T: DeviceClock>(_ c: Int, _ exchange: ProbeExchange, best: Int, at t: SimTime,
+                                                           _ d: DesignClocks<C, T>, provisional: Bool = false) -> ClockReading? {
+        let kept = ShadowExchange(exchange)
+        let (s, now) = designSync(clients[c].device, kept, at: t, d, server: exchange.server)
+        if design.maxSyncBound >= 0 && !provisional {
+            // Tried on a copy of the memory: a round not used leaves the estimator as it was.
+            let bound = design.isStateless ? design.estimator.halfWidth(for: s, design.boundModel)
+                : syncEstimate(c, s, best: best, at: t, d, mode: .trial).bound
+            guard let ns = bound.nanoseconds, ns <= design.maxSyncBound else { return nil }
+        }
+        clients[c].previousAnchor = clients[c].anchor
+        clients[c].previousFile = clients[c].file
+        clients[c].previousValid = clients[c].hasSync
+        if design.isStateless {
+            // Its bound depends on this sample alone: worked out when the sync settles.
+            clients[c].anchor = design.estimator.anchor(for: s)
+            clients[c].syncBoundGrowthPPB = design.boundModel.maxDriftPPB
+        } else {
+            let estimate = syncEstimate(c, s, best: best, at: t, d, mode: provisional ? .firstAnswer : .round)
+            clients[c].anchor = estimate.anchor
+            clients[c].syncBound = estimate.bound
+            clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
+        }
+        clients[c].anchorSetAt = t
+        // The anchor's error at the sync instant, which its split (`AnchorAttribution`) adds up to.
+        clients[c].anchorError = clients[c].anchor.serverTime(at: now) &- server.store.serverTime(at: t)
+        keepSync(c, exchange, kept)
+        clients[c].hasSync = true
+        return now
     }
 
     /// Keeps the sync's exchange in place of what only a sample reads of it (`settleSync`). A
@@ -261,6 +283,19 @@ extension World {
         if clients[c].syncPending { settleSync(c) }
         clients[c].readingAtEnd = .min
         return change(&clients[c].device)
+    }
+
+    /// The round answered at t gave an estimate whose ± bound passes `client.maxSyncBound`: it
+    /// brings nothing (not its time, nor its file), and the retry policy sends the next round as
+    /// after a failure, the backoff growing with each round in a row that fails or is not used.
+    mutating func syncRejected(_ c: Int, _ t: SimTime) {
+        measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        measure.recorder.syncRejected(at: t)
+        clients[c].needsFetch = true
+        clients[c].consecutiveFailures += 1
+        clients[c].fetchEpoch &+= 1
+        let delay = retryDelay(c)
+        schedule(.sendRequest, client: c, epoch: clients[c].fetchEpoch, at: t + delay)
     }
 
     mutating func requestFailed(_ c: Int, _ t: SimTime) {

@@ -8,7 +8,12 @@ extension World {
     mutating func traceSent(_ c: Int, _ t: SimTime, link: Int) {
         guard measure.recorder.inWindow(t), measure.recorder.trace?.traces(c) == true else { return }
         let reading = traceReading(c, at: t)
-        measure.recorder.trace?.sent(c, link: link, at: t.ns, reading: reading)
+        // The store fetch after a time endpoint's probes is no probe; any other request is the
+        // next probe of its round (`probesDone` counts the ones answered).
+        let afterProbes = design.probesTimeEndpoint && clients[c].storeOwed
+        let kind: TraceRow.Kind = probesEndpoint(c) ? .timeEndpoint : .store
+        let probe = afterProbes ? nil : Int(clients[c].probesDone) + 1
+        measure.recorder.trace?.sent(c, link: link, kind: kind, probe: probe, at: t.ns, reading: reading)
     }
 
     @inline(never)

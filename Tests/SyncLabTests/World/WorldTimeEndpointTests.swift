@@ -68,6 +68,18 @@ import SyncLabKernel
         #expect(r.workerRequestsPerSecond.reduce(0, +) == (host == .workerPool ? 4 : 1))
     }
 
+    /// requests.csv says what each request asked for and which probe of its round it was: three
+    /// endpoint probes, then the store fetch, which is no probe; with store probes, three.
+    @Test func theTraceNamesEachRequestsKind() throws {
+        for (target, kinds, probes) in [(Self.endpoint(.webServer), ["time-endpoint", "time-endpoint", "time-endpoint", "store"], [1, 2, 3, nil]),
+                                        (ProbeTarget.store, ["store", "store", "store"], [1, 2, 3])] {
+            let rows = try #require(Simulation.run(Self.scenario(target: target), threads: 1, traceRequests: 1).requestTrace)
+            #expect(rows.map(\.kind.rawValue) == kinds)
+            #expect(rows.map(\.probe) == probes)
+            #expect(rows.allSatisfy { $0.outcome == .answered })
+        }
+    }
+
     /// The default: every probe fetches the store, the file comes with the sync after three file
     /// fetches, and nothing is counted apart.
     @Test func storeProbesBringTheFileWithTheSync() {
@@ -120,6 +132,52 @@ import SyncLabKernel
         #expect(world.clients[0].anchorSetAt.ns == restart + 3 * Self.endpointTrip)
         #expect(world.clients[0].file == 0)
         #expect(r.requestsSent == 6 && r.requestsFailed == 1 && r.requestsServed == 5 && r.endpointLoad?.requests == 4)
+    }
+
+    /// The endpoint in the worker pool queues as the store's requests do: the harness of
+    /// `WorldServingTests.seedsErrorIsUplinkPlusErlangCWait` with the probes sent to the
+    /// endpoint. 6,000 players each probe at Poisson instants (mean gap 150 s), so the probes
+    /// arrive at λ ≈ 40/s; the endpoint's service is exponential, mean 100 ms, on 5 workers with
+    /// an unlimited backlog: M/M/5 at ρ ≈ 0.8, W_q = C(5, λ/μ)/(5μ − λ) ≈ 55 ms (worked out
+    /// at the realised λ). The store fetch that follows each probe takes no service time: it
+    /// passes through the FIFO line and frees its worker at once, so it delays no probe. Stamped
+    /// at the request's start (after the wait), the seeds' estimate runs ahead by the uplink and
+    /// the wait: its mean error is 40 ms + W_q, within 5 standard errors of 120 batches of 30 s.
+    @Test func anEndpointInThePoolWaitsAsErlangCSays() throws {
+        let batches = 120, batch = 30 * Nanoseconds.second, gap = 150e9
+        var s = WorldServingTests.scenario(players: 6_000, duration: Int64(batches) * batch) {
+            $0.workers = 5
+            $0.queueLimit = nil
+            $0.serviceTime = .constant(0)
+        }
+        s.client.probeTarget = .timeEndpoint(TimeEndpoint(servedBy: .workerPool, serviceTime: .exponential(mean: 100e6)))
+        s.positions = 1
+        s.sampleEvery = 10 * .minute
+        s.warmup = 2 * .minute
+        s.population.visitGap = .exponential(mean: gap)
+        s.client.refetch = PoissonRefetch(mean: gap)
+        s.client.tick = ImmediateTick()
+        var world = World(scenario: s)
+        var means: [Double] = []
+        var (sum, count) = (Int64(0), UInt64(0))
+        for k in 1...batches {
+            world.run(until: SimTime(ns: Int64(k) * batch))
+            let e = world.measure.recorder.fetchSyncError.stats(0)
+            means.append(Double(e.signedSumMicros - sum) / Double(e.count - count) / 1e3)   // ms
+            (sum, count) = (e.signedSumMicros, e.count)
+        }
+        let result = world.run()
+        let probes = Double(try #require(result.endpointLoad?.requests))
+        #expect(result.serving?.requests == result.requestsServed, "the pool serves the probes and the store fetches")
+        let lambda = probes / (Double(s.duration) / 1e9)
+        #expect(abs(lambda - 40) < 1.5, "probe rate \(lambda)/s")
+        let wait = WorkerPoolErlangCTests.erlangC(workers: 5, load: lambda / 10) / (5 * 10 - lambda) * 1e3   // ms
+        let mean = means.reduce(0, +) / Double(batches)
+        let sd = (means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(batches - 1)).squareRoot()
+        let se = sd / Double(batches).squareRoot()
+        let x = Double(WorldServingTests.uplink) / 1e6
+        #expect(abs(mean - (x + wait)) <= 5 * se, "mean error \(mean) ms, expected \(x + wait) ± \(se) (λ \(lambda)/s)")
+        #expect(se < 0.1 * wait, "standard error \(se) ms too wide to test")
     }
 
     /// Players who share a round-robin fleet, with the endpoint in the pools and outside them:
