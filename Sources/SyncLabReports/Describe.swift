@@ -48,8 +48,8 @@ enum Describe {
             parts.append("a round whose estimate claims a ± bound over \(duration(Double(limit))) is not used and is retried")
         }
         if let within = c.showFirstAnswerWithin, c.probes > 1 {
-            parts.append("a player with nothing current to show shows the first probe's answer whose ± bound is within "
-                         + "\(duration(Double(within))), then the round's estimate")
+            parts.append("a player with nothing current to show shows the first answer of its round whose ± bound is within "
+                         + "\(duration(Double(within))) at once, then the round's estimate")
         }
         if c.persistSync { parts.append("last sync kept across app launches (restored unless the device rebooted or its wall clock was set)") }
         if c.syncReading == .responseHeaders {
