@@ -29,6 +29,14 @@ struct ResolvedDesign {
     /// as the event loop's (`DesignClocks`), on existentials.
     let clocks: DesignClocks<AnyDeviceClock, AnyDeviceClock>
 
+    /// Whether a round whose estimate claims `bound` is used: always without
+    /// `client.maxSyncBound`, else when the bound is claimed and within it.
+    func admits(_ bound: SyncBound) -> Bool { Self.admits(bound, limit: maxSyncBound) }
+
+    static func admits(_ bound: SyncBound, limit: Nanoseconds) -> Bool {
+        limit < 0 || bound.nanoseconds.map { $0 <= limit } ?? false
+    }
+
     init(_ scenario: Scenario, context: ClockContext) {
         let client = scenario.client
         estimator = client.estimator

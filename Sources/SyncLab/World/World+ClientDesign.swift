@@ -29,10 +29,10 @@ struct DesignMemoryLayout: Equatable {
     var bytesPerClient: Int { 8 * stride }
 }
 
-/// How `World.syncEstimate` treats the estimator's memory: a round's estimate, kept (`round`);
-/// the same on a copy of the memory, dropped (`trial`: is its bound within `client.maxSyncBound`?);
-/// one probe's, on a copy (`firstAnswer`: `client.showFirstAnswerWithin`).
-enum EstimateMode { case round, trial, firstAnswer }
+/// How `World.syncEstimate` treats the estimator's memory: a round's estimate, kept when the
+/// design admits its bound (`round`, `client.maxSyncBound`); one probe's, on a copy that is
+/// dropped (`firstAnswer`, `client.showFirstAnswerWithin`).
+enum EstimateMode { case round, firstAnswer }
 
 /// One request's exchange as the world saw it: true instants and the server's stamps, so the
 /// same exchange can be read with any device clock (the design's and the reference clocks).
@@ -163,10 +163,12 @@ extension World {
     /// is cleared at the first sync after an app start (it lived in the killed process), unless
     /// the design keeps its sync across launches and one was restored.
     ///
-    /// `mode` `.trial` works on a copy of the memory that is then dropped, and `.firstAnswer` also
-    /// takes `s` alone, as if it were a round of one (`showFirstAnswerWithin`): the round's
-    /// estimate, when it lands, is the one it would have been without them. The memory is still
-    /// cleared if the app has started since its last sync, as the round's end would clear it.
+    /// With `client.maxSyncBound` the estimate is worked out on a copy of the memory, kept only
+    /// when the design admits its bound: a round not used leaves the estimator as it was. `mode`
+    /// `.firstAnswer` takes `s` alone, as if it were a round of one, on a copy that is always
+    /// dropped (`showFirstAnswerWithin`): the round's estimate, when it lands, is the one it would
+    /// have been without it. The memory is still cleared if the app has started since its last
+    /// sync, as the round's end would clear it.
     mutating func syncEstimate<C: DeviceClock, T: DeviceClock>(_ c: Int, _ s: SyncSample, best: Int, at t: SimTime,
                                                                _ d: DesignClocks<C, T>, mode: EstimateMode = .round) -> SyncEstimate {
         let model = design.boundModel
@@ -194,12 +196,15 @@ extension World {
                 return estimator.estimate(probes: probes, best: index, memory: &none, model)
             }
             let fresh = !clients[c].hasSync
+            let limit = design.maxSyncBound
             return withDesignMemory(c, 0, words) { m in
                 if fresh { m.update(repeating: 0) }
-                guard mode != .round else { return Self.estimate(estimator, drift, probes, index, m, layout, model) }
+                if mode == .round && limit < 0 { return Self.estimate(estimator, drift, probes, index, m, layout, model) }
                 return withUnsafeTemporaryAllocation(of: Int64.self, capacity: words) { copy in
                     _ = copy.initialize(fromContentsOf: m)
-                    return Self.estimate(estimator, drift, probes, index, copy, layout, model)
+                    let e = Self.estimate(estimator, drift, probes, index, copy, layout, model)
+                    if mode == .round && ResolvedDesign.admits(e.bound, limit: limit) { _ = m.update(fromContentsOf: copy) }
+                    return e
                 }
             }
         }

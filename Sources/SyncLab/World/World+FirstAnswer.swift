@@ -27,7 +27,7 @@ extension World {
         }
         let (s, _) = designSync(clients[c].device, ShadowExchange(exchange), at: t, d, server: exchange.server)
         guard let bound = design.estimator.halfWidth(for: s, design.boundModel).nanoseconds else { return false }
-        return bound <= design.showFirstAnswerWithin && (design.maxSyncBound < 0 || bound <= design.maxSyncBound)
+        return bound <= design.showFirstAnswerWithin && design.admits(.halfWidth(bound))
     }
 
     /// The round's probe `exchange`, answered at t with store file `file`: the player shows it

@@ -178,24 +178,22 @@ extension World {
                                                            _ d: DesignClocks<C, T>, provisional: Bool = false) -> ClockReading? {
         let kept = ShadowExchange(exchange)
         let (s, now) = designSync(clients[c].device, kept, at: t, d, server: exchange.server)
-        if design.maxSyncBound >= 0 && !provisional {
-            // Tried on a copy of the memory: a round not used leaves the estimator as it was.
-            let bound = design.isStateless ? design.estimator.halfWidth(for: s, design.boundModel)
-                : syncEstimate(c, s, best: best, at: t, d, mode: .trial).bound
-            guard let ns = bound.nanoseconds, ns <= design.maxSyncBound else { return nil }
-        }
+        // The estimator keeps a round's estimate only when the design admits its bound.
+        let estimate = design.isStateless ? nil
+            : syncEstimate(c, s, best: best, at: t, d, mode: provisional ? .firstAnswer : .round)
+        if design.maxSyncBound >= 0 && !provisional
+            && !design.admits(estimate?.bound ?? design.estimator.halfWidth(for: s, design.boundModel)) { return nil }
         clients[c].previousAnchor = clients[c].anchor
         clients[c].previousFile = clients[c].file
         clients[c].previousValid = clients[c].hasSync
-        if design.isStateless {
-            // Its bound depends on this sample alone: worked out when the sync settles.
-            clients[c].anchor = design.estimator.anchor(for: s)
-            clients[c].syncBoundGrowthPPB = design.boundModel.maxDriftPPB
-        } else {
-            let estimate = syncEstimate(c, s, best: best, at: t, d, mode: provisional ? .firstAnswer : .round)
+        if let estimate {
             clients[c].anchor = estimate.anchor
             clients[c].syncBound = estimate.bound
             clients[c].syncBoundGrowthPPB = estimate.boundGrowthPPB
+        } else {
+            // Its bound depends on this sample alone: worked out when the sync settles.
+            clients[c].anchor = design.estimator.anchor(for: s)
+            clients[c].syncBoundGrowthPPB = design.boundModel.maxDriftPPB
         }
         clients[c].anchorSetAt = t
         // The anchor's error at the sync instant, which its split (`AnchorAttribution`) adds up to.

@@ -121,23 +121,13 @@ import SyncLabKernel
         s.client.tick = ImmediateTick()
         #expect(ServerConfig().timestampAt == .requestStart, "PHP-FPM's stamp is the default")
         var world = World(scenario: s)
-        var means: [Double] = []
-        var (sum, count) = (Int64(0), UInt64(0))
-        for k in 1...batches {
-            world.run(until: SimTime(ns: Int64(k) * batch))
-            let e = world.measure.recorder.fetchSyncError.stats(0)
-            means.append(Double(e.signedSumMicros - sum) / Double(e.count - count) / 1e3)   // ms
-            (sum, count) = (e.signedSumMicros, e.count)
-        }
+        let (mean, se) = Self.batchMeanError(&world, batches: batches, batch: batch)
         let result = world.run()
         let served = Double(try #require(result.serving?.requests))
         let lambda = served / (Double(s.duration) / 1e9)
         #expect(abs(lambda - 40) < 1.5, "arrival rate \(lambda)/s")
         let c = 5, mu = 10.0
         let wait = WorkerPoolErlangCTests.erlangC(workers: c, load: lambda / mu) / (Double(c) * mu - lambda) * 1e3   // ms
-        let mean = means.reduce(0, +) / Double(batches)
-        let sd = (means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(batches - 1)).squareRoot()
-        let se = sd / Double(batches).squareRoot()
         let x = Double(Self.uplink) / 1e6
         guard instant == .requestStart else {
             // Every fetch errs by x less the stamp's truncation (< 1 µs), summed in whole µs.
@@ -150,6 +140,23 @@ import SyncLabKernel
         // The queue the world kept is the one the estimator saw.
         let realisedWait = try #require(result.serving?.waitMean) / 1e6
         #expect(abs(realisedWait - wait) <= 5 * se, "realised wait \(realisedWait) ms")
+    }
+
+    /// Runs `world` through `batches` consecutive batches of `batch` ns and returns the mean of
+    /// the batches' mean per-sync error (ms) and its standard error (the spread of the batch
+    /// means over √batches).
+    static func batchMeanError(_ world: inout World, batches: Int, batch: Nanoseconds) -> (mean: Double, se: Double) {
+        var means: [Double] = []
+        var (sum, count) = (Int64(0), UInt64(0))
+        for k in 1...batches {
+            world.run(until: SimTime(ns: Int64(k) * batch))
+            let e = world.measure.recorder.fetchSyncError.stats(0)
+            means.append(Double(e.signedSumMicros - sum) / Double(e.count - count) / 1e3)   // ms
+            (sum, count) = (e.signedSumMicros, e.count)
+        }
+        let mean = means.reduce(0, +) / Double(batches)
+        let sd = (means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(batches - 1)).squareRoot()
+        return (mean, sd / Double(batches).squareRoot())
     }
 
     /// Round-robin over two servers: player 0's request (first in arrival order) goes to server

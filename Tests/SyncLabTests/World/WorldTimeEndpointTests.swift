@@ -158,23 +158,13 @@ import SyncLabKernel
         s.client.refetch = PoissonRefetch(mean: gap)
         s.client.tick = ImmediateTick()
         var world = World(scenario: s)
-        var means: [Double] = []
-        var (sum, count) = (Int64(0), UInt64(0))
-        for k in 1...batches {
-            world.run(until: SimTime(ns: Int64(k) * batch))
-            let e = world.measure.recorder.fetchSyncError.stats(0)
-            means.append(Double(e.signedSumMicros - sum) / Double(e.count - count) / 1e3)   // ms
-            (sum, count) = (e.signedSumMicros, e.count)
-        }
+        let (mean, se) = WorldServingTests.batchMeanError(&world, batches: batches, batch: batch)
         let result = world.run()
         let probes = Double(try #require(result.endpointLoad?.requests))
         #expect(result.serving?.requests == result.requestsServed, "the pool serves the probes and the store fetches")
         let lambda = probes / (Double(s.duration) / 1e9)
         #expect(abs(lambda - 40) < 1.5, "probe rate \(lambda)/s")
         let wait = WorkerPoolErlangCTests.erlangC(workers: 5, load: lambda / 10) / (5 * 10 - lambda) * 1e3   // ms
-        let mean = means.reduce(0, +) / Double(batches)
-        let sd = (means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(batches - 1)).squareRoot()
-        let se = sd / Double(batches).squareRoot()
         let x = Double(WorldServingTests.uplink) / 1e6
         #expect(abs(mean - (x + wait)) <= 5 * se, "mean error \(mean) ms, expected \(x + wait) ± \(se) (λ \(lambda)/s)")
         #expect(se < 0.1 * wait, "standard error \(se) ms too wide to test")
