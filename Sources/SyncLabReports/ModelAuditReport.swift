@@ -22,8 +22,8 @@ public enum ModelAuditReport {
         var md = "\n## What the models did\n\n"
         md += "Each active model's figures as its parameters give them against what this run counted, with a tolerance from the "
             + "sample size ([docs/metrics.md](../../docs/metrics.md#what-the-models-did)). "
-        md += failing.isEmpty ? "Every row holds.\n\n"
-            : "**\(Format.count(failing.count, "row")) of \(rows.count) do not hold: the model did not do what its parameters say.**\n\n"
+        md += failing.isEmpty ? "Every row holds." : "**\(Format.count(failing.count, "row")) of \(rows.count) do not hold: the model did not do what its parameters say.**"
+        md += sample(r) + "\n\n"
         md += "| model | figure | expected | realised | tolerance | samples | holds |\n|---|---|---|---|---|---|---|\n"
         for row in rows {
             md += "| \(row.model) | `\(row.figure)` | \(value(row.expected, figure: row.figure)) | \(value(row.realised, figure: row.figure)) | "
@@ -31,6 +31,15 @@ public enum ModelAuditReport {
                 + (row.holds ? "yes" : "**no: does not hold**") + " |\n"
         }
         return md
+    }
+
+    /// Whom the per-player counts come from, when not every player.
+    static func sample(_ r: RunResult) -> String {
+        let players = r.scenario.population.players
+        guard r.auditedPlayers < players else { return "" }
+        return " The link, standby, radio and keep-alive rows count \(Format.grouped(Double(r.auditedPlayers))) of the "
+            + "\(Format.grouped(Double(players))) players (one in \(r.auditStride), from a start the seed chose): their samples and "
+            + "tolerances are that sample's."
     }
 
     public static func json(_ r: RunResult) -> String {
@@ -45,6 +54,6 @@ public enum ModelAuditReport {
                 + "\"tolerance\": \(number(row.tolerance, row.figure)), \"samples\": \(row.samples), \"holds\": \(row.holds) }"
         }
         let allHold = r.modelAudit.isEmpty ? "null" : "\(r.modelAudit.allSatisfy(\.holds))"
-        return "  \"modelAudit\": { \"allHold\": \(allHold), \"rows\": [" + (rows.isEmpty ? "] }" : "\n" + rows.joined(separator: ",\n") + "\n  ] }")
+        return "  \"modelAudit\": { \"allHold\": \(allHold), \"auditedPlayers\": \(r.auditedPlayers), \"rows\": [" + (rows.isEmpty ? "] }" : "\n" + rows.joined(separator: ",\n") + "\n  ] }")
     }
 }

@@ -35,6 +35,21 @@ import SyncLabReports
         #expect(Self.result(rows: [good]).figures["modelAudit.allHold"] == 1)
     }
 
+    /// A run whose audit followed a sample says whom, in report.md and summary.json; one that
+    /// followed every player says nothing more.
+    @Test func theSampleIsNamedWhenTheAuditFollowedOne() throws {
+        let row = AuditRow(model: "link wifi", figure: "uplinkMs.p50", expected: 10, realised: 10.2, tolerance: 0.5, samples: 900)
+        var r = Self.result(rows: [row])
+        #expect(r.auditedPlayers == 200 && r.auditStride == 1)
+        #expect(!MarkdownReport.render(r).contains("keep-alive rows count"))
+        #expect(try JSONParser.parse(SummaryJSON.render(r))["modelAudit"]?["auditedPlayers"] == .number(200, literal: "200"))
+        r.auditedPlayers = 67
+        r.auditStride = 3
+        #expect(MarkdownReport.render(r).contains("Every row holds. The link, standby, radio and keep-alive rows count 67 of the 200 players "
+            + "(one in 3, from a start the seed chose): their samples and tolerances are that sample's.\n"))
+        #expect(try JSONParser.parse(SummaryJSON.render(r))["modelAudit"]?["auditedPlayers"] == .number(67, literal: "67"))
+    }
+
     /// Every figure summary.json holds sits where its declaration says, with its decimals.
     @Test func summaryJSONHoldsEveryDeclaredFigureAtItsPath() throws {
         let r = Self.result(rows: [])

@@ -371,6 +371,8 @@ struct MetricsRecorder {
         result.showSummaryBytes = shown.bytes
         result.wrongSecondSamples = wrongSecondSamples
         result.modelAudit = ModelAudit.rows(scenario, audit, serving: serving)
+        result.auditedPlayers = audit.audited(of: scenario.population.players)
+        result.auditStride = audit.stride
         var counts = audit
         counts.forgetPlayers()
         result.auditCounts = counts

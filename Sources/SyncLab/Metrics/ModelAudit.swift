@@ -32,15 +32,24 @@ public struct AuditRow: Sendable, Equatable {
 /// rule says should have happened (the radio's idle rule, the keep-alive's, the lifecycle's
 /// survival) it asks the model's own plug-in, from the scenario, never the world.
 ///
-/// Per-player memory (the uplink waiting for its downlink, the last uplink, the true instant of
-/// the last network activity) is kept for the audited players only: every `stride`-th player by
-/// global index, at most about `AuditCounters.auditedPlayers` of them, and only what the
-/// scenario's rows read of it (`AuditMemory`). What a fetch records (its two delays, the pair of
-/// log-uplinks, the player's memory) lives in `AuditTables`.
+/// The per-player counts (every delay drawn, the pairs of log-uplinks, standbys, the radio's and
+/// the keep-alive's rules on the true gap) are kept for the audited players only: every
+/// `stride`-th player by global index from a start keyed by the seed, at most about
+/// `AuditCounters.auditedPlayers` of them, and of each only what the scenario's rows read
+/// (`AuditMemory`). Players' links, clocks and draws are keyed by their index alone, so the
+/// audited players are a random sample of the population, and every row's tolerance follows
+/// from the count it rests on (docs/metrics.md, "What the audit costs a run"). What a fetch
+/// records (its two delays, the pair of log-uplinks, the player's memory) lives in `AuditTables`.
 struct AuditCounters: ModelObserver {
-    static let auditedPlayers = 200_000
+    /// Enough players that on a day's run the draws' own part of a quantile row's error is far
+    /// under its Monte Carlo part (docs/metrics.md), few enough that the audit is a small share
+    /// of a large run.
+    static let auditedPlayers = 25_000
+    static let samplePurpose = StreamPurpose("audit-sample")
 
+    /// One player in `stride` is audited: those whose global index + `offset` is a multiple.
     let stride: Int
+    let offset: Int
     let first: Int
     /// The scenario's links and app lifecycle, whose rules the counts are held against.
     let profiles: [LinkProfile]
@@ -76,16 +85,37 @@ struct AuditCounters: ModelObserver {
     var firstCorrectionSteps: UInt64 = 0
 
     /// `memory`: what to keep of each audited player (default: what the scenario's rows read).
-    init(scenario: Scenario, players: Range<Int>, memory: AuditMemory? = nil) {
-        stride = max(1, scenario.population.players / Self.auditedPlayers)
+    /// `audited`: how many players to audit at most (default `auditedPlayers`).
+    init(scenario: Scenario, players: Range<Int>, memory: AuditMemory? = nil, audited: Int = Self.auditedPlayers) {
+        let stride = Self.stride(players: scenario.population.players, audited: audited)
+        self.stride = stride
+        offset = Self.offset(seed: scenario.seed, stride: stride)
         first = players.lowerBound
         profiles = scenario.links
         lifecycle = scenario.devices.events.lifecycle
         requests = scenario.links.map { _ in LinkAudit() }
-        let lo = (players.lowerBound + stride - 1) / stride, hi = (players.upperBound + stride - 1) / stride
+        let lo = (players.lowerBound + offset + stride - 1) / stride, hi = (players.upperBound + offset + stride - 1) / stride
         tables = AuditTables(forgetting: scenario.links.map(ModelAudit.forgetting), players: max(0, hi - lo),
                              memory: memory ?? AuditMemory(scenario: scenario))
         window = scenario.duration
+    }
+
+    /// One player in how many is audited: the least k for which ⌈players / k⌉ ≤ audited.
+    static func stride(players: Int, audited: Int) -> Int {
+        max(1, (players + max(1, audited) - 1) / max(1, audited))
+    }
+
+    /// Where the audited players start, keyed by the seed: a run's sample is the same for any
+    /// number of shards, and another seed audits other players.
+    static func offset(seed: UInt64, stride: Int) -> Int {
+        guard stride > 1 else { return 0 }
+        var rng = RandomStream(seed: seed, purpose: samplePurpose)
+        return Int(rng.below(UInt64(stride)))
+    }
+
+    /// How many of players 0..<players are audited.
+    func audited(of players: Int) -> Int {
+        (players + offset + stride - 1) / stride - (offset + stride - 1) / stride
     }
 
     /// Per link, every count of the audit: its requests' and its draws'.
@@ -142,26 +172,23 @@ struct AuditCounters: ModelObserver {
     /// The slot of player c (local index), or nil when the player is not audited.
     @inline(__always)
     func slot(_ c: Int) -> Int? {
-        if stride == 1 { return c }   // every player (up to 200,000): no divisions
-        let g = first + c
+        if stride == 1 { return c }   // every player (up to `auditedPlayers`): no divisions
+        let g = first + c + offset
         guard g % stride == 0 else { return nil }
-        return g / stride - (first + stride - 1) / stride
+        return g / stride - (first + offset + stride - 1) / stride
     }
 
-    /// A request's uplink delay drawn (ns) at true time t. The marginal rows count it when its
-    /// timing cannot depend on the player's earlier draws through the link's state (issue 39):
-    /// on a link that forgets, only an audited player's draw after an idle `horizon`; on one
-    /// without memory in time, every player's. The correlation row takes the audited players'
-    /// successive pairs whose first draw so counted, or whose gap is past the horizon.
+    /// A request's uplink delay drawn (ns) at true time t, counted when player c is audited.
+    /// The marginal rows count it when its timing cannot depend on the player's earlier draws
+    /// through the link's state: on a link that forgets, after an idle `horizon`; on one without
+    /// memory in time, every draw. The correlation row takes the successive pairs whose first
+    /// draw so counted, or whose gap is past the horizon.
     ///
     /// Without the draw times (`AuditMemory.drawTimes`: no link remembers) a player's last draws
     /// read as none: every draw is then apart from the last (horizon 0), as it is with them.
     mutating func uplink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
+        guard let s = slot(c) else { return }
         let f = tables.forgetting[link]
-        guard let s = slot(c) else {
-            if measured && f.horizon == 0 { tables.count(delay, .uplink, link: link) }
-            return
-        }
         let keepsTimes = tables.memory.drawTimes
         let last = keepsTimes ? tables.drawTimes[s] : AuditTables.DrawTimes()
         let lastLog = tables.logUplinks[s]
@@ -182,11 +209,8 @@ struct AuditCounters: ModelObserver {
     /// A response's downlink delay drawn (ns) at true time t, counted in the marginal rows by the
     /// uplink's rule.
     mutating func downlink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
+        guard let s = slot(c) else { return }
         let f = tables.forgetting[link]
-        guard let s = slot(c) else {
-            if measured && f.horizon == 0 { tables.count(delay, .downlink, link: link) }
-            return
-        }
         guard tables.memory.drawTimes else {
             if measured { tables.count(delay, .downlink, link: link) }   // horizon 0: every draw
             return

@@ -76,6 +76,11 @@ public struct RunResult: Sendable {
     /// Per figure of each active model, what its parameters say against what the run counted
     /// (`ModelAudit`).
     public internal(set) var modelAudit: [AuditRow] = []
+    /// How many players the model audit followed: every player up to 25,000, else one in k
+    /// (the least k that keeps them at most 25,000) from a start keyed by the seed.
+    public internal(set) var auditedPlayers = 0
+    /// One player in how many the audit followed (1: every player).
+    public internal(set) var auditStride = 1
     /// The audit's counts (without its per-player memory), kept for tests that judge them
     /// against another model.
     internal var auditCounts: AuditCounters? = nil

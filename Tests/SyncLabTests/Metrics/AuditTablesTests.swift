@@ -76,7 +76,8 @@ import SyncLabKernel
     /// A copy counts apart from its original (a copied world's audit); two shards' counts merged
     /// are the counts of one audit that saw both.
     @Test func aCopyCountsApartAndShardsMerge() throws {
-        let s = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("r1.json"))
+        var s = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("r1.json"))
+        s.population.players = 40   // every player audited
         let events = Self.events(links: 1, players: 40)
         func player(_ e: ModelEvent) -> Int? {
             switch e {
