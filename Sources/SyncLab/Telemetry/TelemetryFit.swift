@@ -79,7 +79,10 @@ public enum TelemetryFit {
         public var share: Double
         public var parameters: [Parameter]
         public var lags: [LagRow]
-        /// The fitted profile, as `fitted.json` writes it (rounded to whole microseconds).
+        /// The fitted profile, as `fitted.json` writes it (rounded to whole microseconds). Its
+        /// delay process is as written too, not yet prepared for the link's distributions (an
+        /// AR(1)'s quantile table, most of a fit's time, is built when a scenario that uses it
+        /// loads): to run it in code, prepare it first (`correlation.prepared(for: profile)`).
         public var profile: LinkProfile
         public var law: RoundTripLaw
         /// The law's draws the fit used, sorted (ns).
@@ -215,7 +218,7 @@ public enum TelemetryFit {
             let floor = point.floors[l]
             let tau = point.taus[l], weight = point.weights[l]
             let profile = fittedProfile(table.links[l], split: split, floor: floor, tau: tau, weight: weight,
-                                        failure: point.failureShares[l], share: point.shares[l])
+                                        failure: point.failureShares[l], share: point.shares[l], prepared: false)
             let law = RoundTripLaw(profile)!
             let sample = data.lawValues[l].sorted()
             let extra = options.family == .outageNugget ? Extra(outage: mixture.outageShare > 0, weight: weight) : nil
@@ -340,6 +343,13 @@ public enum TelemetryFit {
     /// place of the AR(1), and the mixtures' outage parts rounded as the others.
     public static func fittedProfile(_ name: String, split: DirectionSplit, floor: Double, tau: Nanoseconds?, weight: Double?,
                                      failure: Double, share: Double) -> LinkProfile {
+        fittedProfile(name, split: split, floor: floor, tau: tau, weight: weight, failure: failure, share: share, prepared: true)
+    }
+
+    /// `prepared`: with the delay process prepared for the link (`DelayProcess.prepared(for:)`),
+    /// as a loaded scenario's is, or as written.
+    static func fittedProfile(_ name: String, split: DirectionSplit, floor: Double, tau: Nanoseconds?, weight: Double?,
+                              failure: Double, share: Double, prepared: Bool) -> LinkProfile {
         func rounded(_ m: LognormalMixture) -> LognormalMixture {
             func us(_ ns: Double) -> Double { max(1_000, (ns / 1_000).rounded() * 1_000) }
             func sigma(_ s: Double) -> Double { (s * 10_000).rounded() / 10_000 }
@@ -364,7 +374,7 @@ public enum TelemetryFit {
                                failure: (failure * 1e6).rounded() / 1e6, timeout: base.timeout, correlation: correlation)
         link.uplinkFloor = Int64(floor * split.uplinkShare / 1_000) * 1_000
         link.downlinkFloor = Int64(floor * (1 - split.uplinkShare) / 1_000) * 1_000
-        link.correlation = link.correlation.prepared(for: link)
+        if prepared { link.correlation = link.correlation.prepared(for: link) }
         return link
     }
 

@@ -359,7 +359,7 @@ extension ModelAuditTests {
         let r = Simulation.run(s, threads: 2)
         let counts = try #require(r.auditCounts).links[i]
         // Prepared as a loaded scenario's link is: untabulated, its Monte Carlo finds every
-        // draw by a root search of the mixture's CDF (25 s of this test's 26).
+        // draw by a root search of the mixture's CDF (26 s of this test; prepared, 2 s).
         let preset = try #require(LinkPresets.named("3g"))
         var threeG = preset.preparingCorrelation(preset.correlation)
         threeG.name = "lte"
