@@ -38,12 +38,12 @@ public struct AuditRow: Sendable, Equatable {
 /// `AuditCounters.auditedPlayers` of them, and of each only what the scenario's rows read
 /// (`AuditMemory`). Players' links, clocks and draws are keyed by their index alone, so the
 /// audited players are a random sample of the population, and every row's tolerance follows
-/// from the count it rests on (docs/metrics.md, "What the audit costs a run"). What a fetch
+/// from the count it rests on (docs/metrics.md, "Whom it follows"). What a fetch
 /// records (its two delays, the pair of log-uplinks, the player's memory) lives in `AuditTables`.
 struct AuditCounters: ModelObserver {
-    /// Enough players that on a day's run the draws' own part of a quantile row's error is far
-    /// under its Monte Carlo part (docs/metrics.md), few enough that the audit is a small share
-    /// of a large run.
+    /// Few enough that the audit's counting stays under a tenth of a large idealised run (R1 at
+    /// 100,000 players, one in 4: 5.6% of its instructions), enough that the rows still fail a
+    /// link a few per cent off (`AuditSampleTests`); docs/metrics.md, "Whom it follows".
     static let auditedPlayers = 25_000
     static let samplePurpose = StreamPurpose("audit-sample")
 
@@ -168,6 +168,10 @@ struct AuditCounters: ModelObserver {
     func prefetch(_ c: Int) {
         if let s = slot(c) { tables.prefetch(slot: s) }
     }
+
+    /// Whether player c (local index) is audited.
+    @inline(__always)
+    func follows(_ c: Int) -> Bool { stride == 1 || (first + c + offset) % stride == 0 }
 
     /// The slot of player c (local index), or nil when the player is not audited.
     @inline(__always)

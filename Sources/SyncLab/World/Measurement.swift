@@ -47,6 +47,11 @@ extension Measurement {
         recorder.observe(event)
     }
 
+    /// Whether an observer reads player c's drawn delays (the audit's followed players): the
+    /// world tells of them only then, so a player outside the audit's sample costs a test.
+    @inline(__always)
+    func watchesDraws(of c: Int) -> Bool { recorder.audit.follows(c) }
+
     /// Whether an observer reads answered round trips: the world works them out only then.
     var observesRoundTrips: Bool { recorder.linkRoundTrips != nil }
 }

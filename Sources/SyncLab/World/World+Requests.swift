@@ -49,7 +49,7 @@ extension World {
             : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
                            bytesPerSecond: linkDraw(.bandwidth, c, link: link), at: t)
         let uplink = linkDelay(.uplink, c, link: link, at: t)
-        measure.emit(.uplinkDrawn(player: c, link: link, delay: uplink, at: t.ns))
+        if measure.watchesDraws(of: c) { measure.emit(.uplinkDrawn(player: c, link: link, delay: uplink, at: t.ns)) }
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
         clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)
@@ -66,7 +66,9 @@ extension World {
     mutating func responseCrosses(_ c: Int, link: Int, bytes: Int, arrivedAt: SimTime, leftAt left: SimTime, key: UInt64)
         -> (downlink: Nanoseconds, done: SimTime) {
         let downlink = linkDelay(.downlink, c, link: link, at: left)
-        measure.emit(.downlinkDrawn(player: c, link: link, delay: downlink, at: left.ns, requestArrivedAt: arrivedAt.ns))
+        if measure.watchesDraws(of: c) {
+            measure.emit(.downlinkDrawn(player: c, link: link, delay: downlink, at: left.ns, requestArrivedAt: arrivedAt.ns))
+        }
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
         if design.readsResponseHeaders {
