@@ -29,6 +29,10 @@ public struct EventQueue<Payload> {
     @usableFromInline var nearCount = 0
     @usableFromInline var far: BinaryHeapQueue<Payload>
     @usableFromInline var nextSequence: UInt64 = 0
+    /// The scheduling sequence number of the event popped last: with its time, its place in the
+    /// queue's order, for a caller that must order it against events it keeps apart.
+    @usableFromInline var lastPopped: UInt64 = 0
+    @inlinable public var poppedSequence: UInt64 { lastPopped }
 
     /// `start`: no event will be scheduled before it (the run's first instant).
     public init(capacity: Int = 0, start: SimTime = .zero) {
@@ -148,6 +152,7 @@ public struct EventQueue<Payload> {
         uniqueRing()
         if ring.currentCount == 0 && !advance() { return nil }
         let e = ring.removeCurrent()
+        lastPopped = e.sequence
         return (SimTime(ns: e.time), e.payload)
     }
 
@@ -157,6 +162,7 @@ public struct EventQueue<Payload> {
         if ring.currentCount == 0 && !advance() { return nil }
         guard let first = ring.currentFirstTime, first < limit.ns else { return nil }
         let e = ring.removeCurrent()
+        lastPopped = e.sequence
         return (SimTime(ns: e.time), e.payload)
     }
 

@@ -53,6 +53,10 @@ public struct RunResult: Sendable {
     public internal(set) var fleetExchanges = 0
     public internal(set) var shardWaits = 0
     public internal(set) var eventsWhileWaiting = 0
+    /// Of those, sample instants; and player events that then left instants for the player's
+    /// later events (`World+Sampling`). For tests: the path that records an instant late ran.
+    var samplesWorkedPast: UInt64 = 0
+    var samplesLeftForLater: UInt64 = 0
     /// Length of each timeline bucket, and the buckets covering the window in order.
     public let timelineStep: Nanoseconds
     public let timeline: [TimelineBucket]
@@ -425,6 +429,8 @@ public enum Simulation {
         result.fleetExchanges = coordinator?.exchanges ?? 0
         result.shardWaits = coordinator?.waits ?? 0
         result.eventsWhileWaiting = coordinator?.eventsWhileWaiting ?? 0
+        result.samplesWorkedPast = shards.reduce(0) { $0 + $1.world.executor.samplesWorkedPast }
+        result.samplesLeftForLater = shards.reduce(0) { $0 + $1.world.executor.samplesLeftForLater }
         return result
     }
 }

@@ -9,6 +9,15 @@ struct SampleInstant {
     var truthIndex: Int32
     /// The timeline bucket the instant falls in.
     var bucket: Int32
+    /// The sample event's scheduling sequence number: with `t`, its place among the queue's events.
+    var sequence: UInt64
+
+    /// Whether the instant comes after an event at `time` with sequence number `sequence` in the
+    /// queue's order (time, then sequence).
+    @inline(__always)
+    func comesAfter(_ time: SimTime, sequence other: UInt64) -> Bool {
+        t > time || (t == time && sequence > other)
+    }
 }
 
 /// Sampling every viewing player's error at every sample instant, recorded lazily.
@@ -24,6 +33,18 @@ struct SampleInstant {
 /// instants are pending, and whenever the loop stops, every viewing player catches up (a limit
 /// of 1 is the sweep at each instant).
 ///
+/// A player records only the instants that come before its event in the queue's order (time,
+/// then scheduling sequence). In a world run alone every fired instant does. A shard that works
+/// ahead while it waits for the fleet (`FleetCoordinator`) may handle a sample instant before an
+/// answer due earlier to one of its players has come: that player records the instant later, at
+/// the first of its events past it, with the state the instant saw. The instant's own event reads
+/// nothing of any player but the viewing count, which only the player's behaviour and device
+/// events change (a session's start and end, a restart), never an answer or anything an answer
+/// leads to (a response, a failure, a retry, a tick); and the shard works ahead on no event of a
+/// player past that player's first due answer, so every such event before the instant has been
+/// handled. Every viewing player catches up at once only where every pending instant comes
+/// before every event still to be handled: the queue's next and the first answer still due.
+///
 /// The same argument lets a part that stays fixed between syncs be added once: the anchor's four
 /// attribution parts are added at the next sync (or when the results are read), times the
 /// samples taken with it (`ClientState.anchorSamples`).
@@ -34,7 +55,8 @@ extension World {
     /// Measuring instants fired so far (pending or recorded by all).
     var samplesFired: UInt32 { measure.pendingBase &+ UInt32(truncatingIfNeeded: measure.pendingSamples.count) }
 
-    /// A sample instant: counts the viewing players and leaves the per-player samples pending.
+    /// A sample instant (the event popped last, with its sequence number): counts the viewing
+    /// players and leaves the per-player samples pending.
     mutating func sample(_ t: SimTime) {
         if server.usesDatabase { databaseSample(t); return }
         measure.recorder.beginSample(at: t, viewing: viewers.count)
@@ -43,25 +65,54 @@ extension World {
         let serverNow = server.store.serverTime(at: t)
         measure.pendingSamples.append(SampleInstant(t: t, serverNow: serverNow,
                                             truthIndex: Int32(server.store.schedule.firstTransition(after: serverNow)),
-                                            bucket: Int32(measure.recorder.currentBucket)))
+                                            bucket: Int32(measure.recorder.currentBucket),
+                                            sequence: loop.queue.poppedSequence))
     }
 
-    /// Records, for player `c`, the instants fired since it last caught up, if it is viewing.
-    /// Called before any event of the player changes its state.
+    /// Records, for player `c`, the instants fired since it last caught up that come before its
+    /// event at t with scheduling sequence `sequence`, if it is viewing. Called before any event
+    /// of the player changes its state.
     @inline(__always)
-    mutating func catchUpSamples<C: DeviceClock, T: DeviceClock>(_ c: Int, _ d: DesignClocks<C, T>) {
-        let fired = samplesFired
-        let from = clients[c].sampledThrough
+    mutating func catchUpSamples<C: DeviceClock, T: DeviceClock>(_ c: Int, before t: SimTime, sequence: UInt64,
+                                                                  _ d: DesignClocks<C, T>) {
+        let from = clients[c].sampledThrough, fired = samplesFired
         guard from != fired else { return }
-        clients[c].sampledThrough = fired
+        let to = samplesFired(before: t, sequence: sequence)
+        if to != fired { executor.samplesLeftForLater &+= 1 }
+        catchUpSamples(c, from: from, to: to, d)
+    }
+
+    /// The instants fired that come before an event at t with sequence `sequence`: all of them
+    /// but those a shard handled while working ahead (the last, if any, are the ones after it).
+    @inline(__always)
+    func samplesFired(before t: SimTime, sequence: UInt64) -> UInt32 {
+        var k = measure.pendingSamples.count
+        while k > 0 && measure.pendingSamples[k &- 1].comesAfter(t, sequence: sequence) { k &-= 1 }
+        return measure.pendingBase &+ UInt32(truncatingIfNeeded: k)
+    }
+
+    /// Player `c` records the fired instants `from..<to` (counted since the run began), if it is viewing.
+    @inline(__always)
+    mutating func catchUpSamples<C: DeviceClock, T: DeviceClock>(_ c: Int, from: UInt32, to: UInt32, _ d: DesignClocks<C, T>) {
+        guard to != from else { return }
+        clients[c].sampledThrough = to
         // A player not viewing has nothing to record: it starts counting when it comes on screen.
         guard clients[c].phase == .viewing else { return }
         // A subset by global index (`metrics.samplePlayers`): the same players for any sharding.
         if measure.sampleStride > 1 && (players.lowerBound &+ c) % measure.sampleStride != 0 { return }
-        recordSamples(c, pending: Int(from &- measure.pendingBase)..<measure.pendingSamples.count, d)
+        recordSamples(c, pending: Int(from &- measure.pendingBase)..<Int(to &- measure.pendingBase), d)
     }
 
-    /// Every viewing player records its pending instants, and the pending list is emptied.
+    /// Whether every pending instant comes before every event still to be handled, the answers
+    /// still with the fleet included (the first due at `firstDue`): then every viewing player may
+    /// record them all.
+    func pendingSamplesPrecede(firstDue: Int64) -> Bool {
+        guard let last = measure.pendingSamples.last else { return true }
+        return last.t.ns < min(loop.queue.nextTime?.ns ?? .max, firstDue)
+    }
+
+    /// Every viewing player records its pending instants, and the pending list is emptied. Only
+    /// where they come before every event still to be handled (`pendingSamplesPrecede`).
     mutating func catchUpAllSamples<C: DeviceClock, T: DeviceClock>(_ d: DesignClocks<C, T>) {
         guard !measure.pendingSamples.isEmpty else { return }
         let clientBase = UnsafeRawPointer(clients.base)
@@ -73,7 +124,8 @@ extension World {
             if i &+ World.sampleLookahead < count {
                 World.prefetchPlayer(viewers[i &+ World.sampleLookahead], clients: clientBase, bytes: sampledBytes)
             }
-            catchUpSamples(viewers[i], d)
+            let c = viewers[i]
+            catchUpSamples(c, from: clients[c].sampledThrough, to: samplesFired, d)
         }
         measure.pendingBase = samplesFired
         measure.pendingSamples.removeAll(keepingCapacity: true)

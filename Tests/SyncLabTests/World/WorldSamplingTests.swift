@@ -99,4 +99,23 @@ import SyncLabKernel
         #expect(r.viewingSum > 0)
         #expect(r.positionSamples == 12 * r.viewingSum)
     }
+
+    /// A player records only the fired instants before its event in the queue's order: time,
+    /// then scheduling sequence. Instants fired at 10 s (sequence 5) and twice at 15 s (9, 12),
+    /// 40 having been recorded by all before them: an event at 15 s with sequence 10 comes after
+    /// the first two (42), one with 8 after the first (41), one at 10 s with 6 after it too (41),
+    /// one at 9 s after none (40), one at 20 s after all (43).
+    @Test func aPlayerRecordsOnlyTheInstantsBeforeItsEvent() throws {
+        var world = World(scenario: try Self.scenario())
+        world.measure.pendingBase = 40
+        world.measure.pendingSamples = [(10, 5), (15, 9), (15, 12)].map { (s: Int64, q: UInt64) in
+            SampleInstant(t: SimTime(ns: s * .second), serverNow: 0, truthIndex: 0, bucket: 0, sequence: q)
+        }
+        func before(_ s: Int64, _ q: UInt64) -> UInt32 { world.samplesFired(before: SimTime(ns: s * .second), sequence: q) }
+        #expect(before(15, 10) == 42)
+        #expect(before(15, 8) == 41)
+        #expect(before(10, 6) == 41)
+        #expect(before(9, 100) == 40)
+        #expect(before(20, 0) == 43 && world.samplesFired == 43)
+    }
 }

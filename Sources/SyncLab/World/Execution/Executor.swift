@@ -55,6 +55,10 @@ struct Executor {
     /// counts as a scheduled event).
     var responsesEarly: UInt64 = 0
     var ticksEarly: UInt64 = 0
+    /// Sample instants a shard handled while working ahead (`FleetCoordinator`), and player events
+    /// that then left fired instants for the player's later events (`World+Sampling`).
+    var samplesWorkedPast: UInt64 = 0
+    var samplesLeftForLater: UInt64 = 0
     /// Instants kept pending at most (16 B each) before every viewing player catches up
     /// (`World+Sampling`; 1 is a sweep over the players at each instant).
     var pendingSampleLimit = 4_096

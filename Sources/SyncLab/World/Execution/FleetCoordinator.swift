@@ -29,9 +29,11 @@ import SyncLabKernel
 /// with its reserved sequence number, so each player's events come in the same order whatever
 /// the number of shards; and the fleet answers one sequence of requests in one order fixed by
 /// their arrival instants and names. Players meet nowhere else: a player's event reads only its
-/// own state, the world's (changed only by the world's own events, which nobody works past) and
-/// its own streams, and every merge of results is a sum, a maximum or a sorted union. Hence any
-/// number of shards and threads gives the same results.
+/// own state, the world's (changed only by the world's own events, which nobody works past but
+/// a sample instant, whose viewing count no answer changes and whose per-player records each
+/// player makes at its own next event, `World+Sampling`) and its own streams, and every merge
+/// of results is a sum, a maximum or a sorted union. Hence any number of shards and threads
+/// gives the same results.
 ///
 /// Liveness: whenever a shard is not handling events (it waits, or it has left the run at its
 /// limit L), its published clock is exact: the earliest of its next event, its first due answer
@@ -311,6 +313,9 @@ extension World {
         var loaded = loop.queue.bucketsLoaded
         while true {
             var due = link.firstDue()
+            if measure.pendingSamples.count >= executor.pendingSampleLimit && pendingSamplesPrecede(firstDue: due) {
+                catchUpAllSamples(d)
+            }
             while handleNext(before: SimTime(ns: min(loop.runLimit.ns, due)), loaded: &loaded, d) {
                 afterCoupledEvent(&link, due: &due)
             }
@@ -343,21 +348,24 @@ extension World {
     }
 
     /// While the fleet cannot yet give the answer due first, handles the events that come next
-    /// as long as each is of a player with no answer due at or before it: players meet only at
-    /// the fleet, so such an event comes out the same before another player's answer as after
-    /// it, and its player's own events keep their order. Stops at an event of a player whose
-    /// answer is due, at one of the world's own (a sample instant reads every player's state at
-    /// that instant), or once `ready` (checked every eighth event: reading another shard's clock
-    /// may miss the cache). The world's published clock stays at the answer due first, the
-    /// earliest instant it can still send from. Returns the events handled.
+    /// as long as each is of a player with no answer due at or before it, or a sample instant:
+    /// players meet only at the fleet, so such an event comes out the same before another
+    /// player's answer as after it, and its player's own events keep their order; a sample
+    /// instant reads only the viewing count, which no answer changes, and each player records it
+    /// with its own state at the first of its events past it (`World+Sampling`). Stops at an
+    /// event of a player whose answer is due, at the world's other events (the server's jobs), or
+    /// once `ready` (checked every eighth event: reading another shard's clock may miss the
+    /// cache). The world's published clock stays at the answer due first, the earliest instant
+    /// it can still send from. Returns the events handled.
     private mutating func workAhead<C: DeviceClock, T: DeviceClock>(_ link: inout FleetLink, due: inout Int64, loaded: inout UInt64,
                                                                    _ d: DesignClocks<C, T>, until ready: () -> Bool) -> Int {
         var handled = 0
         while handled & 7 != 0 || !ready(),
-              let (t, e) = loop.queue.peek(before: loop.runLimit), e.kind.isPlayerEvent,
-              t.ns < link.atFleet[e.client]?.due ?? .max,
+              let (t, e) = loop.queue.peek(before: loop.runLimit),
+              e.kind.isPlayerEvent ? t.ns < link.atFleet[e.client]?.due ?? .max : e.kind == .sample,
               handleNext(before: loop.runLimit, loaded: &loaded, d) {
             afterCoupledEvent(&link, due: &due)
+            if e.kind == .sample { executor.samplesWorkedPast &+= 1 }
             handled += 1
         }
         return handled

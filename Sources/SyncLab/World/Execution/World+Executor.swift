@@ -70,8 +70,8 @@ extension World {
         return true
     }
 
-    /// Carries out event e at t: before the player's state changes, it records the sample
-    /// instants that saw it (`World+Sampling`) and its device goes through the standby wakes due by
+    /// Carries out event e at t (the event popped last): before the player's state changes, it
+    /// records the sample instants that saw it (`World+Sampling`) and its device goes through the standby wakes due by
     /// now (`StandbyWakes`); then the model handles the event; then the events it left to handle
     /// early are handled, and a sample instant that fills the pending list has every viewing player
     /// catch up.
@@ -79,13 +79,17 @@ extension World {
     mutating func execute<C: DeviceClock, T: DeviceClock>(_ e: WorldEvent, at t: SimTime, _ d: DesignClocks<C, T>) {
         let c = Int(e.client)
         if e.kind.isPlayerEvent {
-            if !server.usesDatabase { catchUpSamples(c, d) }
+            if !server.usesDatabase { catchUpSamples(c, before: t, sequence: loop.queue.poppedSequence, d) }
             catchUpStandby(c, through: t)
         } else if e.kind.isDatabaseEvent {
             catchUpStandby(c / (scenario.positions + 1), through: t)
         }
         handle(e, at: t, d)
-        if e.kind == .sample && measure.pendingSamples.count >= executor.pendingSampleLimit { catchUpAllSamples(d) }
+        // A shard sharing the fleet catches up where its instants precede every event still to
+        // come, answers included (`runCoupledEvents`); a world alone, at any instant.
+        if e.kind == .sample && fleet == nil && measure.pendingSamples.count >= executor.pendingSampleLimit {
+            catchUpAllSamples(d)
+        }
         handleEarlyEvents(d)
     }
 

@@ -90,11 +90,15 @@ import SyncLabKernel
     @discardableResult
     static func expectShardsMatchOneThread(_ s: Scenario) -> RunResult {
         let one = Simulation.run(s, threads: 1, smallestShard: 500)
-        #expect(one.shards == 1 && one.eventsWhileWaiting == 0)
+        #expect(one.shards == 1 && one.eventsWhileWaiting == 0 && one.samplesLeftForLater == 0)
         for (threads, ahead) in [(2, false), (3, false), (1, true), (2, true)] {
             let many = Simulation.run(s, threads: threads, smallestShard: 500, worksAheadAlways: ahead)
             #expect(many.shards == threads)
-            if ahead { #expect(many.eventsWhileWaiting > many.fleetExchanges / 10, "\(threads) threads working ahead") }
+            if ahead {
+                #expect(many.eventsWhileWaiting > many.fleetExchanges / 10, "\(threads) threads working ahead")
+                // Past sample instants too, some before an answer due earlier: players recorded them later.
+                #expect(many.samplesWorkedPast > 0 && many.samplesLeftForLater > 0, "\(threads) threads working ahead")
+            }
             #expect(DeterminismTests.fingerprint(many).dropLast() == DeterminismTests.fingerprint(one).dropLast(),
                     "\(threads) threads\(ahead ? ", working ahead" : "")")
             #expect(many.serving == one.serving)
