@@ -59,11 +59,12 @@ extension World {
         }
         clients[c].fetchEpoch &+= 1
         clients[c].sessionsLeft -= 1
-        let population = scenario.population
+        // The population's laws are read where they are drawn: a copy of them held across the
+        // calls below was copied again (its distributions retained) at every session's end.
         if clients[c].sessionsLeft > 0 {
             clients[c].phase = .away
-            if clients[c].behaviourRNG.bernoulli(population.lockShare) { screenOff(c, t) }
-            let pause = boundedBreak(c, t, drawn: population.breakDuration.sampleDuration(&clients[c].behaviourRNG))
+            if clients[c].behaviourRNG.bernoulli(scenario.population.lockShare) { screenOff(c, t) }
+            let pause = boundedBreak(c, t, drawn: scenario.population.breakDuration.sampleDuration(&clients[c].behaviourRNG))
             measure.emit(.breakBegan(at: t.ns, length: max(pause, .second), locked: !clients[c].screenOn))
             schedule(.viewStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(pause, .second))
         } else {
@@ -73,7 +74,7 @@ extension World {
             clients[c].previousValid = false
             clients[c].file = -1
             screenOff(c, t)
-            let gap = population.visitGap.sampleDuration(&clients[c].behaviourRNG)
+            let gap = scenario.population.visitGap.sampleDuration(&clients[c].behaviourRNG)
             schedule(.visitStart, client: c, epoch: clients[c].behaviourEpoch, at: t + max(gap, .second))
         }
     }
