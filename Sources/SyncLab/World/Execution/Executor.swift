@@ -59,7 +59,7 @@ struct Executor {
     /// that then left fired instants for the player's later events (`World+Sampling`).
     var samplesWorkedPast: UInt64 = 0
     var samplesLeftForLater: UInt64 = 0
-    /// Instants kept pending at most (16 B each) before every viewing player catches up
+    /// Instants kept pending at most (32 B each) before every viewing player catches up
     /// (`World+Sampling`; 1 is a sweep over the players at each instant).
     var pendingSampleLimit = 4_096
     /// Settle every sync at once (its bound, error split and reference clocks) instead of when

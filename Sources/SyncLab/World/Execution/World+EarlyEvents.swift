@@ -35,8 +35,10 @@ struct PendingResponse {
 extension World {
     /// Whether the response of player c's request, completing at `done`, may be handled in the
     /// sending event as far as the world is concerned: no sample instant and no stop of the run
-    /// before it (nor a fired instant the player records later, `World+Sampling`), and no link that models connections (their answers wait in the queue). The player's own events are checked at the end of the sending event, once its
-    /// next display tick is known (`handleEarlyResponse`).
+    /// before it (nor a fired instant the player records later, `World+Sampling`), and no link
+    /// that models connections (their answers wait in the queue). The player's own events are
+    /// checked at the end of the sending event, once its next display tick is known
+    /// (`handleEarlyResponse`).
     @inline(__always)
     func mayHandleResponseEarly(_ c: Int, at done: SimTime) -> Bool {
         executor.handlesResponsesEarly && !executor.linksModelConnections && done < loop.earlyHandlingLimit && done < measure.nextSampleAt

@@ -71,10 +71,10 @@ extension World {
     }
 
     /// Carries out event e at t (the event popped last): before the player's state changes, it
-    /// records the sample instants that saw it (`World+Sampling`) and its device goes through the standby wakes due by
-    /// now (`StandbyWakes`); then the model handles the event; then the events it left to handle
-    /// early are handled, and a sample instant that fills the pending list has every viewing player
-    /// catch up.
+    /// records the sample instants before it (`World+Sampling`) and its device goes through the
+    /// standby wakes due by now (`StandbyWakes`); then the model handles the event; then the
+    /// events it left to handle early are handled, and in a world run alone a sample instant that
+    /// fills the pending list has every viewing player catch up.
     @inline(__always)
     mutating func execute<C: DeviceClock, T: DeviceClock>(_ e: WorldEvent, at t: SimTime, _ d: DesignClocks<C, T>) {
         let c = Int(e.client)
