@@ -169,9 +169,9 @@ struct AuditCounters: ModelObserver {
         if let s = slot(c) { tables.prefetch(slot: s) }
     }
 
-    /// Whether player c (local index) is audited.
+    /// Whether player c (local index) is audited (inlined, the slot's division folds away).
     @inline(__always)
-    func follows(_ c: Int) -> Bool { stride == 1 || (first + c + offset) % stride == 0 }
+    func follows(_ c: Int) -> Bool { slot(c) != nil }
 
     /// The slot of player c (local index), or nil when the player is not audited.
     @inline(__always)
