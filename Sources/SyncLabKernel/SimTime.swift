@@ -19,7 +19,8 @@ public extension Nanoseconds {
 public struct SimTime: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var ns: Int64
     @inlinable public init(ns: Int64) { self.ns = ns }
-    public static let zero = SimTime(ns: 0)
+    /// Computed, not stored: a stored static is reached through a once-guarded accessor on every use.
+    @inlinable public static var zero: SimTime { SimTime(ns: 0) }
     @inlinable public static func < (a: SimTime, b: SimTime) -> Bool { a.ns < b.ns }
     @inlinable public static func + (a: SimTime, d: Nanoseconds) -> SimTime { SimTime(ns: a.ns &+ d) }
     @inlinable public static func - (a: SimTime, d: Nanoseconds) -> SimTime { SimTime(ns: a.ns &- d) }

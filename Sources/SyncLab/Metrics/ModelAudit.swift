@@ -51,6 +51,9 @@ struct AuditCounters: ModelObserver {
     let stride: Int
     let offset: Int
     let first: Int
+    /// `stride` as a multiplication, and the slot of the first audited player at or after `first`.
+    private let strideDivisor: ExactDivisor
+    private let firstSlot: Int
     /// The scenario's links and app lifecycle, whose rules the counts are held against.
     let profiles: [LinkProfile]
     let lifecycle: DeviceEventsConfig.AppLifecycle?
@@ -91,11 +94,13 @@ struct AuditCounters: ModelObserver {
         self.stride = stride
         offset = Self.offset(seed: scenario.seed, stride: stride)
         first = players.lowerBound
+        strideDivisor = ExactDivisor(stride)
+        firstSlot = (players.lowerBound + offset + stride - 1) / stride
         profiles = scenario.links
         lifecycle = scenario.devices.events.lifecycle
         requests = scenario.links.map { _ in LinkAudit() }
-        let lo = (players.lowerBound + offset + stride - 1) / stride, hi = (players.upperBound + offset + stride - 1) / stride
-        tables = AuditTables(forgetting: scenario.links.map(ModelAudit.forgetting), players: max(0, hi - lo),
+        let end = (players.upperBound + offset + stride - 1) / stride
+        tables = AuditTables(forgetting: scenario.links.map(ModelAudit.forgetting), players: max(0, end - firstSlot),
                              memory: memory ?? AuditMemory(scenario: scenario))
         window = scenario.duration
     }
@@ -169,7 +174,7 @@ struct AuditCounters: ModelObserver {
         if let s = slot(c) { tables.prefetch(slot: s) }
     }
 
-    /// Whether player c (local index) is audited (inlined, the slot's division folds away).
+    /// Whether player c (local index) is audited (inlined: only the divisibility test remains).
     @inline(__always)
     func follows(_ c: Int) -> Bool { slot(c) != nil }
 
@@ -178,8 +183,8 @@ struct AuditCounters: ModelObserver {
     func slot(_ c: Int) -> Int? {
         if stride == 1 { return c }   // every player (up to `auditedPlayers`): no divisions
         let g = first + c + offset
-        guard g % stride == 0 else { return nil }
-        return g / stride - (first + offset + stride - 1) / stride
+        guard strideDivisor.divides(g) else { return nil }
+        return strideDivisor.quotient(g) - firstSlot
     }
 
     /// A request's uplink delay drawn (ns) at true time t, counted when player c is audited.

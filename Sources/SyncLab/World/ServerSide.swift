@@ -32,9 +32,12 @@ struct ServerSide {
         if let plan = scenario.server.design {
             database = DatabaseState(plan: plan, scenario: scenario, schedule: schedule, players: players)
         }
+        usesDatabase = database != nil
+        usesServingModel = serving != nil
     }
 
-    /// Whether the original plan's database, or the serving models, answer requests.
-    var usesDatabase: Bool { database != nil }
-    var usesServingModel: Bool { serving != nil }
+    /// Whether the original plan's database, or the serving models, answer requests: kept, not
+    /// asked of the optionals, whose test copies the whole state out (every request asks).
+    let usesDatabase: Bool
+    let usesServingModel: Bool
 }
