@@ -24,6 +24,9 @@ RUNS=${BENCH_RUNS:-3}
 LABEL=${BENCH_LABEL:-$(git rev-parse --short HEAD 2>/dev/null || echo unlabelled)}
 WORKLOADS=${BENCH_WORKLOADS:-"r1-100k r1-100k-c v115-10k v115-100k v115-1m v115-1m-sampled"}
 CSV=bench/results.csv
+# The last commit before the realism models: R1's cost then is the yardstick for what the
+# models cost a run that uses none of them.
+PRE_REALISM=7f5170a
 TIME=/usr/bin/time
 
 # name -> players, simulated hours, arguments to `synclab run` (or, for the C reference loop, to it)
@@ -31,6 +34,10 @@ workload() {
     case "$1" in
         r1-100k)   echo "100000 24 Scenarios/r1.json" ;;
         r1-100k-c) echo "100000 24 100000" ;;
+        # R1 on the sources before the realism models (commit 7f5170a, built here the way `make
+        # build` builds, its own Scenarios/r1.json): what R1 costs for the models it does not use.
+        # Not in the default list (the build takes a few minutes): BENCH_WORKLOADS="r1-100k r1-100k-pre-realism".
+        r1-100k-pre-realism) echo "100000 24 Scenarios/r1.json" ;;
         r1-1m)     echo "1000000 24 Scenarios/r1.json --clients 1000000" ;;
         v115-10k)  echo "10000 24 bench/v115-scaled.json --clients 10000 --duration 24h" ;;
         v115-100k) echo "100000 24 bench/v115-scaled.json --clients 100000 --duration 24h" ;;
@@ -83,6 +90,17 @@ for w in $WORKLOADS; do
     read -r players hours args <<<"$(workload "$w")"
     command=("$SYNCLAB" run)
     out=(--out "$tmp/report")
+    if [ "$w" = r1-100k-pre-realism ]; then
+        pre="$tmp/pre-realism"
+        mkdir -p "$pre"
+        git archive "$PRE_REALISM" | tar -x -C "$pre" 2> "$tmp/err" \
+            || { echo "  $w skipped: commit $PRE_REALISM not in this clone: $(head -1 "$tmp/err")" >&2; continue; }
+        echo "  $w: building $PRE_REALISM (a few minutes)" >&2
+        swift build -c release -Xswiftc -enable-testing --product synclab --package-path "$pre" > "$tmp/err" 2>&1 \
+            || { echo "  $w skipped: $PRE_REALISM did not build: $(tail -1 "$tmp/err")" >&2; continue; }
+        command=("$pre/.build/release/synclab" run)
+        args="$pre/$args"
+    fi
     if [ "$w" = r1-100k-c ]; then
         # The baseline x86-64 target at -O2, as the Swift release build is compiled.
         "${CC:-cc}" -O2 -o "$tmp/r1-reference" bench/reference/r1.c -lm 2> "$tmp/err" \
@@ -151,3 +169,4 @@ if [ -n "$r1" ] && [ -n "$reference" ]; then
     echo
     awk -v a="$r1" -v b="$reference" 'BEGIN { printf "R1 at 100k: %.2f s against the C reference loop'"'"'s %.2f s in the same run, %.2f times as fast\n", a, b, b / a }'
 fi
+ratio "R1 at 100k over the same on the sources before the realism models (target at most 1.10)" r1-100k r1-100k-pre-realism 7
