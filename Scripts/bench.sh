@@ -140,17 +140,17 @@ done
 
 echo
 echo "bench ($LABEL, median of $RUNS; written to $CSV; processor: $CPU)"
-printf '%-16s %9s %9s %9s %12s %12s %9s %7s %6s\n' workload players "wall s" "proc s" "fetches/s" "events/s" "peak MiB" threads load
+printf '%-20s %9s %9s %9s %12s %12s %9s %7s %6s\n' workload players "wall s" "proc s" "fetches/s" "events/s" "peak MiB" threads load
 for row in "${rows[@]}"; do
     IFS=, read -r _ _ w p _ _ s pw _ _ fs es m t ld _ <<<"$row"
-    printf '%-16s %9s %9s %9s %12s %12s %9s %7s %6s\n' "$w" "$p" "$s" "$pw" "$fs" "$es" "$m" "$t" "$ld"
+    printf '%-20s %9s %9s %9s %12s %12s %9s %7s %6s\n' "$w" "$p" "$s" "$pw" "$fs" "$es" "$m" "$t" "$ld"
 done
 echo
 echo "scaling (v1.1.5 with the release spike; cost = simulated wall time per player-hour)"
-printf '%-16s %9s %9s %16s\n' workload players "wall s" "µs/player·h"
+printf '%-20s %9s %9s %16s\n' workload players "wall s" "µs/player·h"
 for row in "${rows[@]}"; do
     IFS=, read -r _ _ w p _ _ s _ _ _ _ _ _ _ _ c _ <<<"$row"
-    case "$w" in v115-*) printf '%-16s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
+    case "$w" in v115-*) printf '%-20s %9s %9s %16s\n' "$w" "$p" "$s" "$c" ;; esac
 done
 ratio() {   # ratio NAME A B TEXT: prints TEXT with A's time over B's when both ran
     local a b
@@ -160,7 +160,7 @@ ratio() {   # ratio NAME A B TEXT: prints TEXT with A's time over B's when both 
     return 0
 }
 echo
-ratio "v115-pausing 170k x 6 h, one thread over two (target at least 1.7)" v115-pausing-t1 v115-pausing-t2 7
+ratio "v115-pausing 170k x 6 h, one thread over two (target at least 1.8)" v115-pausing-t1 v115-pausing-t2 7
 ratio "  the same, whole process (load and reports too)" v115-pausing-t1 v115-pausing-t2 8
 ratio "fleet day, cost per player-hour at 1M over 100k (target at most 1.25)" v115-fleet-1m v115-fleet-100k 16
 r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')

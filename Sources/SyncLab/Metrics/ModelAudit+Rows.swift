@@ -83,21 +83,37 @@ public enum ModelAudit {
         var uplink: [Int64], downlink: [Int64]
     }
 
-    static func delayLaw(_ link: LinkProfile, seed: UInt64, index: Int) -> DelayLaw {
+    /// `throughProcess`: every draw through the link's delay process, as for a process with
+    /// memory (tests: the independent link's direct draws equal it).
+    static func delayLaw(_ link: LinkProfile, seed: UInt64, index: Int, throughProcess: Bool = false) -> DelayLaw {
         var rng = RandomStream(seed: seed, purpose: purpose, entity: UInt64(index))
         var up: [Int64] = [], down: [Int64] = []
         up.reserveCapacity(monteCarloDraws)
         down.reserveCapacity(monteCarloDraws)
-        for m in 0..<monteCarloDraws {
-            var memory = LinkMemory()
-            let player = UInt64.max - UInt64(m)
-            // Held at the link's floors, as the world holds its delays.
-            up.append(link.floored(Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero,
-                                                                                player: player, seed: seed, &rng)), .uplink))
-            down.append(link.floored(Distribution.duration(link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero,
-                                                                                  player: player, seed: seed, &rng)), .downlink))
+        let (upFloor, downFloor) = (link.floor(.uplink), link.floor(.downlink))
+        if link.hasIndependentDelays && !throughProcess {
+            // What `IndependentDelays` draws, from its laws directly: the same draws from the same
+            // stream, without a call through the process per draw (most of the audit's fixed cost
+            // in an idealised run).
+            let (upLaw, downLaw) = (link.distribution(.uplink), link.distribution(.downlink))
+            for _ in 0..<monteCarloDraws {
+                up.append(max(upFloor, upLaw.sampleDuration(&rng)))
+                down.append(max(downFloor, downLaw.sampleDuration(&rng)))
+            }
+        } else {
+            for m in 0..<monteCarloDraws {
+                var memory = LinkMemory()
+                let player = UInt64.max - UInt64(m)
+                // Held at the link's floors, as the world holds its delays.
+                up.append(max(upFloor, Distribution.duration(link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero,
+                                                                                    player: player, seed: seed, &rng))))
+                down.append(max(downFloor, Distribution.duration(link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero,
+                                                                                        player: player, seed: seed, &rng))))
+            }
         }
-        return DelayLaw(uplink: up.sorted(), downlink: down.sorted())
+        RadixSort.sort(&up)
+        RadixSort.sort(&down)
+        return DelayLaw(uplink: up, downlink: down)
     }
 
     /// Pairs per gap in the Monte Carlo of the lag-1 correlation.
@@ -106,15 +122,25 @@ public enum ModelAudit {
     /// The correlation of the log-uplinks of fresh players' first request and a request `gap`
     /// later (a downlink drawn between them, as in the world), by Monte Carlo on a stream of its
     /// own (`point` keys it).
-    static func lagCorrelation(_ link: LinkProfile, gap: Int64, seed: UInt64, index: Int, point: Int) -> Double {
+    static func lagCorrelation(_ link: LinkProfile, gap: Int64, seed: UInt64, index: Int, point: Int,
+                               throughProcess: Bool = false) -> Double {
         var rng = RandomStream(seed: seed, purpose: purpose, entity: UInt64(index) | UInt64(point + 1) << 32)
         var pairs = PairMoments()
+        let direct = link.hasIndependentDelays && !throughProcess   // as in `delayLaw`
+        let (upLaw, downLaw) = (link.distribution(.uplink), link.distribution(.downlink))
         for m in 0..<pairDraws {
-            var memory = LinkMemory()
-            let player = UInt64.max - UInt64(m)
-            let u = link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
-            _ = link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
-            let next = link.correlation.delay(.uplink, on: link, memory: &memory, at: SimTime(ns: gap), player: player, seed: seed, &rng)
+            let u: Double, next: Double
+            if direct {
+                u = upLaw.sample(&rng)
+                _ = downLaw.sample(&rng)
+                next = upLaw.sample(&rng)
+            } else {
+                var memory = LinkMemory()
+                let player = UInt64.max - UInt64(m)
+                u = link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
+                _ = link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
+                next = link.correlation.delay(.uplink, on: link, memory: &memory, at: SimTime(ns: gap), player: player, seed: seed, &rng)
+            }
             let a = AuditCounters.scaledLog(link.floored(Distribution.duration(u), .uplink))
             let b = AuditCounters.scaledLog(link.floored(Distribution.duration(next), .uplink))
             if a != .min && b != .min { pairs.add(a, b) }

@@ -257,6 +257,33 @@ import SyncLabKernel
         #expect(abs(flat.expected) < 5 / m.squareRoot() && abs(flat.perPair - 1) < 0.01, "\(flat)")
     }
 
+    /// A link of independent draws has its law drawn straight from its distributions, not through
+    /// the delay process: the same values from the same stream, so the same rows. Checked on a
+    /// lognormal with a floor above some draws, a uniform and the LTE preset's mixtures.
+    @Test func independentLinksDrawTheirLawDirectly() {
+        var mixture = LinkPresets.named("lte")!
+        mixture.correlation = IndependentDelays()
+        var lognormal = mixture
+        lognormal.uplink = .lognormal(median: 40e6, sigma: 0.5)
+        lognormal.downlink = .lognormal(median: 60e6, sigma: 0.5)
+        lognormal.uplinkFloor = 30_000_000
+        var uniform = lognormal
+        uniform.uplink = .uniform(min: 10e6, max: 90e6)
+        uniform.uplinkFloor = 0
+        if case .lognormalMixture = mixture.uplink {} else { Issue.record("the LTE preset's uplink is no longer a mixture") }
+        for link in [lognormal, uniform, mixture] {
+            #expect(link.hasIndependentDelays)
+            let direct = ModelAudit.delayLaw(link, seed: 3, index: 1)
+            let process = ModelAudit.delayLaw(link, seed: 3, index: 1, throughProcess: true)
+            #expect(direct.uplink == process.uplink && direct.downlink == process.downlink, "\(link.name)")
+            let r = ModelAudit.lagCorrelation(link, gap: 0, seed: 3, index: 1, point: 0)
+            let rProcess = ModelAudit.lagCorrelation(link, gap: 0, seed: 3, index: 1, point: 0, throughProcess: true)
+            #expect(r.bitPattern == rProcess.bitPattern, "\(link.name)")
+        }
+        // The floor held: the lognormal's uplink law starts at it.
+        #expect(ModelAudit.delayLaw(lognormal, seed: 3, index: 1).uplink.first == 30_000_000)
+    }
+
     /// The correlation row, end to end on recommended's LTE (AR(1), τ 2 s, three probes back to
     /// back, refetches minutes apart): it holds against the link as run, and fails against the
     /// same marginals drawn independently or forgetting 1,000 times more slowly.
