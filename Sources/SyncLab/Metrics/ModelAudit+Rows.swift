@@ -596,37 +596,36 @@ public enum ModelAudit {
         let step = Double(sync.stepAbove)
         var expected = 0.0, variance = 0.0, allowance = 0.0
         // The chance of a step at each minute boundary the counts need (a boundary ends one
-        // minute and starts the next), with its Monte Carlo standard error: each link's on its
-        // own stream, the links at once.
+        // minute and starts the next), with its Monte Carlo standard error: each link's errors
+        // on its own stream, and every (link, boundary) pair on its own, all at once (a day's
+        // boundaries on three links were the last second of a run on one core).
         let keys = a.firstCorrections.keys.sorted()
         let links = Array(Set(keys.map { $0 >> 32 })).sorted()
-        let chancesByLink = concurrentMap(links.count) { i -> [Int: (Double, Double)] in
-            let link = links[i]
-            var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(link))
-            let errors = (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[link])) }
-            func chance(_ t: Double) -> (Double, Double) {
-                let mean = offset.0 + drift.0 * 1e-6 * t, sd = (offset.1 * offset.1 + (drift.1 * 1e-6 * t) * (drift.1 * 1e-6 * t)).squareRoot()
-                var sum = 0.0, squares = 0.0
-                for e in errors {
-                    let g = sd > 0 ? 1 - normalCDF((step - mean - e) / sd) + normalCDF((-step - mean - e) / sd) : (abs(mean + e) > step ? 1 : 0)
-                    sum += g
-                    squares += g * g
-                }
-                let m = sum / Double(draws)
-                return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
-            }
-            var chances: [Int: (Double, Double)] = [:]
-            for key in keys where key >> 32 == link {
-                let minute = key & 0xFFFF_FFFF
-                for boundary in [minute, minute + 1] where chances[boundary] == nil { chances[boundary] = chance(Double(boundary) * 6e10) }
-            }
-            return chances
+        let errorsByLink = concurrentMap(links.count) { i -> [Double] in
+            var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(links[i]))
+            return (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[links[i]])) }
         }
+        @Sendable func chance(_ t: Double, _ errors: [Double]) -> (Double, Double) {
+            let mean = offset.0 + drift.0 * 1e-6 * t, sd = (offset.1 * offset.1 + (drift.1 * 1e-6 * t) * (drift.1 * 1e-6 * t)).squareRoot()
+            var sum = 0.0, squares = 0.0
+            for e in errors {
+                let g = sd > 0 ? 1 - normalCDF((step - mean - e) / sd) + normalCDF((-step - mean - e) / sd) : (abs(mean + e) > step ? 1 : 0)
+                sum += g
+                squares += g * g
+            }
+            let m = sum / Double(draws)
+            return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
+        }
+        // Every boundary the counts need, as a key (link << 32 | minute), each once.
+        let boundaries = Array(Set(keys.flatMap { [$0, $0 + 1] })).sorted()
+        let chanceList = concurrentMap(boundaries.count, blocks: 64) { k -> (Double, Double) in
+            let link = boundaries[k] >> 32
+            return chance(Double(boundaries[k] & 0xFFFF_FFFF) * 6e10, errorsByLink[links.firstIndex(of: link)!])
+        }
+        let chances = Dictionary(uniqueKeysWithValues: zip(boundaries, chanceList))
         for key in keys {
             let count = Double(a.firstCorrections[key]!)
-            let link = key >> 32, minute = key & 0xFFFF_FFFF
-            let chances = chancesByLink[links.firstIndex(of: link)!]
-            let (lo, loError) = chances[minute]!, (hi, hiError) = chances[minute + 1]!
+            let (lo, loError) = chances[key]!, (hi, hiError) = chances[key + 1]!
             let p = (lo + hi) / 2
             expected += count * p
             variance += count * p * (1 - p)
