@@ -27,7 +27,11 @@ public enum ModelAudit {
         if let serving, !serving.clocks.isEmpty { parts.append { serverClockRows(scenario, serving) } }
         if let wakes = scenario.devices.events.standbyWakes, wakes.script == nil { parts.append { standbyRows(wakes, audit, seed: scenario.seed) } }
         if let lifecycle = scenario.devices.events.lifecycle { parts.append { lifecycleRows(scenario, lifecycle, audit) } }
-        if let sync = scenario.devices.events.wallClockSync { parts.append { wallClockRows(scenario, sync, audit) } }
+        if let sync = scenario.devices.events.wallClockSync {
+            // Worked out before the parts, on every core (within a part it would run on one).
+            let chances = wallClockStepChances(scenario, sync, audit)
+            parts.append { wallClockRows(scenario, sync, audit, chances: chances) }
+        }
         let all = parts
         return concurrentMap(all.count) { all[$0]() }.flatMap { $0 }
     }
@@ -568,7 +572,10 @@ public enum ModelAudit {
     /// when |estimate| > stepAbove; with O and r normal (or constant), O + r·t is normal, and the
     /// chance is averaged over a Monte Carlo of e (half the link's asymmetry, or the drawn law).
     /// Only where nothing else moves the clock before its first correction.
-    static func wallClockRows(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters) -> [AuditRow] {
+    /// The wall clock's rows. `chances`: the step chances worked out beforehand
+    /// (`wallClockStepChances`; nil: worked out here).
+    static func wallClockRows(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters,
+                              chances given: StepChances? = nil) -> [AuditRow] {
         var rows: [AuditRow] = []
         let model = "wall clock"
         let phones = Double(scenario.population.players), hours = Double(scenario.duration) / 3.6e12
@@ -580,6 +587,31 @@ public enum ModelAudit {
                                  tolerance: (z * (phones * f * (1 - f)).squareRoot() + 0.5) / (phones * hours),
                                  samples: Int(a.wallCorrections)))
         }
+        guard let chances = given ?? wallClockStepChances(scenario, sync, a) else { return rows }
+        var expected = 0.0, variance = 0.0, allowance = 0.0
+        for key in a.firstCorrections.keys.sorted() {
+            let count = Double(a.firstCorrections[key]!)
+            let (lo, loError) = chances[key]!, (hi, hiError) = chances[key + 1]!
+            let p = (lo + hi) / 2
+            expected += count * p
+            variance += count * p * (1 - p)
+            allowance += count * (abs(hi - lo) / 2 + z * max(loError, hiError))
+        }
+        let n = Double(a.firstCorrections.values.reduce(0, +))
+        rows.append(AuditRow(model: model, figure: "firstCorrectionStepShare", expected: expected / n,
+                             realised: Double(a.firstCorrectionSteps) / n,
+                             tolerance: (z * variance.squareRoot() + allowance + 0.5) / n, samples: Int(n)))
+        return rows
+    }
+
+    /// Per minute boundary a first correction's count needs, keyed link << 32 | minute (a
+    /// boundary ends one minute and starts the next): the chance of a step there and its Monte
+    /// Carlo standard error. Nil when the step share has no row: too few first corrections, or
+    /// a clock the closed form does not cover (wander, leap second, reboots, changes by hand).
+    typealias StepChances = [Int: (chance: Double, error: Double)]
+
+    static func wallClockStepChances(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync,
+                                     _ a: AuditCounters) -> StepChances? {
         let events = scenario.devices.events
         func normal(_ d: Distribution) -> (Double, Double)? {
             switch d {
@@ -591,14 +623,12 @@ public enum ModelAudit {
         let firsts = a.firstCorrections.values.reduce(0, +)
         guard firsts >= 30, sync.wander == nil, scenario.server.leapSecond == nil, events.reboots == nil,
               events.wallClockChanges == nil, events.tampering == nil,
-              let offset = normal(scenario.devices.wallClockOffset), let drift = normal(scenario.devices.driftPPM) else { return rows }
+              let offset = normal(scenario.devices.wallClockOffset), let drift = normal(scenario.devices.driftPPM) else { return nil }
         let draws = 10_000
         let step = Double(sync.stepAbove)
-        var expected = 0.0, variance = 0.0, allowance = 0.0
-        // The chance of a step at each minute boundary the counts need (a boundary ends one
-        // minute and starts the next), with its Monte Carlo standard error: each link's errors
-        // on its own stream, and every (link, boundary) pair on its own, all at once (a day's
-        // boundaries on three links were the last second of a run on one core).
+        // Each link's errors on its own stream, then every (link, boundary) pair on its own, all
+        // at once: called outside the rows' own parallel parts (a parallel map inside one runs on
+        // one core), as a day's boundaries on three links were the last fifth of a second of a run.
         let keys = a.firstCorrections.keys.sorted()
         let links = Array(Set(keys.map { $0 >> 32 })).sorted()
         let errorsByLink = concurrentMap(links.count) { i -> [Double] in
@@ -616,25 +646,11 @@ public enum ModelAudit {
             let m = sum / Double(draws)
             return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
         }
-        // Every boundary the counts need, as a key (link << 32 | minute), each once.
         let boundaries = Array(Set(keys.flatMap { [$0, $0 + 1] })).sorted()
-        let chanceList = concurrentMap(boundaries.count, blocks: 64) { k -> (Double, Double) in
+        let chanceList = concurrentMap(boundaries.count, blocks: 64) { k -> (chance: Double, error: Double) in
             let link = boundaries[k] >> 32
             return chance(Double(boundaries[k] & 0xFFFF_FFFF) * 6e10, errorsByLink[links.firstIndex(of: link)!])
         }
-        let chances = Dictionary(uniqueKeysWithValues: zip(boundaries, chanceList))
-        for key in keys {
-            let count = Double(a.firstCorrections[key]!)
-            let (lo, loError) = chances[key]!, (hi, hiError) = chances[key + 1]!
-            let p = (lo + hi) / 2
-            expected += count * p
-            variance += count * p * (1 - p)
-            allowance += count * (abs(hi - lo) / 2 + z * max(loError, hiError))
-        }
-        let n = Double(firsts)
-        rows.append(AuditRow(model: model, figure: "firstCorrectionStepShare", expected: expected / n,
-                             realised: Double(a.firstCorrectionSteps) / n,
-                             tolerance: (z * variance.squareRoot() + allowance + 0.5) / n, samples: Int(firsts)))
-        return rows
+        return Dictionary(uniqueKeysWithValues: zip(boundaries, chanceList))
     }
 }
