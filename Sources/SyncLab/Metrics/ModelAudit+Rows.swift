@@ -572,8 +572,7 @@ public enum ModelAudit {
     /// when |estimate| > stepAbove; with O and r normal (or constant), O + r·t is normal, and the
     /// chance is averaged over a Monte Carlo of e (half the link's asymmetry, or the drawn law).
     /// Only where nothing else moves the clock before its first correction.
-    /// The wall clock's rows. `chances`: the step chances worked out beforehand
-    /// (`wallClockStepChances`; nil: worked out here).
+    /// `chances`: the step chances, worked out beforehand (`wallClockStepChances`; nil: here).
     static func wallClockRows(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters,
                               chances given: StepChances? = nil) -> [AuditRow] {
         var rows: [AuditRow] = []
