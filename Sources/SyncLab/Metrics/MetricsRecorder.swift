@@ -130,7 +130,7 @@ struct MetricsRecorder {
     /// so a copied world would otherwise count in both): called before a world runs.
     mutating func ensureUniqueTables() {
         shown.ensureUniqueStore()
-        if !isKnownUniquelyReferenced(&requestsPerSecond) { requestsPerSecond = requestsPerSecond.copy() }
+        if !requestsPerSecond.isUnique() { requestsPerSecond = requestsPerSecond.copy() }
         if !isKnownUniquelyReferenced(&roundTrip) { roundTrip = roundTrip.copy() }
         if !isKnownUniquelyReferenced(&fetchSyncError) { fetchSyncError = fetchSyncError.copy() }
         if !isKnownUniquelyReferenced(&errors) { errors = errors.copy() }

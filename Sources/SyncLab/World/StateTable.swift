@@ -1,16 +1,34 @@
 import SyncLabKernel
 
 /// A fixed-size table of values the event loop reads and writes in place: one heap block, no
-/// per-access uniqueness or bounds check, no copy of an element to read one field.
+/// per-access uniqueness check, no copy of an element to read one field.
 ///
 /// An `Array` inside the world would make every `clients[c].field = x` pay a copy-on-write and
-/// a bounds check, and reading a link profile would copy it with its reference counts. The
-/// table is a reference; the world keeps value semantics by copying it before mutating when it is shared
+/// a bounds check, and reading a link profile would copy it with its reference counts. Copies of
+/// a table share its block, as references do (a write through any of them is seen by all); the
+/// world keeps value semantics by copying the block before mutating when it is shared
 /// (`World.ensureUniqueState`). Every index is checked, in release builds too: an index out of
 /// range would otherwise write into another player's state or another allocation, silently.
-/// The check is one unsigned compare; it costs R1 3% of its instructions, a realistic run under
-/// half a percent (docs/safety.md).
-final class StateTable<Element>: RandomAccessCollection {
+///
+/// The table is a value holding the block's address and size beside the object that owns the
+/// block. An event handler reaches a player's fields through the world it mutates in place, so
+/// the check of an index reads the size from the world itself, which no write to a player's
+/// state can change: the compiler may check an index once for several fields, where it had to
+/// read the size again after every write, and it reads no object to find the block
+/// (docs/safety.md gives the cost).
+struct StateTable<Element>: RandomAccessCollection {
+    /// Owns the block: freed when the last table sharing it goes.
+    final class Storage {
+        let base: UnsafeMutablePointer<Element>
+        let count: Int
+        init(base: UnsafeMutablePointer<Element>, count: Int) { (self.base, self.count) = (base, count) }
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    private var storage: Storage
     @usableFromInline let base: UnsafeMutablePointer<Element>
     let count: Int
 
@@ -19,7 +37,9 @@ final class StateTable<Element>: RandomAccessCollection {
     init(_ elements: [Element]) {
         count = elements.count
         base = StateTable.allocate(count)
-        elements.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: count) }
+        let (b, n) = (base, count)
+        elements.withUnsafeBufferPointer { b.initialize(from: $0.baseAddress!, count: n) }
+        storage = Storage(base: base, count: count)
     }
 
     /// A table of `count` elements, element k made by `make(k)` in place.
@@ -27,6 +47,7 @@ final class StateTable<Element>: RandomAccessCollection {
         self.count = count
         base = StateTable.allocate(count)
         for k in 0..<count { (base + k).initialize(to: make(k)) }
+        storage = Storage(base: base, count: count)
     }
 
     private static func allocate(_ count: Int) -> UnsafeMutablePointer<Element> {
@@ -35,13 +56,13 @@ final class StateTable<Element>: RandomAccessCollection {
             .bindMemory(to: Element.self, capacity: Swift.max(count, 1))
     }
 
-    deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
-    }
-
     /// An independent table with the same contents.
     func copy() -> StateTable { StateTable(count: count) { self[$0] } }
+
+    /// Whether no other table shares this one's block (then writing to it changes no other).
+    mutating func isUnique() -> Bool {
+        isKnownUniquelyReferenced(&storage)
+    }
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
@@ -51,7 +72,7 @@ final class StateTable<Element>: RandomAccessCollection {
             precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "state table index out of range")
             return UnsafePointer(base + i)
         }
-        @inline(__always) unsafeMutableAddress {
+        @inline(__always) nonmutating unsafeMutableAddress {
             precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "state table index out of range")
             return base + i
         }

@@ -103,7 +103,7 @@ public struct World {
     /// A copied world shares its state tables and the recorder's: the copy being run takes its
     /// own first.
     mutating func ensureUniqueState() {
-        if !isKnownUniquelyReferenced(&clients) { clients = clients.copy() }
+        if !clients.isUnique() { clients = clients.copy() }
         measure.recorder.ensureUniqueTables()
         if let link = fleet, link.ownsCoordinator, !isKnownUniquelyReferenced(&fleet!.coordinator) {
             fleet!.coordinator = link.coordinator.copy()

@@ -29,6 +29,26 @@ import SyncLabKernel
         #expect(StateTable([Int]()).isEmpty)
     }
 
+    /// Copies of a table share its block, as a reference would: a write through one is seen by
+    /// the other, and the block is unique again once the other copy is gone.
+    @Test func copiesOfATableShareItsBlockUntilCopied() {
+        var table = StateTable([1, 2, 3])
+        let alone = table.isUnique()
+        #expect(alone)
+        do {
+            let shared = table
+            shared[0] = 7
+            let sharing = table.isUnique()
+            #expect(!sharing && table[0] == 7)
+        }
+        let aloneAgain = table.isUnique()
+        #expect(aloneAgain)
+        let own = table.copy()
+        own[1] = 9
+        let stillAlone = table.isUnique()
+        #expect(table[1] == 2 && stillAlone)
+    }
+
     /// A table made element by element in its own block holds what one made from an array does,
     /// each element made once, in order; and it starts on a cache line like any other.
     @Test func aTableMadeInPlaceHoldsTheSameElements() {
