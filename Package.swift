@@ -28,8 +28,9 @@ let package = Package(
         .target(name: "SyncLabKernel", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // The lab: scenario input, the models, client design plug-ins, the world, metrics. The
         // shipped scenarios are its resources (`ShippedScenarios`), so they load on a device or
-        // in an app's test bundle; the repository's `Scenarios` is a link to that folder.
-        .target(name: "SyncLab", dependencies: ["SyncLabKernel"], resources: [.copy("Resources/Scenarios")]),
+        // in an app's test bundle; the repository's `Scenarios` is a link to that folder. The
+        // correlated presets' quantile tables are built ahead (`ShippedQuantileTables`).
+        .target(name: "SyncLab", dependencies: ["SyncLabKernel"], resources: [.copy("Resources/Scenarios"), .copy("Resources/QuantileTables")]),
         // Pure renderers: Markdown, CSV, JSON. They read results; they never run anything.
         .target(name: "SyncLabReports", dependencies: ["SyncLab", "SyncLabKernel"]),
         // Command line: argument parsing and the only code that touches the file system.

@@ -43,6 +43,13 @@ public struct MixtureQuantileTable: Sendable {
         }
     }
 
+    /// A table of values already worked out for `mixture` (`ShippedQuantileTables`).
+    init(_ mixture: LognormalMixture, logQuantiles: [Double]) {
+        precondition(logQuantiles.count == Self.intervals + 1, "a quantile table has one value per grid point")
+        self.mixture = mixture
+        self.logQuantiles = logQuantiles
+    }
+
     /// The table for a direction's law `d` (nil unless a lognormal mixture): `current` when it is
     /// already that mixture's, else the shared one. What a delay process prepared for a link keeps.
     static func table(for d: Distribution, keeping current: MixtureQuantileTable?) -> MixtureQuantileTable? {
@@ -50,14 +57,20 @@ public struct MixtureQuantileTable: Sendable {
         return current?.mixture == mixture ? current : shared(mixture)
     }
 
-    /// `mixture`'s table, built at most once per process while it stays in the cache: a
-    /// table costs about 0.15 s of CPU, and every load of a scenario asks for its links' tables
-    /// (the test suite loads the same presets hundreds of times). The table is a function of the
-    /// mixture, so a cached copy holds the same bits as a new one.
+    /// `mixture`'s table: the shipped one for a correlated preset's law (`ShippedQuantileTables`),
+    /// else built at most once per process while it stays in the cache. A table costs about
+    /// 0.1 s of CPU to build, and every load of a scenario asks for its links' tables (the test
+    /// suite loads the same presets hundreds of times). The table is a function of the mixture,
+    /// so a shipped or cached copy holds the same bits as a new one.
     public static func shared(_ mixture: LognormalMixture) -> MixtureQuantileTable {
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let table = cache.tables[mixture] { return table }
+        if let shipped = ShippedQuantileTables.logQuantiles(for: mixture) {
+            let table = MixtureQuantileTable(mixture, logQuantiles: shipped)
+            cache.tables[mixture] = table
+            return table
+        }
         // Bounded: a sweep over link parameters meets a new mixture per variant (64 KiB each).
         if cache.tables.count >= Cache.capacity { cache.tables.removeAll() }
         let table = MixtureQuantileTable(mixture)
