@@ -36,8 +36,8 @@ public struct MixtureQuantileTable: Sendable {
         self.mixture = mixture
         // Each grid point is its own root search, so the points are shared out over the cores
         // in blocks: the same bits in the same places, in half the time on two cores. (A run
-        // builds its links' tables before it starts, about 0.1 s of CPU each, whatever its
-        // number of threads.)
+        // builds the tables it does not find shipped before it starts, about 0.15 s of CPU
+        // each, whatever its number of threads.)
         logQuantiles = concurrentMap(Self.intervals + 1, blocks: 16) { k in
             DeterministicMath.log(Self.exactQuantile(mixture, at: Self.gridPoint(k)))
         }
@@ -59,7 +59,7 @@ public struct MixtureQuantileTable: Sendable {
 
     /// `mixture`'s table: the shipped one for a correlated preset's law (`ShippedQuantileTables`),
     /// else built at most once per process while it stays in the cache. A table costs about
-    /// 0.1 s of CPU to build, and every load of a scenario asks for its links' tables (the test
+    /// 0.15 s of CPU to build, and every load of a scenario asks for its links' tables (the test
     /// suite loads the same presets hundreds of times). The table is a function of the mixture,
     /// so a shipped or cached copy holds the same bits as a new one.
     public static func shared(_ mixture: LognormalMixture) -> MixtureQuantileTable {
