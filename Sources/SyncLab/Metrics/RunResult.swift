@@ -417,28 +417,56 @@ public enum Simulation {
         }
         let end = SimTime(ns: scenario.duration)
         advance(from: reached, to: end, scenario: scenario, stops: stops, progress: progress, runAll: runAll)
-        var recorder = shards[0].world.completedRecorder()
-        var events = shards[0].world.loop.queue.scheduledCount
-        for shard in shards.dropFirst() {
-            recorder.merge(shard.world.completedRecorder())
-            events += shard.world.loop.queue.scheduledCount
-        }
+        // Each shard's world goes as soon as its records are out: the merge and the rows after
+        // it then take memory the players' state and queues have given back, not memory on top.
+        let files = shards[0].world.server.store.files
+        var recorder = shards[0].finish()
+        for shard in shards.dropFirst() { recorder.merge(shard.finish()) }
         if let coordinator { recorder.mergeFleet(coordinator.fleetRecords) }
-        var result = recorder.finish(eventsScheduled: events, files: shards[0].world.server.store.files)
+        var result = recorder.records.finish(eventsScheduled: recorder.events, files: files)
         result.shards = shards.count
         result.fleetExchanges = coordinator?.exchanges ?? 0
         result.shardWaits = coordinator?.waits ?? 0
         result.eventsWhileWaiting = coordinator?.eventsWhileWaiting ?? 0
-        result.samplesWorkedPast = shards.reduce(0) { $0 + $1.world.executor.samplesWorkedPast }
-        result.samplesLeftForLater = shards.reduce(0) { $0 + $1.world.executor.samplesLeftForLater }
+        result.samplesWorkedPast = recorder.samplesWorkedPast
+        result.samplesLeftForLater = recorder.samplesLeftForLater
         return result
     }
 }
 
 /// One shard's world, handed to one thread at a time.
 final class ShardBox: @unchecked Sendable {
-    var world: World
+    /// Nil once the shard is finished (`finish`).
+    var world: World!
     init(_ world: World) { self.world = world }
+
+    /// What the run's results need of a finished shard: its records and counts.
+    struct Finished {
+        var records: MetricsRecorder
+        var events: UInt64
+        var samplesWorkedPast: UInt64
+        var samplesLeftForLater: UInt64
+
+        /// Adds another shard's records and counts.
+        mutating func merge(_ o: Finished) {
+            records.merge(o.records)
+            events += o.events
+            samplesWorkedPast += o.samplesWorkedPast
+            samplesLeftForLater += o.samplesLeftForLater
+        }
+
+        mutating func mergeFleet(_ fleet: MetricsRecorder) { records.mergeFleet(fleet) }
+    }
+
+    /// The shard's records and counts; its world, with its players' state and its queue, is
+    /// let go (the records' tables, which the world shared, stay with them).
+    func finish() -> Finished {
+        let done = Finished(records: world.completedRecorder(), events: world.loop.queue.scheduledCount,
+                            samplesWorkedPast: world.executor.samplesWorkedPast,
+                            samplesLeftForLater: world.executor.samplesLeftForLater)
+        world = nil
+        return done
+    }
 
     /// `count` shards, world k made by `make(k)`, concurrently when there are several.
     static func build(_ count: Int, _ make: @Sendable (Int) -> World) -> [ShardBox] {
