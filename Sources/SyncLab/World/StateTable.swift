@@ -28,7 +28,7 @@ struct StateTable<Element>: RandomAccessCollection {
         }
     }
 
-    private var storage: Storage
+    private(set) var storage: Storage
     @usableFromInline let base: UnsafeMutablePointer<Element>
     let count: Int
 

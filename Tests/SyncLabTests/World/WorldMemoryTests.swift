@@ -18,6 +18,28 @@ import SyncLabKernel
         #expect(Scenario.bytesPerPlayer <= measured + 128, "\(parts)")   // and not far above it
     }
 
+    /// A finished shard hands over its records and lets its world go, so the players' state is
+    /// freed before the shards' records are merged (`Simulation.run`): what the records hold
+    /// is the world's own, and the block of the players' state has no owner left.
+    @Test func aFinishedShardLetsItsPlayersGo() throws {
+        var scenario = try DeterminismTests.shipped("v115-uptime.json")
+        scenario.population.players = 40
+        scenario.duration = 20 * .minute
+        let shard = ShardBox(World(scenario: scenario))
+        shard.world.run(until: SimTime(ns: scenario.duration))
+        weak var players = shard.world.clients.storage
+        #expect(players != nil)
+        let expected = shard.world.finish()
+        let events = shard.world.loop.queue.scheduledCount
+        let done = shard.finish()
+        #expect(shard.world == nil)
+        #expect(players == nil)
+        #expect(done.events == events && events > 0)
+        let got = done.records.finish(eventsScheduled: done.events, files: [])
+        #expect(got.samples == expected.samples && got.samples > 0)
+        #expect(got.clientError == expected.clientError && got.responses == expected.responses)
+    }
+
     /// A player's state fills whole cache lines, and what a sample reads (with the reference
     /// clocks' anchors) fits in the first four: the event loop at a million players waits on
     /// the lines it loads (see `World.prefetchPlayer`).
