@@ -129,30 +129,50 @@ public struct ShowBin: Sendable, Equatable {
 final class ShowStore: @unchecked Sendable {
     /// Offsets a cell keeps one by one before it counts them in bins.
     static let exactLimit = ShowBins.exactViewers
-    /// Exact values go in chunks of 15 plus a link to the cell's next chunk; 8,192 chunks a page.
-    static let values = 15
-    static let chunkSlots = 16
+    /// Exact values go as zigzag varints (7 bits a byte: an offset within ±17 s takes 5 bytes,
+    /// within ±36 min 6, not 8) in a chain of 128-byte chunks, each a link to the cell's next
+    /// chunk (−1: none) and 124 bytes of values, which may run on into the next chunk.
+    /// 8,192 chunks a page.
+    static let chunkBytes = 128
+    static let chunkData = chunkBytes - 4
     static let chunkPageShift = 13
-    /// Binned cells: a table of 64-bin pages per cell, pages made only where a show falls.
+    /// Bytes an exact value takes with its share of the links, for the memory estimate: a day of
+    /// ten million v1.1.5 players kept 28.4 million values in 1.22 million chunks a shard, 5.3
+    /// bytes a value.
+    static let exactValueBytesEstimate = 5.5
+    /// Binned cells: a table of 64-bin pages per cell, pages made only where a show falls. A
+    /// page counts in bytes (64 B, one cache line) until one of its bins passes 255, then in
+    /// 32-bit words: most pages of a day's change hold a few shows a bin (its viewers spread
+    /// over minutes to hours), so counting them in words spent three bytes in four on zeros.
     static let binShift = 6
     static let binsPerPage = 1 << binShift
     static let pagesPerTable = (ShowBins.count + binsPerPage - 1) / binsPerPage
-    static let binPagesPerBlock = 2_048
+    static let narrowPagesPerBlock = 2_048
+    static let widePagesPerBlock = 256
+    /// A table entry: no page yet, a byte page's index (≥ 0), or a word page's (`wideEntry`).
+    static let noPage: Int32 = -1
+    @inline(__always) static func wideEntry(_ page: Int) -> Int32 { Int32(-2 - page) }
 
     @exclusivity(unchecked) private var counts: [UInt32]
     @exclusivity(unchecked) private var lows: [Int64]
     @exclusivity(unchecked) private var highs: [Int64]
     @exclusivity(unchecked) private var head: [Int32]
     @exclusivity(unchecked) private var tail: [Int32]
+    /// Bytes written into each cell's tail chunk.
+    @exclusivity(unchecked) private var tailFill: [UInt8]
     /// Start of the cell's page table in `tables`, or −1 while it keeps exact values.
     @exclusivity(unchecked) private var table: [Int32]
-    @exclusivity(unchecked) private var chunkPages: [UnsafeMutablePointer<Int64>] = []
+    @exclusivity(unchecked) private var chunkPages: [UnsafeMutableRawPointer] = []
     @exclusivity(unchecked) private var chunks = 0
     /// Chunks given back by cells that switched to bins, reused before new ones.
     @exclusivity(unchecked) private var freeChunks: [Int32] = []
     @exclusivity(unchecked) private var tables: [Int32] = []
-    @exclusivity(unchecked) private var binBlocks: [UnsafeMutablePointer<UInt32>] = []
-    @exclusivity(unchecked) private var binPages = 0
+    @exclusivity(unchecked) private var narrowBlocks: [UnsafeMutablePointer<UInt8>] = []
+    @exclusivity(unchecked) private var narrowPages = 0
+    /// Byte pages given back when they widened, zeroed, reused before new ones.
+    @exclusivity(unchecked) private var freeNarrowPages: [Int32] = []
+    @exclusivity(unchecked) private var wideBlocks: [UnsafeMutablePointer<UInt32>] = []
+    @exclusivity(unchecked) private var widePages = 0
 
     init(cells: Int) {
         counts = [UInt32](repeating: 0, count: cells)
@@ -161,52 +181,104 @@ final class ShowStore: @unchecked Sendable {
         head = [Int32](repeating: -1, count: cells)
         tail = head
         table = head
+        tailFill = [UInt8](repeating: 0, count: cells)
     }
 
     deinit {
         for page in chunkPages { page.deallocate() }
-        for block in binBlocks { block.deallocate() }
+        for block in narrowBlocks { block.deallocate() }
+        for block in wideBlocks { block.deallocate() }
     }
 
     func copy() -> ShowStore {
         let other = ShowStore(cells: 0)
         other.counts = counts; other.lows = lows; other.highs = highs
-        other.head = head; other.tail = tail; other.table = table
-        let chunkPageSlots = ShowStore.chunkSlots << ShowStore.chunkPageShift
+        other.head = head; other.tail = tail; other.table = table; other.tailFill = tailFill
         other.chunkPages = chunkPages.map { page in
-            let p = UnsafeMutablePointer<Int64>.allocate(capacity: chunkPageSlots)
-            p.update(from: page, count: chunkPageSlots)
+            let p = UnsafeMutableRawPointer.allocate(byteCount: ShowStore.chunkPageBytes, alignment: 64)
+            p.copyMemory(from: page, byteCount: ShowStore.chunkPageBytes)
             return p
         }
         other.chunks = chunks
         other.freeChunks = freeChunks
         other.tables = tables
-        let blockSlots = ShowStore.binsPerPage * ShowStore.binPagesPerBlock
-        other.binBlocks = binBlocks.map { block in
-            let p = UnsafeMutablePointer<UInt32>.allocate(capacity: blockSlots)
-            p.update(from: block, count: blockSlots)
+        other.narrowBlocks = narrowBlocks.map { block in
+            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: ShowStore.narrowBlockBins)
+            p.update(from: block, count: ShowStore.narrowBlockBins)
             return p
         }
-        other.binPages = binPages
+        other.narrowPages = narrowPages
+        other.freeNarrowPages = freeNarrowPages
+        other.wideBlocks = wideBlocks.map { block in
+            let p = UnsafeMutablePointer<UInt32>.allocate(capacity: ShowStore.wideBlockBins)
+            p.update(from: block, count: ShowStore.wideBlockBins)
+            return p
+        }
+        other.widePages = widePages
         return other
     }
 
+    static let chunkPageBytes = chunkBytes << chunkPageShift
+    static let narrowBlockBins = binsPerPage * narrowPagesPerBlock
+    static let wideBlockBins = binsPerPage * widePagesPerBlock
+
     var bytes: Int {
-        chunkPages.count * (ShowStore.chunkSlots << ShowStore.chunkPageShift) * 8
-            + binBlocks.count * ShowStore.binsPerPage * ShowStore.binPagesPerBlock * 4
-            + tables.count * 4 + counts.count * 32
+        chunkPages.count * ShowStore.chunkPageBytes
+            + narrowBlocks.count * ShowStore.narrowBlockBins + wideBlocks.count * ShowStore.wideBlockBins * 4
+            + tables.count * 4 + counts.count * 33
     }
+
+    /// Pages in use, byte and word (for the tests).
+    var pagesInUse: (narrow: Int, wide: Int) { (narrowPages - freeNarrowPages.count, widePages) }
 
     func count(_ cell: Int) -> Int { Int(counts[cell]) }
     func lowest(_ cell: Int) -> Int64 { lows[cell] }
     func highest(_ cell: Int) -> Int64 { highs[cell] }
 
-    @inline(__always) private func chunk(_ c: Int) -> UnsafeMutablePointer<Int64> {
-        chunkPages[c >> ShowStore.chunkPageShift] + (c & ((1 << ShowStore.chunkPageShift) - 1)) * ShowStore.chunkSlots
+    /// Chunk `c`: its link (an `Int32` at its start), then its bytes of values. Read and
+    /// written as raw bytes, so the page is never bound to one type.
+    @inline(__always) private func chunk(_ c: Int32) -> UnsafeMutableRawPointer {
+        chunkPages[Int(c) >> ShowStore.chunkPageShift] + (Int(c) & ((1 << ShowStore.chunkPageShift) - 1)) * ShowStore.chunkBytes
     }
 
-    @inline(__always) private func binPage(_ p: Int) -> UnsafeMutablePointer<UInt32> {
-        binBlocks[p / ShowStore.binPagesPerBlock] + (p % ShowStore.binPagesPerBlock) * ShowStore.binsPerPage
+    @inline(__always) private func next(_ c: Int32) -> Int32 { chunk(c).load(as: Int32.self) }
+
+    @inline(__always) private func setNext(_ c: Int32, _ next: Int32) { chunk(c).storeBytes(of: next, as: Int32.self) }
+
+    @inline(__always) private func byte(_ c: Int32, _ i: Int) -> UInt8 { chunk(c).load(fromByteOffset: 4 + i, as: UInt8.self) }
+
+    @inline(__always) private func setByte(_ c: Int32, _ i: Int, _ b: UInt8) {
+        chunk(c).storeBytes(of: b, toByteOffset: 4 + i, as: UInt8.self)
+    }
+
+    /// A chunk with no next one (recently freed ones first).
+    private func newChunk() -> Int32 {
+        let c: Int32
+        if let free = freeChunks.popLast() {
+            c = free
+        } else {
+            if chunks >> ShowStore.chunkPageShift == chunkPages.count {
+                chunkPages.append(.allocate(byteCount: ShowStore.chunkPageBytes, alignment: 64))
+            }
+            c = Int32(chunks)
+            chunks += 1
+        }
+        setNext(c, -1)
+        return c
+    }
+
+    @inline(__always) private func narrowPage(_ p: Int) -> UnsafeMutablePointer<UInt8> {
+        narrowBlocks[p / ShowStore.narrowPagesPerBlock] + (p % ShowStore.narrowPagesPerBlock) * ShowStore.binsPerPage
+    }
+
+    @inline(__always) private func widePage(_ p: Int) -> UnsafeMutablePointer<UInt32> {
+        wideBlocks[p / ShowStore.widePagesPerBlock] + (p % ShowStore.widePagesPerBlock) * ShowStore.binsPerPage
+    }
+
+    /// The count of bin `b` of the page a table entry names (0 when it names none).
+    @inline(__always) private func binCount(_ entry: Int32, _ b: Int) -> UInt32 {
+        if entry >= 0 { return UInt32(narrowPage(Int(entry))[b]) }
+        return entry == ShowStore.noPage ? 0 : widePage(Int(-2 - entry))[b]
     }
 
     @inline(__always) func append(_ x: Int64, cell: Int) {
@@ -224,55 +296,110 @@ final class ShowStore: @unchecked Sendable {
         keep(x, cell: cell, index: n)
     }
 
-    /// Adds `x` as the `index`-th exact value of `cell`.
+    /// Adds `x` as the `index`-th exact value of `cell`: its zigzag form (sign in the lowest
+    /// bit), seven bits a byte from the lowest, the high bit set on every byte but the last.
     @inline(__always) private func keep(_ x: Int64, cell: Int, index n: Int) {
-        let slot = n % ShowStore.values
-        if slot == 0 {
-            let c: Int
-            if let free = freeChunks.popLast() {
-                c = Int(free)
-            } else {
-                if chunks >> ShowStore.chunkPageShift == chunkPages.count {
-                    chunkPages.append(.allocate(capacity: ShowStore.chunkSlots << ShowStore.chunkPageShift))
-                }
-                c = chunks
-                chunks += 1
-            }
-            if n == 0 { head[cell] = Int32(c) } else { chunk(Int(tail[cell]))[ShowStore.values] = Int64(c) }
-            tail[cell] = Int32(c)
+        var z = UInt64(bitPattern: (x << 1) ^ (x >> 63))
+        var c: Int32, fill: Int
+        if n == 0 {
+            c = newChunk()
+            head[cell] = c
+            fill = 0
+        } else {
+            c = tail[cell]
+            fill = Int(tailFill[cell])
         }
-        chunk(Int(tail[cell]))[slot] = x
+        while true {
+            if fill == ShowStore.chunkData {
+                let fresh = newChunk()
+                setNext(c, fresh)
+                c = fresh
+                fill = 0
+            }
+            if z < 0x80 {
+                setByte(c, fill, UInt8(truncatingIfNeeded: z))
+                fill += 1
+                break
+            }
+            setByte(c, fill, UInt8(truncatingIfNeeded: z) | 0x80)
+            fill += 1
+            z >>= 7
+        }
+        tail[cell] = c
+        tailFill[cell] = UInt8(fill)
     }
 
     @inline(__always) private func count(_ x: Int64, table t: Int, times: UInt32) {
         let i = ShowBins.index(x)
-        let p = t + i >> ShowStore.binShift
-        if tables[p] < 0 { tables[p] = Int32(newBinPage()) }
-        binPage(Int(tables[p]))[i & (ShowStore.binsPerPage - 1)] &+= times
+        add(times, slot: t + i >> ShowStore.binShift, bin: i & (ShowStore.binsPerPage - 1))
     }
 
-    private func newBinPage() -> Int {
-        if binPages == binBlocks.count * ShowStore.binPagesPerBlock {
-            let slots = ShowStore.binsPerPage * ShowStore.binPagesPerBlock
-            let block = UnsafeMutablePointer<UInt32>.allocate(capacity: slots)
-            block.initialize(repeating: 0, count: slots)
-            binBlocks.append(block)
+    /// Adds `times` shows to bin `b` of the page in table slot `slot`, making the page or
+    /// widening it to words as the count needs.
+    @inline(__always) private func add(_ times: UInt32, slot: Int, bin b: Int) {
+        var entry = tables[slot]
+        if entry == ShowStore.noPage {
+            entry = newNarrowPage()
+            tables[slot] = entry
         }
-        binPages += 1
-        return binPages - 1
+        if entry >= 0 {
+            let page = narrowPage(Int(entry))
+            let sum = UInt32(page[b]) &+ times
+            if sum <= UInt32(UInt8.max) { page[b] = UInt8(truncatingIfNeeded: sum); return }
+            entry = widen(slot)
+        }
+        widePage(Int(-2 - entry))[b] &+= times
+    }
+
+    private func newNarrowPage() -> Int32 {
+        if let free = freeNarrowPages.popLast() { return free }
+        if narrowPages == narrowBlocks.count * ShowStore.narrowPagesPerBlock {
+            let block = UnsafeMutablePointer<UInt8>.allocate(capacity: ShowStore.narrowBlockBins)
+            block.initialize(repeating: 0, count: ShowStore.narrowBlockBins)
+            narrowBlocks.append(block)
+        }
+        narrowPages += 1
+        return Int32(narrowPages - 1)
+    }
+
+    /// Moves the byte page in table slot `slot` to a word page, giving the byte page back zeroed.
+    private func widen(_ slot: Int) -> Int32 {
+        let narrow = tables[slot]
+        if widePages == wideBlocks.count * ShowStore.widePagesPerBlock {
+            let block = UnsafeMutablePointer<UInt32>.allocate(capacity: ShowStore.wideBlockBins)
+            block.initialize(repeating: 0, count: ShowStore.wideBlockBins)
+            wideBlocks.append(block)
+        }
+        let wide = widePage(widePages)
+        let from = narrowPage(Int(narrow))
+        for b in 0..<ShowStore.binsPerPage { wide[b] = UInt32(from[b]) }
+        from.update(repeating: 0, count: ShowStore.binsPerPage)
+        freeNarrowPages.append(narrow)
+        let entry = ShowStore.wideEntry(widePages)
+        widePages += 1
+        tables[slot] = entry
+        return entry
     }
 
     /// The first `n` exact values of `cell`, in the order they came.
     private func exactValues(_ cell: Int, _ n: Int) -> [Int64] {
         var out: [Int64] = []
         out.reserveCapacity(n)
-        var left = n, c = Int(head[cell])
-        while left > 0 {
-            let p = chunk(c)
-            let k = min(left, ShowStore.values)
-            out.append(contentsOf: UnsafeBufferPointer(start: p, count: k))
-            left -= k
-            if left > 0 { c = Int(p[ShowStore.values]) }
+        var c = head[cell], at = 0
+        for _ in 0..<n {
+            var z: UInt64 = 0, shift: UInt64 = 0
+            while true {
+                if at == ShowStore.chunkData {
+                    c = next(c)
+                    at = 0
+                }
+                let b = byte(c, at)
+                at += 1
+                z |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { break }
+                shift += 7
+            }
+            out.append(Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1))
         }
         return out
     }
@@ -280,16 +407,16 @@ final class ShowStore: @unchecked Sendable {
     /// Switches `cell` from exact values to bins, giving its chunks back.
     private func toBins(_ cell: Int, keptExact n: Int) {
         let values = exactValues(cell, n)
-        var c = Int(head[cell]), left = n
-        while left > 0 {
-            freeChunks.append(Int32(c))
-            left -= ShowStore.values
-            if left > 0 { c = Int(chunk(c)[ShowStore.values]) }
+        var c = head[cell]
+        while c >= 0 {
+            freeChunks.append(c)
+            c = next(c)
         }
         head[cell] = -1
         tail[cell] = -1
+        tailFill[cell] = 0
         table[cell] = Int32(tables.count)
-        tables.append(contentsOf: repeatElement(-1, count: ShowStore.pagesPerTable))
+        tables.append(contentsOf: repeatElement(ShowStore.noPage, count: ShowStore.pagesPerTable))
         for v in values { count(v, table: Int(table[cell]), times: 1) }
     }
 
@@ -314,11 +441,12 @@ final class ShowStore: @unchecked Sendable {
             if table[cell] < 0 { toBins(cell, keptExact: n) }
             counts[cell] = UInt32(n + m)
             let mine = Int(table[cell]), theirs = Int(other.table[cell])
-            for page in 0..<ShowStore.pagesPerTable where other.tables[theirs + page] >= 0 {
-                let from = other.binPage(Int(other.tables[theirs + page]))
-                if tables[mine + page] < 0 { tables[mine + page] = Int32(newBinPage()) }
-                let to = binPage(Int(tables[mine + page]))
-                for b in 0..<ShowStore.binsPerPage { to[b] &+= from[b] }
+            for page in 0..<ShowStore.pagesPerTable where other.tables[theirs + page] != ShowStore.noPage {
+                let from = other.tables[theirs + page]
+                for b in 0..<ShowStore.binsPerPage {
+                    let n = other.binCount(from, b)
+                    if n > 0 { add(n, slot: mine + page, bin: b) }
+                }
             }
         }
     }
@@ -341,11 +469,13 @@ final class ShowStore: @unchecked Sendable {
             return out
         }
         let t = Int(table[cell])
-        for page in 0..<ShowStore.pagesPerTable where tables[t + page] >= 0 {
-            let p = binPage(Int(tables[t + page]))
-            for b in 0..<ShowStore.binsPerPage where p[b] > 0 {
+        for page in 0..<ShowStore.pagesPerTable where tables[t + page] != ShowStore.noPage {
+            let entry = tables[t + page]
+            for b in 0..<ShowStore.binsPerPage {
+                let n = binCount(entry, b)
+                guard n > 0 else { continue }
                 let (lower, upper) = ShowBins.bounds(page << ShowStore.binShift + b)
-                out.append(ShowBin(lower: lower, upper: upper, count: Int(p[b])))
+                out.append(ShowBin(lower: lower, upper: upper, count: Int(n)))
             }
         }
         return out

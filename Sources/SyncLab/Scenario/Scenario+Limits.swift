@@ -34,24 +34,26 @@ extension Scenario {
     }
 
     /// Bytes the show summaries will take (`ShowSummaries`): per change and viewer subset, a
-    /// cell's counters, then its exact values (up to 4,096) or its page table and its pages. A
-    /// binned cell's pages cover what its viewers reach: the 32 pages of ±1 s and 8 per octave
-    /// beyond, so `typicalPages` spans offsets up to about 19 hours (a change whose viewers
-    /// spread further takes more, up to every page). In each shard, as if one shard saw every
-    /// viewer. A day of 1M v1.1.5 players held 405 MiB once merged (`synclab run` says so on
-    /// stderr) where this estimates 1.2 GiB across two shards; it grows with the changes and,
-    /// past a few thousand viewers per change, not with the players.
+    /// cell's counters, then its exact values (up to 4,096, `ShowStore.exactValueBytesEstimate`
+    /// each) or its page table and its pages of 64 one-byte bins. A binned cell's pages cover
+    /// what its viewers reach: the 32 pages of ±1 s and 8 per octave beyond, so `typicalPages`
+    /// spans offsets up to about 19 hours (a change whose viewers spread further takes more, up
+    /// to every page; a day of ten million v1.1.5 players held 129 pages a binned cell). In each
+    /// shard, as if one shard saw every viewer. A day of 1M v1.1.5 players held 157 and 158 MiB
+    /// in its two shards (220 MiB once merged, as `synclab run` says on stderr) where this
+    /// estimates 353 MiB for both; it grows with the changes and, past a few thousand viewers
+    /// per change, not with the players.
     public static func showSummaryBytesEstimate(viewersPerChange: Double, changes: Double, shards: Int) -> Double {
         let typicalPages = 160.0
         var perChange = 0.0
         var v = viewersPerChange
         for _ in 0..<ShowSummaries.levels {
-            perChange += 32
+            perChange += 33
             if v <= Double(ShowStore.exactLimit) {
-                perChange += v * 8 * Double(ShowStore.chunkSlots) / Double(ShowStore.values)
+                perChange += v * ShowStore.exactValueBytesEstimate
             } else {
                 let pages = min(v, typicalPages)
-                perChange += Double(ShowStore.pagesPerTable * 4) + pages * Double(ShowStore.binsPerPage * 4)
+                perChange += Double(ShowStore.pagesPerTable * 4) + pages * Double(ShowStore.binsPerPage)
             }
             v /= 10
         }

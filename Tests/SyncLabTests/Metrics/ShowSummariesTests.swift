@@ -86,6 +86,77 @@ import SyncLabKernel
         #expect(rows[0].earliest == offsets.min()! && rows[0].latest == offsets.max()!)
     }
 
+    /// Exact values are kept in a variable number of bytes that may run over from one chunk
+    /// into the next: every width, the extremes of Int64 and values on either side of each
+    /// seven-bit step come back as they went in, in several cells filled in turn, and after a
+    /// cell's chunks were given back and taken again by another.
+    @Test func exactValuesComeBackWhateverTheirWidth() {
+        var values: [Int64] = [0, 1, -1, 63, -64, 64, -65, .max, .min, .max - 1, .min + 1]
+        for bits in stride(from: 6, through: 62, by: 7) {
+            let edge = Int64(1) << bits
+            values += [edge - 1, edge, -edge, -edge - 1]
+        }
+        var rng = RandomStream(seed: 5, purpose: StreamPurpose("test-show-exact"))
+        for _ in 0..<300 { values.append(Int64(bitPattern: rng.next()) >> Int64(rng.below(63))) }
+        let store = ShowStore(cells: 3)
+        // Cells 0 and 1 in turn, so their chains interleave in the pages.
+        for x in values { store.append(x, cell: 0); store.append(~x, cell: 1) }
+        #expect(store.exactSorted(0) == values.sorted())
+        #expect(store.exactSorted(1) == values.map { ~$0 }.sorted())
+        // Cell 0 passes the limit and gives its chunks back; cell 2 takes them.
+        for _ in values.count...ShowStore.exactLimit { store.append(7, cell: 0) }
+        #expect(store.exactSorted(0) == nil)
+        for x in values.reversed() { store.append(x, cell: 2) }
+        #expect(store.exactSorted(2) == values.sorted())
+        #expect(store.exactSorted(1) == values.map { ~$0 }.sorted())
+    }
+
+    /// A binned cell's page counts in bytes until one of its bins passes 255, then in words.
+    /// Counts of 255, 256 and thousands come out exact, whether they grow by shows or by a
+    /// merge, and a byte page given back when its page widened comes back empty.
+    @Test func binCountsPastAByteWidenTheirPage() {
+        let ms = Self.ms
+        let store = ShowStore(cells: 3)
+        // Cell 0: 4,097 shows at 0 ms pass the exact limit; counting them in bins widens the
+        // page of 0 ms (its byte page goes back), then a show at 100 ms, two pages further
+        // (64 bins of 1 ms a page), takes that byte page again.
+        for _ in 0...ShowStore.exactLimit { store.append(0, cell: 0) }
+        #expect(store.pagesInUse == (narrow: 0, wide: 1))
+        store.append(100 * ms, cell: 0)
+        #expect(store.pagesInUse == (narrow: 1, wide: 1))
+        #expect(store.bins(0).map(\.count) == [ShowStore.exactLimit + 1, 1])
+        // Cell 1: 4,097 shows a quarter of a millisecond apart from −600 ms down, then 255 at
+        // −500 ms: 255 fits a byte, the 256th widens that page.
+        for k in 0...Int64(ShowStore.exactLimit) { store.append(-k * ms / 4 - 600 * ms, cell: 1) }
+        for _ in 0..<255 { store.append(-500 * ms, cell: 1) }
+        #expect(store.bins(1).first { $0.lower == -500e6 }?.count == 255)
+        let wideBefore = store.pagesInUse.wide
+        store.append(-500 * ms, cell: 1)
+        #expect(store.pagesInUse.wide == wideBefore + 1)
+        #expect(store.bins(1).first { $0.lower == -500e6 }?.count == 256)
+        #expect(store.bins(1).reduce(0) { $0 + $1.count } == ShowStore.exactLimit + 1 + 256)
+        // Cell 2 in two shards, each with 200 shows at 30 ms past 5,000 spread ones: each shard's
+        // page holds 200 in a byte; the merge's 400 widens it and matches one store fed all.
+        let a = ShowStore(cells: 3), b = ShowStore(cells: 3), whole = ShowStore(cells: 3)
+        for (k, shard) in [a, b].enumerated() {
+            for i in 0..<5_000 {
+                let x = Int64(i * 2 + k) * ms / 3 + 2 * Nanoseconds.second
+                shard.append(x, cell: 2)
+                whole.append(x, cell: 2)
+            }
+            for _ in 0..<200 {
+                shard.append(30 * ms, cell: 2)
+                whole.append(30 * ms, cell: 2)
+            }
+            #expect(shard.pagesInUse.wide == 0)
+        }
+        a.merge(b)
+        #expect(a.pagesInUse.wide == 1)
+        #expect(a.bins(2) == whole.bins(2))
+        #expect(a.bins(2).first { $0.lower == 30e6 }?.count == 400)
+        #expect(a.count(2) == 10_400)
+    }
+
     /// Binned against exact, on the same 20,000 offsets (most within a second, a fifth spread
     /// over minutes to hours, some early): the earliest and latest are exact; a quantile is
     /// within half a bin (0.5 ms inside ±1 s, 1/1,024 of the value beyond), so a spread is within
