@@ -243,14 +243,6 @@ final class ShowStore: @unchecked Sendable {
 
     @inline(__always) private func next(_ c: Int32) -> Int32 { chunk(c).load(as: Int32.self) }
 
-    @inline(__always) private func setNext(_ c: Int32, _ next: Int32) { chunk(c).storeBytes(of: next, as: Int32.self) }
-
-    @inline(__always) private func byte(_ c: Int32, _ i: Int) -> UInt8 { chunk(c).load(fromByteOffset: 4 + i, as: UInt8.self) }
-
-    @inline(__always) private func setByte(_ c: Int32, _ i: Int, _ b: UInt8) {
-        chunk(c).storeBytes(of: b, toByteOffset: 4 + i, as: UInt8.self)
-    }
-
     /// A chunk with no next one (recently freed ones first).
     private func newChunk() -> Int32 {
         let c: Int32
@@ -263,7 +255,7 @@ final class ShowStore: @unchecked Sendable {
             c = Int32(chunks)
             chunks += 1
         }
-        setNext(c, -1)
+        chunk(c).storeBytes(of: -1 as Int32, as: Int32.self)
         return c
     }
 
@@ -309,19 +301,22 @@ final class ShowStore: @unchecked Sendable {
             c = tail[cell]
             fill = Int(tailFill[cell])
         }
+        // Pages never move, so the chunk's address holds while new chunks are made.
+        var base = chunk(c) + 4
         while true {
             if fill == ShowStore.chunkData {
                 let fresh = newChunk()
-                setNext(c, fresh)
+                (base - 4).storeBytes(of: fresh, as: Int32.self)
                 c = fresh
+                base = chunk(c) + 4
                 fill = 0
             }
             if z < 0x80 {
-                setByte(c, fill, UInt8(truncatingIfNeeded: z))
+                base.storeBytes(of: UInt8(truncatingIfNeeded: z), toByteOffset: fill, as: UInt8.self)
                 fill += 1
                 break
             }
-            setByte(c, fill, UInt8(truncatingIfNeeded: z) | 0x80)
+            base.storeBytes(of: UInt8(truncatingIfNeeded: z) | 0x80, toByteOffset: fill, as: UInt8.self)
             fill += 1
             z >>= 7
         }
@@ -383,17 +378,20 @@ final class ShowStore: @unchecked Sendable {
 
     /// The first `n` exact values of `cell`, in the order they came.
     private func exactValues(_ cell: Int, _ n: Int) -> [Int64] {
+        guard n > 0 else { return [] }
         var out: [Int64] = []
         out.reserveCapacity(n)
         var c = head[cell], at = 0
+        var base = chunk(c) + 4
         for _ in 0..<n {
             var z: UInt64 = 0, shift: UInt64 = 0
             while true {
                 if at == ShowStore.chunkData {
                     c = next(c)
+                    base = chunk(c) + 4
                     at = 0
                 }
-                let b = byte(c, at)
+                let b = base.load(fromByteOffset: at, as: UInt8.self)
                 at += 1
                 z |= UInt64(b & 0x7F) << shift
                 if b < 0x80 { break }
