@@ -5,8 +5,9 @@ import SyncLabKernel
 extension Scenario {
     /// Bytes per player the world keeps: client state 512 (the reference clocks' anchors and the
     /// padding to whole cache lines included), viewing slot 4, event-queue entries 140 (measured:
-    /// `WorldMemoryTests`), plus slack. A day of a million v1.1.5 players peaked at 1,374 MiB (`make
-    /// bench`, session 5).
+    /// `WorldMemoryTests`), plus slack. Days of v1.1.5 players (`bench/v115-fleet-*.json`) peaked
+    /// at 1,046 MiB for a million, 6,844 MiB for ten million and 13,027 MiB for twenty: the
+    /// estimate below is 1.08, 1.06 and 1.09 times those.
     public static let bytesPerPlayer = 704
     /// The most memory a run may plan to use.
     public static let memoryLimitBytes = 16 * 1024 * 1024 * 1024
