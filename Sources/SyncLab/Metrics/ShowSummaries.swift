@@ -6,8 +6,8 @@ import SyncLabKernel
 /// Each change has one cell per viewer subset (`levels`): every viewer, then nested random
 /// subsets of about 1/10, 1/100, … of the players, from which the report shows how each gap
 /// figure moves with the number of viewers. A cell keeps its offsets one by one up to
-/// `exactLimit` of them (4,096: as many bytes as a binned cell typically takes), so a change
-/// seen by a few thousand players is measured exactly; past
+/// `exactLimit` of them (4,096, about 22 KB: a binned cell of a day's change typically takes
+/// half that), so a change seen by a few thousand players is measured exactly; past
 /// that it counts them in `ShowBins` (1 ms, or 1/512 of the value beyond 1 s) and keeps the
 /// exact earliest and latest. Counts add, so merging shards gives the same summary for any
 /// number of threads: a cell is binned exactly when its total count passes the limit.
