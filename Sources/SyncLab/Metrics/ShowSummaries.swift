@@ -152,6 +152,7 @@ final class ShowStore: @unchecked Sendable {
     /// A table entry: no page yet, a byte page's index (≥ 0), or a word page's (`wideEntry`).
     static let noPage: Int32 = -1
     @inline(__always) static func wideEntry(_ page: Int) -> Int32 { Int32(-2 - page) }
+    @inline(__always) static func widePage(of entry: Int32) -> Int { Int(-2 - entry) }
 
     @exclusivity(unchecked) private var counts: [UInt32]
     @exclusivity(unchecked) private var lows: [Int64]
@@ -202,20 +203,21 @@ final class ShowStore: @unchecked Sendable {
         other.chunks = chunks
         other.freeChunks = freeChunks
         other.tables = tables
-        other.narrowBlocks = narrowBlocks.map { block in
-            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: ShowStore.narrowBlockBins)
-            p.update(from: block, count: ShowStore.narrowBlockBins)
-            return p
-        }
+        other.narrowBlocks = ShowStore.copies(of: narrowBlocks, count: ShowStore.narrowBlockBins)
         other.narrowPages = narrowPages
         other.freeNarrowPages = freeNarrowPages
-        other.wideBlocks = wideBlocks.map { block in
-            let p = UnsafeMutablePointer<UInt32>.allocate(capacity: ShowStore.wideBlockBins)
-            p.update(from: block, count: ShowStore.wideBlockBins)
-            return p
-        }
+        other.wideBlocks = ShowStore.copies(of: wideBlocks, count: ShowStore.wideBlockBins)
         other.widePages = widePages
         return other
+    }
+
+    /// New blocks holding the same `count` bins as `blocks`.
+    private static func copies<Bin>(of blocks: [UnsafeMutablePointer<Bin>], count: Int) -> [UnsafeMutablePointer<Bin>] {
+        blocks.map { block in
+            let p = UnsafeMutablePointer<Bin>.allocate(capacity: count)
+            p.update(from: block, count: count)
+            return p
+        }
     }
 
     static let chunkPageBytes = chunkBytes << chunkPageShift
@@ -270,7 +272,7 @@ final class ShowStore: @unchecked Sendable {
     /// The count of bin `b` of the page a table entry names (0 when it names none).
     @inline(__always) private func binCount(_ entry: Int32, _ b: Int) -> UInt32 {
         if entry >= 0 { return UInt32(narrowPage(Int(entry))[b]) }
-        return entry == ShowStore.noPage ? 0 : widePage(Int(-2 - entry))[b]
+        return entry == ShowStore.noPage ? 0 : widePage(ShowStore.widePage(of: entry))[b]
     }
 
     @inline(__always) func append(_ x: Int64, cell: Int) {
@@ -343,7 +345,7 @@ final class ShowStore: @unchecked Sendable {
             if sum <= UInt32(UInt8.max) { page[b] = UInt8(truncatingIfNeeded: sum); return }
             entry = widen(slot)
         }
-        widePage(Int(-2 - entry))[b] &+= times
+        widePage(ShowStore.widePage(of: entry))[b] &+= times
     }
 
     private func newNarrowPage() -> Int32 {
