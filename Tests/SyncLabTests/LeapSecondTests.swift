@@ -181,7 +181,7 @@ import SyncLabKernel
                               refetch: 6 * .minute, viewing: 10 * .hour)
         var world = World(scenario: s)
         _ = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.hasSync && c.previousValid)
         let before = c.previousAnchor, after = c.anchor
         let refetchAt = c.anchorSetAt.ns                    // the third sync's download complete
@@ -203,9 +203,9 @@ import SyncLabKernel
                               refetch: 20 * .hour, viewing: 20 * .hour)
         var world = World(scenario: s)
         _ = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.hasSync && !c.previousValid)
-        let A = c.requestArrivedAt.ns
+        let A = c.request.arrivedAt.ns
         #expect(A > 5 * Self.second && A < 6 * Self.second)
         for k: Int64 in 1...3 {
             #expect(Self.error(world, c.anchor, at: A + k * 6 * .hour) == Self.uplink + k * 250 * .millisecond)

@@ -1,6 +1,7 @@
 import SyncLabKernel
 
-/// What the world keeps per player: device, behaviour, data, sync and the request in flight.
+/// What the world keeps per player: device, behaviour, data and sync (the request in flight is
+/// in a pool of its own, `RequestsInFlight`).
 ///
 /// A compact value in one array (no object per client, no closures): a million of them must fit
 /// in memory. Epoch counters cancel pending events cheaply: an event carries the epoch it was
@@ -88,16 +89,9 @@ struct ClientState {
     /// device last changed): a transition it does not reach is never shown (`World.scheduleDisplay`).
     var readingAtEnd: Int64 = .min
 
-    // The request in flight.
-    var requestSentAt = SimTime.zero
-    /// When the server took the request and when its response left (true time).
-    var requestArrivedAt = SimTime.zero
-    /// The stamping server's untruncated clock when it stamped, and its offset from true time.
-    var requestExactStamp: Int64 = 0
-    var requestServerOffset: Int64 = 0
-    var uploadCompleteAt = SimTime.zero
-    var requestTimestamp: Int64 = 0
-    var requestFile: Int32 = -1
+    /// The slot of the request in flight in the world's pool (`RequestsInFlight`; −1: none yet,
+    /// −2 − slot: given back). Only players with a request out need its 80 bytes.
+    var requestSlot: Int32 = -1
     /// Probes of this sync round answered so far (`client.probes` > 1).
     var probesDone: UInt8 = 0
     /// The player holds an open connection, last used at `lastNetworkAt` (`ConnectionSetup`;
@@ -106,10 +100,6 @@ struct ClientState {
     /// The last sync is in the app's storage (`client.persistSync`): the anchor fields hold it
     /// while the app is dead, and a cold start may restore it (`World.restoreStoredSync`).
     var syncStored = false
-    /// True instant the response leaves the server (the server's transmit stamp is taken then).
-    var responseLeftAt = SimTime.zero
-    /// True instant the response's headers (and the server's stamps in them) arrived.
-    var responseHeadersAt = SimTime.zero
     /// The anchor's error at the sync split by source (`anchorError` is their sum), or while
     /// `syncPending` the server's side of the exchange it is split from.
     var split = AnchorSplit()
@@ -119,7 +109,7 @@ struct ClientState {
     var designRNG: RandomStream
     /// What the link's delay process remembers of this player's past delays and when it drew
     /// them (`DelayProcess`; unused by independent draws). It fills what was padding up to a
-    /// whole number of cache lines (512 bytes with the padding below, checked by
+    /// whole number of cache lines (448 bytes with the padding below, checked by
     /// `WorldMemoryTests`): with the table's base on a line, every player's state starts on one,
     /// and a sample or an event loads no line it does not use.
     var linkMemory = LinkMemory()
@@ -131,15 +121,14 @@ struct ClientState {
     /// `KERN_BOOTTIME` as the OS kept it when the stored sync was taken (unix ns): what Kronos
     /// compares at launch (`World.restoreStoredSync`).
     var storedBootWall: Int64 = 0
-    /// The fleet's index of the server answering the request in flight, and of the one whose
-    /// answer the kept sync came from (`SyncSample.server`; a fleet has at most 1000 servers).
-    var requestServer: UInt16 = 0
+    /// The fleet's index of the server whose answer the kept sync came from
+    /// (`SyncSample.server`; a fleet has at most 1000 servers).
     var syncServer: UInt16 = 0
     /// The sync's probes went to a time endpoint and are all answered: the store fetch that
     /// follows them is owed, in flight or to be retried (`client.probeTarget`; never set when
     /// the probes fetch the store).
     var storeOwed = false
-    /// Unused: pads the state to whole cache lines (512 bytes). State added later takes these
+    /// Unused: pads the state to whole cache lines (448 bytes). State added later takes these
     /// bytes first.
     var padding: UInt16 = 0
 
@@ -153,8 +142,8 @@ struct ClientState {
 
     /// Bytes from the start of the state that a sample reads (the fields above `phase`).
     static let sampledBytes = MemoryLayout<ClientState>.offset(of: \ClientState.phase)!
-    /// Bytes from the start that a display tick reads (the fields above `requestArrivedAt`).
-    static let displayBytes = MemoryLayout<ClientState>.offset(of: \ClientState.requestArrivedAt)!
+    /// Bytes from the start that a display tick reads (the fields above `requestSlot`).
+    static let displayBytes = MemoryLayout<ClientState>.offset(of: \ClientState.requestSlot)!
 
     init(device: DeviceState, link: UInt8, seed: UInt64, index: UInt64) {
         self.device = device

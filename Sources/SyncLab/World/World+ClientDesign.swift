@@ -90,21 +90,22 @@ extension World {
 
     /// The exchange of the request that just completed at t.
     @inline(__always) func currentExchange(_ c: Int, doneAt t: SimTime) -> ProbeExchange {
-        let read = design.readsResponseHeaders ? clients[c].responseHeadersAt : t
+        let r = self[requestOf: c]
+        let read = design.readsResponseHeaders ? r.headersAt : t
         // A stamp depends only on the server's exact clock: a response that leaves at the
         // instant the request was stamped carries the request's stamp (no division to redo).
-        let left = clients[c].responseLeftAt
+        let left = r.leftAt
         // A server clock fault may move the offset between the stamp and the response leaving.
-        let offset = server.serving.map { $0.faults.isEmpty ? clients[c].requestServerOffset
-            : $0.offset(Int(clients[c].requestServer), at: left) } ?? clients[c].requestServerOffset
-        let transmit = server.store.clock(at: left, offset: offset) == clients[c].requestExactStamp
-            ? clients[c].requestTimestamp : server.store.timestamp(at: left, clockOffset: offset)
-        return ProbeExchange(sentAt: clients[c].requestSentAt, uploadCompleteAt: clients[c].uploadCompleteAt, doneAt: read,
-                      timestamp: clients[c].requestTimestamp,
+        let offset = server.serving.map { $0.faults.isEmpty ? r.serverOffset
+            : $0.offset(Int(r.server), at: left) } ?? r.serverOffset
+        let transmit = server.store.clock(at: left, offset: offset) == r.exactStamp
+            ? r.timestamp : server.store.timestamp(at: left, clockOffset: offset)
+        return ProbeExchange(sentAt: r.sentAt, uploadCompleteAt: r.uploadCompleteAt, doneAt: read,
+                      timestamp: r.timestamp,
                       transmit: transmit,
-                      arrivedAt: clients[c].requestArrivedAt, leftAt: clients[c].responseLeftAt,
-                      exactStamp: clients[c].requestExactStamp, serverOffset: clients[c].requestServerOffset,
-                      server: Int(clients[c].requestServer))
+                      arrivedAt: r.arrivedAt, leftAt: r.leftAt,
+                      exactStamp: r.exactStamp, serverOffset: r.serverOffset,
+                      server: Int(r.server))
     }
 
     /// A round of n probes (`client.probes`): records probe `e`; once all n answered, returns the

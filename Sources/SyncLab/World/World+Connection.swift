@@ -20,15 +20,14 @@ extension World {
 
     /// Moves player c's request asked for at t, due at the server at `arrival` without these
     /// models, after the radio's promotion and a new connection's DNS, TCP and TLS round trips,
-    /// and returns when it arrives, lost request segments included. Its send reading's instant
-    /// becomes the connection's readiness when the scenario says so; upload complete follows the
-    /// set-up (the last byte leaves the connected socket).
+    /// and returns when it arrives, lost request segments included, when the client reads its
+    /// send clock (the connection's readiness when the scenario says so) and the set-up's length,
+    /// which upload complete follows (the last byte leaves the connected socket).
     @inline(never)
-    mutating func prepareRequest(_ c: Int, _ t: SimTime, link: Int, arrival: SimTime, key: UInt64) -> SimTime {
+    mutating func prepareRequest(_ c: Int, _ t: SimTime, link: Int, arrival: SimTime, key: UInt64)
+        -> (arrival: SimTime, sentAt: SimTime, setup: Nanoseconds) {
         let (ready, sendReadAt) = prepareConnection(c, t, link: link, key: key)
         let setup = ready - t
-        clients[c].requestSentAt = sendReadAt
-        clients[c].uploadCompleteAt = clients[c].uploadCompleteAt + setup
         let late = segmentRecovery(c, link: link, bytes: scenario.requestBytes, response: false, key: key).all
         if measure.recorder.trace != nil {
             traceUpdate(c) {
@@ -36,23 +35,22 @@ extension World {
                 $0.requestRetransmit = late
             }
         }
-        return arrival + setup + late
+        return (arrival + setup + late, sendReadAt, setup)
     }
 
     /// When player c's response of `bytes`, due at `due` without losses, completes: late by its
-    /// lost segments (its headers, if the design reads them, by its first segment's). The caller
-    /// (`respond`) fails it at the time-out or queues it. The player's last network activity is
-    /// the response's arrival (the radio is busy until the data is in, whether or not the app
-    /// still waits).
+    /// lost segments, and its headers by its first segment's. The caller (`respond`) fails it at
+    /// the time-out or queues it. The player's last network activity is the response's arrival
+    /// (the radio is busy until the data is in, whether or not the app still waits).
     @inline(never)
-    mutating func lateResponse(_ c: Int, link: Int, bytes: Int, due: SimTime, key: UInt64) -> SimTime {
+    mutating func lateResponse(_ c: Int, link: Int, bytes: Int, due: SimTime, key: UInt64)
+        -> (done: SimTime, headersLate: Nanoseconds) {
         let late = segmentRecovery(c, link: link, bytes: bytes, response: true, key: key)
-        if design.readsResponseHeaders { clients[c].responseHeadersAt = clients[c].responseHeadersAt + late.first }
         let done = due + late.all
         if measure.recorder.trace != nil { traceUpdate(c) { $0.responseRetransmit = late.all } }
         clients[c].lastNetworkAt = done.ns
         measure.emit(.networkBusy(player: c, until: done.ns))
-        return done
+        return (done, late.first)
     }
 
     /// The radio's promotion and a new connection's set-up: when the request may leave and when

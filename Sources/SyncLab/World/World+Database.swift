@@ -103,7 +103,7 @@ extension World {
         server.database!.requestNumber[slot] = server.database!.requestsSent[c]
         server.database!.requestsSent[c] &+= 1
         let link = Int(clients[c].link)
-        let (arrival, lost) = requestLeaves(c, t, link: link, key: databaseRequestKey(c, slot: slot))
+        let (arrival, lost, _, _) = requestLeaves(c, t, link: link, key: databaseRequestKey(c, slot: slot))
         let epoch = clients[c].fetchEpoch
         // As a store fetch: a request still on its way when the time-out runs out never arrives.
         if lost || arrival - t > network.links[link].timeout {
@@ -161,7 +161,6 @@ extension World {
             server.database!.queryAt[slot] = server.store.serverTime(at: start)   // the query reads NOW() when it runs
             answered = done
         }
-        clients[c].responseLeftAt = answered
         let reply = responseCrosses(c, link: link, bytes: bytes, arrivedAt: t, leftAt: answered, key: databaseRequestKey(c, slot: slot)).done
         let sent = SimTime(ns: server.database!.sentAt[slot])
         if let failAt = timedOut(sentAt: sent, done: reply, link: link) {

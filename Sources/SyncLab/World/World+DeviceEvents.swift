@@ -104,6 +104,7 @@ extension World {
         clients[c].consecutiveFailures = 0
         clients[c].lastDeepWake = .min
         clients[c].fetchInFlight = false
+        giveBackRequestSlot(c)
         clients[c].fetchEpoch &+= 1
         clients[c].refetchDue = ClockReading(ns: .max)
         clients[c].connectionOpen = false

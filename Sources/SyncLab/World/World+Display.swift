@@ -11,7 +11,7 @@ import SyncLabKernel
 extension World {
     /// Schedules player c's next display tick after t, on the design's clock and tick policy.
     mutating func scheduleDisplay<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
-        // Read in place: the state is 512 bytes.
+        // Read in place: the state is 448 bytes.
         let s = UnsafePointer(clients.base + c)
         // Every caller has just handled or cancelled the live tick: none is pending until one is
         // scheduled here.

@@ -21,7 +21,8 @@ import SyncLabKernel
 extension World {
     @inline(never)
     mutating func recordLinkRoundTrip(_ c: Int, link: Int, arrivedAt: SimTime, downlink: Nanoseconds) {
-        let rtt = (arrivedAt - clients[c].uploadCompleteAt) + downlink
-        measure.emit(.roundTripAnswered(link: link, roundTrip: rtt, sentAt: clients[c].requestSentAt.ns))
+        let r = self[requestOf: c]
+        let rtt = (arrivedAt - r.uploadCompleteAt) + downlink
+        measure.emit(.roundTripAnswered(link: link, roundTrip: rtt, sentAt: r.sentAt.ns))
     }
 }

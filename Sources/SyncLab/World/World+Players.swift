@@ -56,6 +56,7 @@ extension World {
         if clients[c].fetchInFlight {
             clients[c].fetchInFlight = false
             clients[c].needsFetch = true
+            giveBackRequestSlot(c)
         }
         clients[c].fetchEpoch &+= 1
         clients[c].sessionsLeft -= 1

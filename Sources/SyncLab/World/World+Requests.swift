@@ -16,15 +16,17 @@ extension World {
         clients[c].fetchEpoch &+= 1
         clients[c].fetchInFlight = true
         clients[c].needsFetch = false
-        clients[c].requestSentAt = t
+        takeRequestSlot(c)
         let link = Int(clients[c].link)
         if measure.recorder.trace != nil { traceSent(c, t, link: link) }
-        let (arrival, lost) = requestLeaves(c, t, link: link, key: requestKey(c))
+        let (arrival, lost, sentAt, uploadCompleteAt) = requestLeaves(c, t, link: link, key: requestKey(c))
+        self[requestOf: c].sentAt = sentAt
+        self[requestOf: c].uploadCompleteAt = uploadCompleteAt
         // A request still on its way when the client's time-out runs out never reaches the
         // server: the client gives up and closes the connection. (Its failure must not be
         // scheduled from the server's side, at an instant already past.)
-        if lost || arrival - clients[c].requestSentAt > network.links[link].timeout {
-            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: clients[c].requestSentAt + network.links[link].timeout)
+        if lost || arrival - sentAt > network.links[link].timeout {
+            schedule(.requestFailed, client: c, epoch: clients[c].fetchEpoch, at: sentAt + network.links[link].timeout)
         } else if arrival >= end {
             // Arriving after the end: never answered, as its event would not be.
         } else if server.usesServingModel {
@@ -40,43 +42,49 @@ extension World {
     /// calls alike: its bytes at the link's bandwidth (a request without a body leaves whole at
     /// once and draws none), the uplink delay, the link's loss; the radio's promotion and a new
     /// connection's set-up come first and lost segments make it late on the way
-    /// (World+Connection, which moves `requestSentAt` to when the client reads its send clock).
-    /// Sets `uploadCompleteAt`; returns when it reaches the server and whether the link lost it.
-    /// `key` keys the request's own draws (connection set-up, lost segments).
+    /// (World+Connection, which moves the send to when the client reads its send clock).
+    /// Returns when it reaches the server, whether the link lost it, when the client read its
+    /// send clock and when the request's last byte left. `key` keys the request's own draws
+    /// (connection set-up, lost segments).
     @inline(__always)
-    mutating func requestLeaves(_ c: Int, _ t: SimTime, link: Int, key: UInt64) -> (arrival: SimTime, lost: Bool) {
+    mutating func requestLeaves(_ c: Int, _ t: SimTime, link: Int, key: UInt64)
+        -> (arrival: SimTime, lost: Bool, sentAt: SimTime, uploadCompleteAt: SimTime) {
         let upload = scenario.requestBytes == 0 ? 0
             : linkTransfer(.uplink, c, link: link, bytes: scenario.requestBytes,
                            bytesPerSecond: linkDraw(.bandwidth, c, link: link), at: t)
         let uplink = linkDelay(.uplink, c, link: link, at: t)
         if measure.watchesDraws(of: c) { measure.emit(.uplinkDrawn(player: c, link: link, delay: uplink, at: t.ns)) }
         let lost = clients[c].networkRNG.bernoulli(failureChance(c, link: link))
-        clients[c].uploadCompleteAt = t + upload
         measure.recorder.requestSent(at: t, lost: lost)
         let arrival = t + upload + uplink
-        return (network.modelsConnection ? prepareRequest(c, t, link: link, arrival: arrival, key: key) : arrival, lost)
+        guard network.modelsConnection else { return (arrival, lost, t, t + upload) }
+        let late = prepareRequest(c, t, link: link, arrival: arrival, key: key)
+        return (late.arrival, lost, late.sentAt, t + upload + late.setup)
     }
 
     /// The way every answer reaches a player: it leaves the server at `left` with `bytes` and
     /// crosses the downlink (its delay, then its bytes at the link's bandwidth; its headers
     /// first, if the design reads them; late by its lost segments). Its request reached the
     /// server at `arrivedAt`; `key` is the request's (`requestLeaves`). Returns the downlink
-    /// delay and when the answer is in.
+    /// delay, when the answer is in and when its headers were (for a design that reads them).
     @inline(__always)
     mutating func responseCrosses(_ c: Int, link: Int, bytes: Int, arrivedAt: SimTime, leftAt left: SimTime, key: UInt64)
-        -> (downlink: Nanoseconds, done: SimTime) {
+        -> (downlink: Nanoseconds, done: SimTime, headersAt: SimTime) {
         let downlink = linkDelay(.downlink, c, link: link, at: left)
         if measure.watchesDraws(of: c) {
             measure.emit(.downlinkDrawn(player: c, link: link, delay: downlink, at: left.ns, requestArrivedAt: arrivedAt.ns))
         }
         let bandwidth = linkDraw(.bandwidth, c, link: link)
         let transfer = linkTransfer(.downlink, c, link: link, bytes: bytes, bytesPerSecond: bandwidth, at: left)
+        var headersAt = SimTime.zero
         if design.readsResponseHeaders {
-            clients[c].responseHeadersAt = left + downlink
+            headersAt = left + downlink
                 + linkTransfer(.downlink, c, link: link, bytes: min(bytes, server.headerBytes), bytesPerSecond: bandwidth, at: left)
         }
         let done = left + downlink + transfer
-        return (downlink, network.modelsConnection ? lateResponse(c, link: link, bytes: bytes, due: done, key: key) : done)
+        guard network.modelsConnection else { return (downlink, done, headersAt) }
+        let late = lateResponse(c, link: link, bytes: bytes, due: done, key: key)
+        return (downlink, late.done, design.readsResponseHeaders ? headersAt + late.headersLate : headersAt)
     }
 
     /// The request reaches the server at t, which answers with version `file` (no serving model).
@@ -90,10 +98,12 @@ extension World {
             // Drawn from the player's stream, so the server's draws never depend on other players.
             service = serviceDelay(c)
         }
-        clients[c].requestTimestamp = server.store.timestamp(at: t)
-        clients[c].requestExactStamp = server.store.serverTime(at: t)
-        clients[c].requestServerOffset = server.store.clockOffset
-        clients[c].requestServer = 0
+        var r = self[requestOf: c]
+        r.timestamp = server.store.timestamp(at: t)
+        r.exactStamp = server.store.serverTime(at: t)
+        r.serverOffset = server.store.clockOffset
+        r.server = 0
+        self[requestOf: c] = r
         respond(c, file: file, arrivedAt: t, start: t, leftAt: t + service)
     }
 
@@ -103,15 +113,18 @@ extension World {
     /// comes first. The caller has set the stamp.
     mutating func respond(_ c: Int, file: Int, arrivedAt: SimTime, start: SimTime, leftAt left: SimTime) {
         let link = Int(clients[c].link)
-        clients[c].requestFile = Int32(file)
-        clients[c].requestArrivedAt = arrivedAt
-        clients[c].responseLeftAt = left
+        var r = self[requestOf: c]
+        r.file = Int32(file)
+        r.arrivedAt = arrivedAt
+        r.leftAt = left
+        self[requestOf: c] = r
         if measure.recorder.trace != nil { traceServed(c, arrived: arrivedAt, start: start) }
         let bytes = probesEndpoint(c) ? design.endpointBytes : server.store.files[file].responseBytes
-        let (downlink, done) = responseCrosses(c, link: link, bytes: bytes, arrivedAt: arrivedAt, leftAt: left,
-                                              key: requestKey(c))
+        let (downlink, done, headersAt) = responseCrosses(c, link: link, bytes: bytes, arrivedAt: arrivedAt, leftAt: left,
+                                                          key: requestKey(c))
+        if design.readsResponseHeaders { self[requestOf: c].headersAt = headersAt }
         let epoch = clients[c].fetchEpoch
-        let failAt = timedOut(sentAt: clients[c].requestSentAt, done: done, link: link)
+        let failAt = timedOut(sentAt: r.sentAt, done: done, link: link)
         if measure.observesRoundTrips && failAt == nil {
             recordLinkRoundTrip(c, link: link, arrivedAt: arrivedAt, downlink: downlink)
         }
@@ -132,6 +145,8 @@ extension World {
 
     mutating func responseDone<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         clients[c].fetchInFlight = false
+        // Read to the end of the handling; kept when it sends the next request (a probe, the store fetch).
+        defer { if !clients[c].fetchInFlight { giveBackRequestSlot(c) } }
         if measure.recorder.trace != nil { traceClose(c, .answered, at: t) }
         // The store fetch that follows a time endpoint's probes: the file, no sync.
         if design.probesTimeEndpoint && clients[c].storeOwed { storeArrived(c, t, d); return }
@@ -140,9 +155,9 @@ extension World {
         if scenario.client.probes > 1 {
             // n probes: every probe is a real request; the next leaves as soon as one answers.
             guard let round = probeRound(c, exchange) else {
-                measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+                measure.recorder.responseReceived(at: t, roundTrip: t - self[requestOf: c].sentAt)
                 // Sending overwrites the answer's file (a plain server answers at once).
-                let file = clients[c].requestFile
+                let file = self[requestOf: c].file
                 let first = design.showFirstAnswerWithin >= 0 && showsAnswer(c, exchange, at: t, d)
                 sendRequest(c, t, probe: true)
                 if first { showFirstAnswer(c, exchange, file: file, at: t, d) }
@@ -160,10 +175,11 @@ extension World {
         // The probes went to the time endpoint: the store file follows them.
         if design.probesTimeEndpoint { fetchStoreAfterProbes(c, t, d); return }
         // The file is the last response's; the anchor may come from an earlier probe.
-        clients[c].file = clients[c].requestFile
+        let r = self[requestOf: c]
+        clients[c].file = r.file
         let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)
         clients[c].refetchDue = design.refetch.refetchDue(after: load, &clients[c].designRNG)
-        measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        measure.recorder.responseReceived(at: t, roundTrip: t - r.sentAt)
         measure.recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t, d)
@@ -289,7 +305,7 @@ extension World {
     /// brings nothing (not its time, nor its file), and the retry policy sends the next round as
     /// after a failure, the backoff growing with each round in a row that fails or is not used.
     mutating func syncRejected(_ c: Int, _ t: SimTime) {
-        measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        measure.recorder.responseReceived(at: t, roundTrip: t - self[requestOf: c].sentAt)
         measure.recorder.syncRejected(at: t)
         clients[c].needsFetch = true
         clients[c].consecutiveFailures += 1
@@ -300,6 +316,7 @@ extension World {
 
     mutating func requestFailed(_ c: Int, _ t: SimTime) {
         clients[c].fetchInFlight = false
+        giveBackRequestSlot(c)
         if measure.recorder.trace != nil { traceClose(c, .failed, at: t) }
         // The client gives up on the connection; the radio was busy until now.
         clients[c].connectionOpen = false

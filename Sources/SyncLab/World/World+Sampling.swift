@@ -133,7 +133,7 @@ extension World {
 
     /// Records player `c`'s error at the pending instants `range`, with its state now.
     mutating func recordSamples<C: DeviceClock, T: DeviceClock>(_ c: Int, pending range: Range<Int>, _ d: DesignClocks<C, T>) {
-        // Read in place: the state is 512 bytes.
+        // Read in place: the state is 448 bytes.
         let s = UnsafePointer(clients.base + c)
         let positions = scenario.positions
         guard s.pointee.hasSync else {

@@ -213,11 +213,13 @@ extension World {
             case .responseSend: left
             }
             let offset = server.serving!.offset(k, at: stampAt)
-            clients[c].requestTimestamp = server.store.timestamp(at: stampAt, clockOffset: offset)
-            clients[c].requestExactStamp = server.store.clock(at: stampAt, offset: offset)
-            clients[c].requestServerOffset = offset
-            clients[c].requestServer = UInt16(k)
-            if measure.recorder.serving?.clocks.isEmpty == false { recordStamp(k, at: stampAt, timestamp: clients[c].requestTimestamp) }
+            var q = self[requestOf: c]
+            q.timestamp = server.store.timestamp(at: stampAt, clockOffset: offset)
+            q.exactStamp = server.store.clock(at: stampAt, offset: offset)
+            q.serverOffset = offset
+            q.server = UInt16(k)
+            self[requestOf: c] = q
+            if measure.recorder.serving?.clocks.isEmpty == false { recordStamp(k, at: stampAt, timestamp: q.timestamp) }
             respond(c, file: file, arrivedAt: r.at, start: start, leftAt: left)
         }
     }

@@ -29,7 +29,7 @@ extension World {
     /// The probes' sync has landed at t (`responseDone`): the store fetch follows at once, and
     /// the UI's next tick is worked out again with the new anchor (and the file it has, if any).
     mutating func fetchStoreAfterProbes<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
-        measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        measure.recorder.responseReceived(at: t, roundTrip: t - self[requestOf: c].sentAt)
         measure.recorder.fetchSynced(at: t, error: clients[c].anchorError)
         clients[c].storeOwed = true
         // In flight before the tick is scheduled: a refetch instant of the last load no longer counts.
@@ -43,11 +43,12 @@ extension World {
     mutating func storeArrived<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
         clients[c].storeOwed = false
         clients[c].consecutiveFailures = 0
-        clients[c].file = clients[c].requestFile
+        let r = self[requestOf: c]
+        clients[c].file = r.file
         let now = d.reading(clients[c].device, at: t)
         let load = LoadContext(loadedAt: now, anchor: clients[c].anchor, epochUnix: scenario.epochUnix)
         clients[c].refetchDue = design.refetch.refetchDue(after: load, &clients[c].designRNG)
-        measure.recorder.responseReceived(at: t, roundTrip: t - clients[c].requestSentAt)
+        measure.recorder.responseReceived(at: t, roundTrip: t - r.sentAt)
         clients[c].displayEpoch &+= 1
         scheduleDisplay(c, t, d)
     }

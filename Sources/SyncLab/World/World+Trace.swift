@@ -31,7 +31,8 @@ extension World {
     /// The server side of player c's request, from what the request handlers stored.
     @inline(never)
     mutating func traceServed(_ c: Int, arrived t: SimTime, start: SimTime) {
-        let stamp = clients[c].requestTimestamp, left = clients[c].responseLeftAt
+        let r = self[requestOf: c]
+        let stamp = r.timestamp, left = r.leftAt
         traceUpdate(c) {
             $0.reachedServer = t.ns
             $0.waited = start - t

@@ -29,6 +29,8 @@ public struct World {
     var fleetOutbox: [FleetRequest] = []
     var fleetAnswers: [Int32: FleetAnswer] = [:]
     var fleet: FleetLink?
+    /// The requests out now, a slot each (`ClientState.requestSlot`).
+    var requests = RequestsInFlight()
 
     /// The run's window of true time: the warm-up's start and the end.
     var start: SimTime { loop.start }

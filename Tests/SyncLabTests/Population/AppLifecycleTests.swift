@@ -30,14 +30,14 @@ import SyncLabKernel
         let pause = 2 * Int64.hour
         let back = Self.returnAt(pause)
         let killed = Self.run(pause: pause, Lifecycle(lockedMedian: 1_000 * .hour, horizon: .hour, maxBreak: nil))
-        let c = killed.clients[0]
-        #expect(c.requestSentAt.ns == back)
+        let c = killed.player(0)
+        #expect(c.request.sentAt.ns == back)
         #expect(c.hasSync && c.anchorSetAt.ns > back)
         #expect(killed.measure.recorder.deviceEvents.lockedBreaks == 1)
         #expect(killed.measure.recorder.deviceEvents.lockedTerminations == 1)
 
-        let kept = Self.run(pause: pause, nil).clients[0]
-        #expect(kept.requestSentAt.ns == 5 * .second)
+        let kept = Self.run(pause: pause, nil).player(0)
+        #expect(kept.request.sentAt.ns == 5 * .second)
         #expect(kept.hasSync && kept.anchorSetAt.ns < back)
     }
 
@@ -46,11 +46,11 @@ import SyncLabKernel
     @Test func breakWithinTheGraceKeepsTheOldSync() {
         let deadly = Lifecycle(lockedMedian: .second, otherAppsMedian: .second, horizon: .second, maxBreak: nil)
         let kept = Self.run(pause: 20 * .second, deadly)
-        #expect(kept.clients[0].requestSentAt.ns == 5 * .second)
+        #expect(kept.player(0).request.sentAt.ns == 5 * .second)
         #expect(kept.measure.recorder.deviceEvents.lockedBreaks == 1)
         #expect(kept.measure.recorder.deviceEvents.lockedTerminations == 0)
         let killed = Self.run(pause: 31 * .second, deadly)
-        #expect(killed.clients[0].requestSentAt.ns == Self.returnAt(31 * .second))
+        #expect(killed.player(0).request.sentAt.ns == Self.returnAt(31 * .second))
     }
 
     /// S(b) = 2^−((b − grace)/median)^shape, computed here with Foundation's pow.
@@ -103,7 +103,8 @@ import SyncLabKernel
         // Locked, the pausing clock slept through most of the break, so no refetch is due: only
         // the terminated players send a request at the return (their cold start). In other apps
         // the clock ran 11 min past the load, so every player refetches then anyway.
-        let resent = world.clients.filter { $0.requestSentAt.ns == Self.returnAt(10 * .minute) }.count
+        // Those requests are all out at once, in slots of their own: each is its player's last.
+        let resent = world.clients.indices.filter { world.player($0).request.sentAt.ns == Self.returnAt(10 * .minute) }.count
         #expect(UInt64(resent) == (locked ? killed : UInt64(n)))
     }
 

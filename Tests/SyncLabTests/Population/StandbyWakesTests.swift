@@ -23,8 +23,8 @@ import SyncLabKernel
         s.devices.events.standbyWakes = wakes
         var world = World(scenario: s)
         _ = world.run()
-        let c = world.clients[0]
-        let syncError = c.requestTimestamp - c.uploadCompleteAt.ns   // error right after the fetch
+        let c = world.player(0)
+        let syncError = c.request.timestamp - c.request.uploadCompleteAt.ns   // error right after the fetch
         let now = SimTime(ns: end - 1)
         let estimate = c.anchor.serverTime(at: SuspendingDeviceClock().reading(c.device, at: now, world.context))
         return (syncError - (estimate - now.ns), world)
@@ -38,7 +38,7 @@ import SyncLabKernel
         let (lag, world) = Self.run(Wakes(chargingShare: 0, script: script))
         #expect(lag == 2 * .hour - 45 * .second)
         #expect(lag == 7_155_000_000_000)
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.phase == .viewing)
         // The first wake of the opening standby (0 to 5 s) was due at 10 min: cancelled by the visit.
         #expect(c.device.sleptTotal == 5 * .second + 2 * .hour - 45 * .second)
@@ -58,7 +58,7 @@ import SyncLabKernel
         let wake = Wakes.Wake(gap: Self.standby - 10 * .second, length: 30 * .second)
         let (lag, world) = Self.run(Wakes(chargingShare: 0, script: [wake]))
         #expect(lag == Self.standby - 10 * .second)
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.phase == .viewing && !c.device.asleep)
         #expect(c.device.sleptTotal == 5 * .second + Self.standby - 10 * .second)
         #expect(c.lastDeepWake == 5 * .second + Self.viewing + Self.pause)
@@ -78,7 +78,7 @@ import SyncLabKernel
     /// Drawn wakes: the lag is the standby minus the awake seconds, which the world's own count says.
     @Test func drawnWakesShortenTheLag() {
         let (lag, world) = Self.run(Wakes(chargingShare: 0))
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.standbyWakeOrdinal > 0)
         #expect(lag < Self.standby)
         #expect(lag == c.device.sleptTotal - 5 * .second)

@@ -79,15 +79,15 @@ import SyncLabKernel
         while t.ns < s.duration - 20 * .minute {
             t = t + 30 * .second
             world.run(until: t)
-            let c = world.clients[0]
+            let c = world.player(0)
             guard c.hasSync, !c.fetchInFlight else { continue }
-            #expect(c.uploadCompleteAt == c.requestSentAt)
+            #expect(c.request.uploadCompleteAt == c.request.sentAt)
             // Continuous clock, no drift: reading = true time − boot time.
             let due = SimTime(ns: c.refetchDue.ns + c.device.bootTime.ns)
             let error = c.anchor.serverTime - (c.anchor.reading.ns + c.device.bootTime.ns)
-            #expect(error == c.requestTimestamp - c.requestSentAt.ns)
+            #expect(error == c.request.timestamp - c.request.sentAt.ns)
             world.run(until: due + 1)
-            #expect(world.clients[0].requestSentAt == due)
+            #expect(world.player(0).request.sentAt == due)
             t = due + 1
             checked += 1
         }

@@ -64,16 +64,16 @@ import SyncLabKernel
     }
 
     /// NTP in the world: the response leaves one service time after the request starts
-    /// (`responseLeftAt`), and with microsecond stamps the estimate errs by half the asymmetry,
+    /// (`request.leftAt`), and with microsecond stamps the estimate errs by half the asymmetry,
     /// (40 − 60)/2 = −10 ms, give or take the stamps' truncation and the nanoseconds the bytes take.
     @Test func ntpErrsByHalfTheAsymmetry() {
         let s = Self.scenario(ClientDesign(clock: ContinuousDeviceClock(), estimator: NTPEstimator()), players: 1,
                               duration: 30 * .minute, stamp: .microsecond)
         var world = World(scenario: s)
         _ = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.hasSync)
-        #expect(c.responseLeftAt - (c.uploadCompleteAt + Self.uplink) == Self.service)
+        #expect(c.request.leftAt - (c.request.uploadCompleteAt + Self.uplink) == Self.service)
         let downloadComplete = c.anchor.reading.ns + c.device.bootTime.ns    // perfect continuous clock
         let error = c.anchor.serverTime - downloadComplete
         #expect(error <= -10 * .millisecond + 1 && error >= -10 * .millisecond - 2 * .microsecond)

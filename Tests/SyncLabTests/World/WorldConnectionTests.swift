@@ -32,10 +32,10 @@ import SyncLabKernel
     }()
 
     /// Runs until `until` and returns player 0 and its anchor's error at its last sync.
-    static func run(_ s: Scenario, until: Nanoseconds) -> ClientState {
+    static func run(_ s: Scenario, until: Nanoseconds) -> PlayerSnapshot {
         var world = World(scenario: s)
         world.run(until: SimTime(ns: until))
-        return world.clients[0]
+        return world.player(0)
     }
 
     /// A cold first request on LTE with the radio idle, TLS 1.3, DNS not cached:
@@ -65,8 +65,8 @@ import SyncLabKernel
             #expect(c.hasSync)
             #expect(c.anchorError == expected, "\(estimator.name), after set-up \(afterSetup)")
             // The request left after the set-up: upload complete is 5 s + C in.
-            #expect(c.uploadCompleteAt.ns == 5 * .second + c0)
-            #expect(c.requestSentAt.ns == 5 * .second + (afterSetup ? c0 : 0))
+            #expect(c.request.uploadCompleteAt.ns == 5 * .second + c0)
+            #expect(c.request.sentAt.ns == 5 * .second + (afterSetup ? c0 : 0))
         }
     }
 
@@ -85,7 +85,7 @@ import SyncLabKernel
         #expect(c.anchorSetAt.ns > 5 * .minute, "the refetch happened")
         let setup = warm ? 0 : Self.promotion + 2 * (Self.x + Self.y)
         #expect(c.anchorError == floorDiv(setup + Self.x - Self.y - Self.tau, 2))
-        #expect(c.uploadCompleteAt.ns - c.requestSentAt.ns == setup)
+        #expect(c.request.uploadCompleteAt.ns - c.request.sentAt.ns == setup)
     }
 
     /// The radio alone (no connection model): a request after the tail waits for the promotion,
@@ -107,19 +107,19 @@ import SyncLabKernel
         s.links[0].timeout = Nanoseconds.hour   // however late, the exchange completes
         var world = World(scenario: s)
         world.run(until: SimTime(ns: 2 * .minute))
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.hasSync)
         // The first request's key: player 0, fetch epoch 1.
         let key = UInt64(1)
         let rtt = Double(Self.x + Self.y)
         var up = RandomStream(seed: s.seed, purpose: World.requestLossPurpose, entity: key)
         var down = RandomStream(seed: s.seed, purpose: World.responseLossPurpose, entity: key)
-        let bytes = world.server.store.files[Int(c.requestFile)].responseBytes
+        let bytes = world.server.store.files[Int(c.request.file)].responseBytes
         let late = loss.recoveryDelay(segments: 1, roundTrip: rtt, &up).all
             + loss.recoveryDelay(segments: loss.segments(bytes: bytes), roundTrip: rtt, &down).all
         let transfer = LinkProfile.transferTime(bytes: bytes, bytesPerSecond: 400e9)
         // Done = sent + x + y + transfer + late; the seeds' error is x plus the request's lateness.
-        #expect(c.anchorSetAt.ns - c.requestSentAt.ns == Self.x + Self.y + transfer + late)
+        #expect(c.anchorSetAt.ns - c.request.sentAt.ns == Self.x + Self.y + transfer + late)
         #expect(late > 0, "rate 0.5 loses something in this draw")
     }
 

@@ -22,11 +22,11 @@ import SyncLabKernel
         let s = Self.scenario(clock: ContinuousDeviceClock(), duration: 25 * .minute, events: events)
         var world = World(scenario: s)
         let r = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.device.bootTime == SimTime(ns: 20 * .minute))
         #expect(c.phase == .viewing)
         #expect(c.hasSync)
-        #expect(c.requestSentAt == SimTime(ns: 21 * .minute))
+        #expect(c.request.sentAt == SimTime(ns: 21 * .minute))
         // The continuous clock counts from the reboot: its reading at download complete is the
         // true time since 20 min (no drift), which is 1 min + 40 ms up + 60 ms down + the bytes'
         // nanoseconds at 400 GB/s.
@@ -48,9 +48,9 @@ import SyncLabKernel
                               pause: 10 * .minute, events: events)
         var world = World(scenario: s)
         let r = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.phase == .viewing)
-        #expect(c.requestSentAt == SimTime(ns: kills ? 665 * .second : 5 * .second))
+        #expect(c.request.sentAt == SimTime(ns: kills ? 665 * .second : 5 * .second))
         #expect(r.requestsSent == (kills ? 2 : 1))
         // Kills at 180, 360, 540 s: only the first found a sync to lose.
         #expect(r.deviceEvents.appKills == (kills ? 1 : 0))
@@ -76,11 +76,11 @@ import SyncLabKernel
         var world = World(scenario: s)
         let back = 665 * Int64.second
         world.run(until: SimTime(ns: 100 * .second))                        // the first sync, before the kill
-        let first = world.clients[0]
+        let first = world.player(0)
         world.run(until: SimTime(ns: back + 50 * .millisecond))
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.phase == .viewing && c.fetchInFlight)
-        #expect(c.requestSentAt == SimTime(ns: back))                      // a cold start fetches at once
+        #expect(c.request.sentAt == SimTime(ns: back))                      // a cold start fetches at once
         #expect(world.measure.recorder.deviceEvents.appKills == 1)
         #expect(c.hasSync == persist)
         #expect(world.measure.recorder.deviceEvents.storedSyncsRestored == (persist ? 1 : 0))
@@ -91,9 +91,9 @@ import SyncLabKernel
         }
         #expect(c.anchor == first.anchor && c.anchorSetAt == first.anchorSetAt)
         let synced = first.anchorSetAt.ns                                   // download complete of the 5 s fetch
-        let m = synced - first.uploadCompleteAt.ns                          // 100 ms and the file's bytes
+        let m = synced - first.request.uploadCompleteAt.ns                          // 100 ms and the file's bytes
         #expect(m >= 100 * .millisecond && m < 100 * .millisecond + .microsecond)
-        let storedError = (first.requestTimestamp - first.uploadCompleteAt.ns) + m / 20_000
+        let storedError = (first.request.timestamp - first.request.uploadCompleteAt.ns) + m / 20_000
         let drift = (back - synced) / 20_000                                 // 50 ppm = 1/20,000
         let firstShownError = c.shownUpTo - back
         #expect(abs(firstShownError - (storedError + drift)) <= 2, "\(firstShownError) vs \(storedError) + \(drift)")
@@ -117,7 +117,7 @@ import SyncLabKernel
         s.client.persistSync = true
         var world = World(scenario: s)
         world.run(until: SimTime(ns: 665 * .second + 50 * .millisecond))
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.phase == .viewing && c.fetchInFlight)
         #expect(!c.hasSync && !c.syncStored)
         #expect(world.measure.recorder.deviceEvents.storedSyncsRestored == 0 && world.measure.recorder.deviceEvents.storedSyncsDiscarded == 1)
@@ -161,10 +161,10 @@ import SyncLabKernel
                               pause: 4 * .minute, events: events)
         var world = World(scenario: s)
         let r = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.device.wallOffset == .hour)
         #expect(r.deviceEvents.wallClockChanges == 1)
-        #expect(c.requestSentAt == SimTime(ns: followsWall ? 305 * .second : 5 * .second))
+        #expect(c.request.sentAt == SimTime(ns: followsWall ? 305 * .second : 5 * .second))
     }
 
     /// Every player tampers (+3 min at 60 s). Measuring with the wall clock, the estimate jumps
@@ -178,13 +178,13 @@ import SyncLabKernel
         let s = Self.scenario(clock: clock, duration: 150 * .second, events: events)
         var world = World(scenario: s)
         let r = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.tampered)
         #expect(r.deviceEvents.tamperings == 1)
         // With the wall clock the estimate carries the 3 min step, exactly (the step is whole µs):
         // the same device without the step estimates 3 min less, which is the sync's own error
         // (uplink − truncation) up to the wall clock's µs floors.
-        let syncError = c.requestTimestamp - c.uploadCompleteAt.ns
+        let syncError = c.request.timestamp - c.request.uploadCompleteAt.ns
         let now = SimTime(ns: 150 * .second - 1)
         var untampered = c.device
         untampered.moveWallClock(by: -3 * .minute)
@@ -192,7 +192,7 @@ import SyncLabKernel
         let honest = c.anchor.serverTime(at: clock.reading(untampered, at: now, world.context)) - now.ns
         #expect(estimate - honest == (wall ? 3 * .minute : 0))
         #expect(abs(honest - syncError) < 2 * .microsecond)
-        #expect(c.requestSentAt == SimTime(ns: 5 * .second))   // no refetch within 150 s either way
+        #expect(c.request.sentAt == SimTime(ns: 5 * .second))   // no refetch within 150 s either way
         if wall {
             #expect(r.deviceEvents.tamperEarlyShows > 0)
             #expect(r.deviceEvents.tamperEarlyShows == r.deviceEvents.earlyShows)

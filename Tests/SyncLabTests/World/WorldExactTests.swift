@@ -36,21 +36,21 @@ import SyncLabKernel
         let s = Self.scenario(clock: ContinuousDeviceClock(), duration: 30 * .minute)
         var world = World(scenario: s)
         _ = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.hasSync)
         #expect(!c.fetchInFlight)
         // The server stamps REQUEST_TIME when the request arrives: one uplink after upload complete.
-        let arrivalUnix = s.epochUnix + c.uploadCompleteAt.ns + Self.uplink
+        let arrivalUnix = s.epochUnix + c.request.uploadCompleteAt.ns + Self.uplink
         let expectedStamp = floorTo(arrivalUnix, .second) - s.epochUnix
-        #expect(c.requestTimestamp == expectedStamp)
+        #expect(c.request.timestamp == expectedStamp)
         // With a perfect clock the anchor's error is the same at every instant.
         let downloadComplete = c.anchor.reading.ns + c.device.bootTime.ns
         let error = c.anchor.serverTime - downloadComplete
         let truncation = ((arrivalUnix % .second) + .second) % .second
         #expect(error == Self.uplink - truncation)
-        #expect(error == c.requestTimestamp - c.uploadCompleteAt.ns)
+        #expect(error == c.request.timestamp - c.request.uploadCompleteAt.ns)
         // Request bytes at 400 GB/s take 1 ns to leave the device (400 B, rounded up).
-        #expect(c.uploadCompleteAt.ns - c.requestSentAt.ns == 1)
+        #expect(c.request.uploadCompleteAt.ns - c.request.sentAt.ns == 1)
     }
 
     /// With the suspending clock the displayed time falls behind by exactly the deep-sleep time;
@@ -66,11 +66,11 @@ import SyncLabKernel
         let s = Self.scenario(clock: clock, duration: end, sessions: 2, viewing: viewing, pause: pause)
         var world = World(scenario: s)
         _ = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.phase == .viewing)
         // Asleep from the start until the visit at 5 s, then 8 min in the break.
         #expect(c.device.sleptTotal == 5 * .second + 8 * .minute)
-        let syncError = c.requestTimestamp - c.uploadCompleteAt.ns           // error right after the fetch
+        let syncError = c.request.timestamp - c.request.uploadCompleteAt.ns           // error right after the fetch
         let now = SimTime(ns: end - 1)
         let estimate = c.anchor.serverTime(at: clock.reading(c.device, at: now, world.context))
         #expect(estimate - now.ns == syncError - (suspending ? 8 * .minute : 0))
@@ -105,14 +105,14 @@ import SyncLabKernel
         var expected = world.clients[0].networkRNG
         // The visit is at 5 s and the refetch 6–9 min after the first load: one fetch by 1 min.
         world.run(until: SimTime(ns: Nanoseconds.minute))
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.hasSync && !c.fetchInFlight)
         if requestBytes > 0 {
             let requestRate = 50e3 + (2e6 - 50e3) * expected.unit()
-            #expect(c.uploadCompleteAt.ns - c.requestSentAt.ns
+            #expect(c.request.uploadCompleteAt.ns - c.request.sentAt.ns
                     == LinkProfile.transferTime(bytes: requestBytes, bytesPerSecond: requestRate))
         } else {
-            #expect(c.uploadCompleteAt == c.requestSentAt)
+            #expect(c.request.uploadCompleteAt == c.request.sentAt)
         }
         _ = expected.unit()   // the response's rate
         #expect(c.networkRNG == expected)

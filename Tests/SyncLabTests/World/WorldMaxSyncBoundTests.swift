@@ -24,10 +24,10 @@ import SyncLabKernel
         let trip = WorldFirstAnswerTests.trip(World(scenario: Self.scenario(Self.estimators[k], limit: nil)))
         var world = World(scenario: Self.scenario(Self.estimators[k], limit: trip / 2))
         let r = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(!c.hasSync && c.file == -1)
         #expect(r.requestsSent == 3 && r.responses == 3 && r.syncsRejected == 3 && r.requestsFailed == 0)
-        #expect(c.requestSentAt.ns == 15 * .second + 2 * trip)
+        #expect(c.request.sentAt.ns == 15 * .second + 2 * trip)
         #expect(world.memory.words.allSatisfy { $0 == 0 }, "the estimator's memory as it was")
         #expect(r.fetchSyncError.count == 0)
     }

@@ -91,13 +91,13 @@ import SyncLabKernel
         }
         var world = World(scenario: s)
         world.run(until: SimTime(ns: 29 * .minute))
-        let before = world.clients[0]
-        #expect(before.requestTimestamp == WorldServingTests.stamp(s, WorldServingTests.arrival(before)))
+        let before = world.player(0)
+        #expect(before.request.timestamp == WorldServingTests.stamp(s, WorldServingTests.arrival(before)))
         _ = world.run()
-        let after = world.clients[0]
+        let after = world.player(0)
         #expect(WorldServingTests.arrival(after).ns > 30 * .minute)
-        #expect(after.requestTimestamp == WorldServingTests.stamp(s, WorldServingTests.arrival(after), offset: Self.bad))
-        #expect(after.requestServerOffset == Self.bad)
+        #expect(after.request.timestamp == WorldServingTests.stamp(s, WorldServingTests.arrival(after), offset: Self.bad))
+        #expect(after.request.serverOffset == Self.bad)
     }
 
     /// With a fault the run records what server 0's stamps carried: no offset before the step,

@@ -19,7 +19,7 @@ import SyncLabKernel
         return s
     }
 
-    static func arrival(_ c: ClientState) -> SimTime { c.uploadCompleteAt + uplink }
+    static func arrival(_ c: PlayerSnapshot) -> SimTime { c.request.uploadCompleteAt + uplink }
 
     static func stamp(_ s: Scenario, _ t: SimTime, offset: Int64 = 0) -> Int64 {
         floorTo(s.epochUnix + t.ns + offset, .microsecond) - s.epochUnix
@@ -33,16 +33,16 @@ import SyncLabKernel
         let s = Self.scenario(duration: 20 * .second) { $0.timestampAt = instant }
         var world = World(scenario: s)
         _ = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         #expect(c.hasSync)
         let arrival = Self.arrival(c)
-        #expect(c.responseLeftAt == arrival + Self.service)
-        let stampedAt = instant == .responseSend ? c.responseLeftAt : arrival
-        #expect(c.requestTimestamp == Self.stamp(s, stampedAt))
+        #expect(c.request.leftAt == arrival + Self.service)
+        let stampedAt = instant == .responseSend ? c.request.leftAt : arrival
+        #expect(c.request.timestamp == Self.stamp(s, stampedAt))
         // Error of the anchor: timestamp + (download − upload complete) − true download instant.
         let downloadComplete = c.anchor.reading.ns + c.device.bootTime.ns
         let error = c.anchor.serverTime - downloadComplete
-        #expect(error == c.requestTimestamp - c.uploadCompleteAt.ns)
+        #expect(error == c.request.timestamp - c.request.uploadCompleteAt.ns)
         let truncation = (s.epochUnix + stampedAt.ns) % .microsecond
         #expect(error == Self.uplink + (instant == .responseSend ? Self.service : 0) - truncation)
     }
@@ -61,18 +61,18 @@ import SyncLabKernel
         }
         var world = World(scenario: s)
         let result = world.run()
-        let a = world.clients[0], b = world.clients[1]
+        let a = world.player(0), b = world.player(1)
         let arrival = Self.arrival(a)
         #expect(Self.arrival(b) == arrival)
-        #expect(a.responseLeftAt == arrival + Self.service)
-        #expect(b.responseLeftAt == arrival + 2 * Self.service)
+        #expect(a.request.leftAt == arrival + Self.service)
+        #expect(b.request.leftAt == arrival + 2 * Self.service)
         let stampedB = switch instant {
         case .arrival: arrival
         case .requestStart: arrival + Self.service   // when the worker is free
-        case .responseSend: b.responseLeftAt
+        case .responseSend: b.request.leftAt
         }
-        #expect(a.requestTimestamp == Self.stamp(s, instant == .responseSend ? a.responseLeftAt : arrival))
-        #expect(b.requestTimestamp == Self.stamp(s, stampedB))
+        #expect(a.request.timestamp == Self.stamp(s, instant == .responseSend ? a.request.leftAt : arrival))
+        #expect(b.request.timestamp == Self.stamp(s, stampedB))
         let errorA = a.anchor.serverTime - (a.anchor.reading.ns + a.device.bootTime.ns)
         let errorB = b.anchor.serverTime - (b.anchor.reading.ns + b.device.bootTime.ns)
         #expect(errorB - errorA == (instant == .arrival ? 0 : Self.service))
@@ -174,8 +174,8 @@ import SyncLabKernel
         var world = World(scenario: s)
         let result = world.run()
         for k in 0..<2 {
-            let c = world.clients[k]
-            #expect(c.requestTimestamp == Self.stamp(s, Self.arrival(c), offset: offsets[k]))
+            let c = world.player(k)
+            #expect(c.request.timestamp == Self.stamp(s, Self.arrival(c), offset: offsets[k]))
         }
         #expect(result.serving?.perServer == [1, 1])
         #expect(result.serving?.serverOffsets == offsets)
@@ -190,10 +190,10 @@ import SyncLabKernel
         }
         var world = World(scenario: s)
         let result = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         let firstSent = SimTime(ns: 5 * .second)
         let failedAt = mode == .refused ? firstSent + 1 + Self.uplink + Self.downlink : firstSent + 30 * .second
-        #expect(c.requestSentAt == failedAt + 5 * .second)   // the retry, which succeeds
+        #expect(c.request.sentAt == failedAt + 5 * .second)   // the retry, which succeeds
         #expect(c.hasSync)
         #expect(result.requestsFailed == 1)
         #expect(result.serving?.outageRefused == (mode == .refused ? 1 : 0))
@@ -253,8 +253,9 @@ import SyncLabKernel
         #expect(f?.requests == 133 && f?.queueFull == 1 && f?.maxQueueLength == 128)
         #expect(f?.waitMax == 26 * Self.service)
         #expect(f?.waitMean == Double(1_703 * Self.service) / 133)
-        let left = world.clients.map(\.responseLeftAt).filter { $0 > .zero }.sorted()
-        let arrival = Self.arrival(world.clients[0])
+        // Every request was out at once, each in a slot of its own: each player's last is still there.
+        let left = world.clients.indices.map { world.player($0).request.leftAt }.filter { $0 > .zero }.sorted()
+        let arrival = Self.arrival(world.player(0))
         #expect(left.count == 133 && left.first == arrival + Self.service && left.last == arrival + 27 * Self.service)
         #expect(world.clients.filter { !$0.hasSync }.count == 1)
     }

@@ -40,15 +40,15 @@ import SyncLabKernel
         var world = World(scenario: Self.scenario(target: Self.endpoint(host)))
         let synced = Self.visit + 3 * Self.endpointTrip
         world.run(until: SimTime(ns: synced + 1))
-        var c = world.clients[0]
+        var c = world.player(0)
         #expect(c.hasSync && c.anchorSetAt.ns == synced)
-        #expect(c.file == -1 && c.storeOwed && c.fetchInFlight && c.requestSentAt.ns == synced)
+        #expect(c.file == -1 && c.storeOwed && c.fetchInFlight && c.request.sentAt.ns == synced)
         let fileBytes = world.server.store.files[0].responseBytes
         let storeIn = synced + Self.storeTrip(fileBytes)
         world.run(until: SimTime(ns: storeIn))
         #expect(world.clients[0].file == -1, "bare until the store fetch is in")
         world.run(until: SimTime(ns: storeIn + 1))
-        c = world.clients[0]
+        c = world.player(0)
         #expect(c.file == 0 && !c.storeOwed && !c.fetchInFlight && c.anchorSetAt.ns == synced)
         // Bare from the visit: n endpoint round trips and one file fetch.
         #expect(storeIn - Self.visit == 3 * Self.endpointTrip + Self.storeTrip(fileBytes))
@@ -112,12 +112,12 @@ import SyncLabKernel
         s.server.outages = [Outage(at: SimTime(ns: 5_300 * .millisecond), duration: 100 * .millisecond, mode: .refused)]
         var world = World(scenario: s)
         let r = world.run()
-        let c = world.clients[0]
+        let c = world.player(0)
         let synced = Self.visit + 3 * Self.endpointTrip
         #expect(c.anchorSetAt.ns == synced)
         // Refused one downlink after it arrived; sent again 5 s later.
         let retried = synced + 44 * .millisecond + 60 * .millisecond + 5 * .second
-        #expect(c.requestSentAt.ns == retried && c.file == 0 && !c.storeOwed)
+        #expect(c.request.sentAt.ns == retried && c.file == 0 && !c.storeOwed)
         #expect(r.requestsSent == 5 && r.requestsFailed == 1 && r.requestsServed == 4 && r.endpointLoad?.requests == 3)
     }
 
