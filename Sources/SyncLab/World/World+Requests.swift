@@ -16,12 +16,10 @@ extension World {
         clients[c].fetchEpoch &+= 1
         clients[c].fetchInFlight = true
         clients[c].needsFetch = false
-        takeRequestSlot(c)
         let link = Int(clients[c].link)
         if measure.recorder.trace != nil { traceSent(c, t, link: link) }
         let (arrival, lost, sentAt, uploadCompleteAt) = requestLeaves(c, t, link: link, key: requestKey(c))
-        self[requestOf: c].sentAt = sentAt
-        self[requestOf: c].uploadCompleteAt = uploadCompleteAt
+        takeRequestSlot(c, for: RequestInFlight(player: Int32(c), sentAt: sentAt, uploadCompleteAt: uploadCompleteAt))
         // A request still on its way when the client's time-out runs out never reaches the
         // server: the client gives up and closes the connection. (Its failure must not be
         // scheduled from the server's side, at an instant already past.)
@@ -98,12 +96,8 @@ extension World {
             // Drawn from the player's stream, so the server's draws never depend on other players.
             service = serviceDelay(c)
         }
-        var r = self[requestOf: c]
-        r.timestamp = server.store.timestamp(at: t)
-        r.exactStamp = server.store.serverTime(at: t)
-        r.serverOffset = server.store.clockOffset
-        r.server = 0
-        self[requestOf: c] = r
+        self[requestOf: c].stamp(server.store.timestamp(at: t), exact: server.store.serverTime(at: t),
+                                 serverOffset: server.store.clockOffset, server: 0)
         respond(c, file: file, arrivedAt: t, start: t, leftAt: t + service)
     }
 
@@ -113,18 +107,14 @@ extension World {
     /// comes first. The caller has set the stamp.
     mutating func respond(_ c: Int, file: Int, arrivedAt: SimTime, start: SimTime, leftAt left: SimTime) {
         let link = Int(clients[c].link)
-        var r = self[requestOf: c]
-        r.file = Int32(file)
-        r.arrivedAt = arrivedAt
-        r.leftAt = left
-        self[requestOf: c] = r
+        self[requestOf: c].answer(file: file, arrivedAt: arrivedAt, leftAt: left)
         if measure.recorder.trace != nil { traceServed(c, arrived: arrivedAt, start: start) }
         let bytes = probesEndpoint(c) ? design.endpointBytes : server.store.files[file].responseBytes
         let (downlink, done, headersAt) = responseCrosses(c, link: link, bytes: bytes, arrivedAt: arrivedAt, leftAt: left,
                                                           key: requestKey(c))
         if design.readsResponseHeaders { self[requestOf: c].headersAt = headersAt }
         let epoch = clients[c].fetchEpoch
-        let failAt = timedOut(sentAt: r.sentAt, done: done, link: link)
+        let failAt = timedOut(sentAt: self[requestOf: c].sentAt, done: done, link: link)
         if measure.observesRoundTrips && failAt == nil {
             recordLinkRoundTrip(c, link: link, arrivedAt: arrivedAt, downlink: downlink)
         }

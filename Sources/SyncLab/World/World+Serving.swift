@@ -213,13 +213,9 @@ extension World {
             case .responseSend: left
             }
             let offset = server.serving!.offset(k, at: stampAt)
-            var q = self[requestOf: c]
-            q.timestamp = server.store.timestamp(at: stampAt, clockOffset: offset)
-            q.exactStamp = server.store.clock(at: stampAt, offset: offset)
-            q.serverOffset = offset
-            q.server = UInt16(k)
-            self[requestOf: c] = q
-            if measure.recorder.serving?.clocks.isEmpty == false { recordStamp(k, at: stampAt, timestamp: q.timestamp) }
+            let timestamp = server.store.timestamp(at: stampAt, clockOffset: offset)
+            self[requestOf: c].stamp(timestamp, exact: server.store.clock(at: stampAt, offset: offset), serverOffset: offset, server: k)
+            if measure.recorder.serving?.clocks.isEmpty == false { recordStamp(k, at: stampAt, timestamp: timestamp) }
             respond(c, file: file, arrivedAt: r.at, start: start, leftAt: left)
         }
     }

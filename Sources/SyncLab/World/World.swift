@@ -106,6 +106,7 @@ public struct World {
     /// own first.
     mutating func ensureUniqueState() {
         if !clients.isUnique() { clients = clients.copy() }
+        if !requests.isUnique() { requests = requests.copy() }
         measure.recorder.ensureUniqueTables()
         if let link = fleet, link.ownsCoordinator, !isKnownUniquelyReferenced(&fleet!.coordinator) {
             fleet!.coordinator = link.coordinator.copy()

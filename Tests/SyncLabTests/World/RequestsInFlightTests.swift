@@ -25,7 +25,7 @@ extension World {
     /// and a slot read for anyone but its holder is refused (the read is checked in release too).
     @Test func slotsAreReusedLastGivenFirst() {
         var pool = RequestsInFlight()
-        let a = pool.take(for: 7), b = pool.take(for: 8), c = pool.take(for: 9)
+        let a = pool.take(RequestInFlight(player: 7)), b = pool.take(RequestInFlight(player: 8)), c = pool.take(RequestInFlight(player: 9))
         #expect((a, b, c) == (0, 1, 2))
         #expect(pool.inUse == 3 && pool.capacity == 3)
         pool[b, of: 8].sentAt = SimTime(ns: 42)
@@ -34,10 +34,10 @@ extension World {
         pool.giveBack(b)
         #expect(pool.inUse == 1)
         // The last given back comes first, fresh: nothing of player 8's request is left in it.
-        let d = pool.take(for: 10)
+        let d = pool.take(RequestInFlight(player: 10))
         #expect(d == b && pool[d, of: 10].sentAt == .zero && pool[d, of: 10].file == -1)
-        #expect(pool.take(for: 11) == a)
-        #expect(pool.take(for: 12) == 3 && pool.capacity == 4)
+        #expect(pool.take(RequestInFlight(player: 11)) == a)
+        #expect(pool.take(RequestInFlight(player: 12)) == 3 && pool.capacity == 4)
         // Player 8's last request is gone with its slot; player 9 still holds its own.
         #expect(pool.last(b, of: 8) == nil)
         #expect(pool.last(c, of: 9)?.player == 9)
