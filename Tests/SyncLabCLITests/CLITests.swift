@@ -168,7 +168,7 @@ enum CLITestFolders {
         #expect(r.status == 2)
         #expect(r.err.hasPrefix("synclab run: \(scenario) with --clients 20000000 --duration 30d: this scenario would need about "),
                 "stderr was: \(r.err)")
-        #expect(r.err.contains("(20000000 players × 704 B = 13.1 GiB; "))
+        #expect(r.err.contains("(20000000 players × 584 B = 10.9 GiB; "))
         // The limit is this process's real one (the lowest of its rlimits, cgroup and available
         // memory, at most the lab's 16 GiB ceiling), named with where it comes from.
         #expect(r.err.contains("; the limit is "))

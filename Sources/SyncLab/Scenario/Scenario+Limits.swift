@@ -3,12 +3,13 @@ import SyncLabKernel
 /// What a scenario will cost to run, estimated before anything is allocated, so a scenario that
 /// would exhaust memory is refused with the estimate instead of crashing the machine.
 extension Scenario {
-    /// Bytes per player the world keeps: client state 512 (the reference clocks' anchors and the
-    /// padding to whole cache lines included), viewing slot 4, event-queue entries 140 (measured:
+    /// Bytes per player the world keeps: client state 448 (the reference clocks' anchors and the
+    /// padding to whole cache lines included; the requests in flight have a pool of their own,
+    /// a small share of the players), viewing slot 4, event-queue entries 108 (measured:
     /// `WorldMemoryTests`), plus slack. Days of v1.1.5 players (`bench/v115-fleet-*.json`) peaked
-    /// at 1,046 MiB for a million, 6,844 MiB for ten million and 13,027 MiB for twenty: the
-    /// estimate below is 1.08, 1.06 and 1.09 times those.
-    public static let bytesPerPlayer = 704
+    /// at 949 MiB for a million, 5,883 MiB for ten million and 11,134 MiB for twenty: the
+    /// estimate below is 1.03, 1.05 and 1.07 times those.
+    public static let bytesPerPlayer = 584
     /// The most memory a run may plan to use.
     public static let memoryLimitBytes = 16 * 1024 * 1024 * 1024
 

@@ -102,25 +102,18 @@ extension ScenarioLoader {
     }
 
     /// The original plan keeps a slot per player and position (plus the whole Store), numbered
-    /// in the event's 32-bit player field: refuse a population that would overflow it.
+    /// in the event's client field (`WorldEvent.clientLimit`): refuse a population that would
+    /// overflow it. That also bounds the plan's per-position state: each slot keeps 39 bytes
+    /// (item, countdown, flags, retry count, request instants, request number), and each player
+    /// 4 more, about 40 a slot, so at most 2.5 GiB.
     static func checkPlanSlots(players: Int, positions: Int, at node: InputNode) throws(InputError) {
         let slots = players * (positions + 1)
-        guard slots < Int(Int32.max) else {
+        guard slots < WorldEvent.clientLimit else {
             throw InputError(file: node.file, keyPath: node.path.isEmpty ? "population.players" : node.path + ".players",
-                             message: "the database-per-position design supports players × (positions + 1) below \(Int32.max); "
+                             message: "the database-per-position design supports players × (positions + 1) below \(WorldEvent.clientLimit); "
                                  + "got \(players) × \(positions + 1) = \(slots)")
         }
-        // Each slot keeps 39 bytes (item, countdown, flags, retry count, request instants, request
-        // number), and each player 4 more: about 40.
-        let bytes = Double(slots) * Double(bytesPerPlanSlot)
-        guard bytes <= Double(Scenario.memoryLimitBytes) / 2 else {
-            throw InputError(file: node.file, keyPath: node.path.isEmpty ? "population.players" : node.path + ".players",
-                             message: "the database-per-position design would keep \(gib(bytes)) of per-position state "
-                                 + "(\(players) players × \(positions + 1) slots × \(bytesPerPlanSlot) B); use fewer players or positions")
-        }
     }
-
-    static let bytesPerPlanSlot = 40
 }
 
 extension InputNode {

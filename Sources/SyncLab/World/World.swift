@@ -59,6 +59,8 @@ public struct World {
         context = ClockContext(epochUnix: scenario.epochUnix, wallSlewPPB: scenario.devices.events.wallClockSync?.slewPPB ?? 0)
         let start = SimTime(ns: -scenario.warmup), end = SimTime(ns: scenario.duration)
         let n = players.count
+        // Events name a player in `WorldEvent`'s client field (the loader refuses more players).
+        precondition(n < WorldEvent.clientLimit, "\(n) players: a world holds fewer than \(WorldEvent.clientLimit)")
         loop = WorldLoop(queue: EventQueue(capacity: n * 3 + 64, start: start), start: start, end: end)
         let schedule = schedule ?? World.schedule(for: scenario)
         server = ServerSide(scenario, schedule: schedule, start: start, end: end, players: n)

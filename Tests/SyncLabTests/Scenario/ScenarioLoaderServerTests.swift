@@ -94,9 +94,9 @@ import SyncLabKernel
         (#"{"server": {"workers": "unlimited", "queueLimit": 10}}"#, "server.queueLimit", "finite pool"),
         (#"{"server": {"queueLimit": -1}}"#, "server.queueLimit", "between 0 and"),
         (#"{"server": {"design": "database-per-position", "fleet": null, "workers": null}, "store": {"positions": 1000}, "population": {"players": 3000000}}"#,
-         "population.players", "below 2147483647"),
-        (#"{"server": {"design": "database-per-position", "fleet": null, "workers": null}, "store": {"positions": 1000}, "population": {"players": 300000}}"#,
-         "population.players", "per-position state"),
+         "population.players", "below 67108864"),
+        (#"{"server": {"design": "database-per-position", "fleet": null, "workers": null}, "store": {"positions": 1000}, "population": {"players": 70000}}"#,
+         "population.players", "70000 × 1001 = 70070000"),
     ])
     func mistakesNameTheirKeyPath(override: String, keyPath: String, mentions: String) throws {
         let error = ScenarioFixtures.error(loading: try ScenarioFixtures.variant(override))

@@ -143,7 +143,7 @@ import SyncLabKernel
         #expect(error.file == "bad.json")
         #expect(error.keyPath == "population.players")
         #expect(error.message.hasPrefix("this scenario would need about "))
-        #expect(error.message.contains("(20000000 players × 704 B = 13.1 GiB; "))
+        #expect(error.message.contains("(20000000 players × 584 B = 10.9 GiB; "))
         #expect(error.message.hasSuffix("; the limit is 16 GiB, the lab's ceiling for any run; use fewer players, a shorter duration or fewer positions"))
         // The estimate in the message is the scenario's own, plus its published files.
         var scenario = try ScenarioLoader().load(text: try ScenarioFixtures.variant(#"{"duration": "30d", "population": {"players": 1000}}"#))

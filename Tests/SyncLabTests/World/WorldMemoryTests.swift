@@ -7,7 +7,7 @@ import SyncLabKernel
     @Test func bytesPerPlayerCoversTheWorldsPerPlayerState() {
         let client = MemoryLayout<ClientState>.stride   // the reference-clock anchors included
         let slot = MemoryLayout<Int32>.stride                                   // viewingSlot
-        // The event queue reserves three ring entries (in chunks of seven per 256 bytes, about 37 B
+        // The event queue reserves three ring entries (in chunks of ten per 256 bytes, about 26 B
         // each: counted here as entry + 4) and one heap entry per player.
         // An entry is (time, sequence, event), padded to 8 bytes.
         let entry = (16 + MemoryLayout<WorldEvent>.stride + 7) / 8 * 8
@@ -16,6 +16,25 @@ import SyncLabKernel
         let parts = "client \(client) B, slot \(slot) B, queue \(queue) B = \(measured) B"
         #expect(Scenario.bytesPerPlayer >= measured, "\(parts)")
         #expect(Scenario.bytesPerPlayer <= measured + 128, "\(parts)")   // and not far above it
+    }
+
+    /// An event is 8 bytes, so a queue entry (time, sequence, event) is 24 and a 256-byte chunk
+    /// of the calendar holds ten; every kind and every client in range comes back as packed,
+    /// the world's own events' −1 and the plan's highest slot included.
+    @Test func eventsPackTheirClientAndKindInOneWord() {
+        #expect(MemoryLayout<WorldEvent>.stride == 8)
+        #expect(WorldEvent.Kind.allCases.count <= 1 << Int(WorldEvent.kindBits))
+        #expect(WorldEvent.clientLimit == 67_108_864)
+        #expect(WorldEvent.clientLimit > 20_000_000)   // the loader's most players
+        let clients: [Int32] = [-1, 0, 1, 19_999_999, Int32(WorldEvent.clientLimit - 1), -Int32(WorldEvent.clientLimit)]
+        for kind in WorldEvent.Kind.allCases {
+            for client in clients {
+                let e = WorldEvent(client: client, kind: kind, epoch: .max)
+                #expect(e.client == client && e.kind == kind && e.epoch == .max)
+            }
+        }
+        // The queue's entry: time, sequence, event.
+        #expect(MemoryLayout<(Int64, UInt64, WorldEvent)>.stride == 24)
     }
 
     /// A finished shard hands over its records and lets its world go, so the players' state is
