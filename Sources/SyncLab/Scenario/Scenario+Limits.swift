@@ -7,7 +7,7 @@ extension Scenario {
     /// padding to whole cache lines included; the requests in flight have a pool of their own,
     /// a small share of the players), viewing slot 4, event-queue entries 108 (measured:
     /// `WorldMemoryTests`), plus slack. Days of v1.1.5 players (`bench/v115-fleet-*.json`) peaked
-    /// at 949 MiB for a million, 5,883 MiB for ten million and 11,134 MiB for twenty: the
+    /// at 950 MiB for a million, 5,884 MiB for ten million and 11,134 MiB for twenty: the
     /// estimate below is 1.03, 1.05 and 1.07 times those.
     public static let bytesPerPlayer = 584
     /// The most memory a run may plan to use.

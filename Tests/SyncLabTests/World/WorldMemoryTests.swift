@@ -67,6 +67,10 @@ import SyncLabKernel
         #expect(ClientState.sampledBytes <= 4 * 64)
         #expect(ClientState.sampledBytes <= ClientState.displayBytes)
         #expect(ClientState.displayBytes < MemoryLayout<ClientState>.stride)
+        // The figures docs/performance.md gives ("Memory per player").
+        #expect(MemoryLayout<ClientState>.stride == 448 && ClientState.sampledBytes == 256 && ClientState.displayBytes == 344,
+                "\(MemoryLayout<ClientState>.stride) \(ClientState.sampledBytes) \(ClientState.displayBytes)")
+        #expect(MemoryLayout<RequestInFlight>.stride == 80)
         let table = StateTable([ClientState](repeating: ClientState(device: DeviceState(driftPPB: 0, wallOffset: 0, bootTime: .zero, epochUnix: 0),
                                                                     link: 0, seed: 1, index: 0), count: 3))
         #expect(Int(bitPattern: table.base) % 64 == 0)
