@@ -132,15 +132,6 @@ struct RequestsInFlight {
         @inline(__always) nonmutating unsafeMutableAddress { address(s, of: p) }
     }
 
-    /// Starts loading slot s (which may straddle two cache lines), if it is one.
-    @inline(__always)
-    func prefetch(_ s: Int32) {
-        guard UInt(bitPattern: Int(s)) < UInt(capacity) else { return }
-        let q = UnsafeRawPointer(base + Int(s))
-        prefetchCacheLine(q)
-        prefetchCacheLine(q + (MemoryLayout<RequestInFlight>.size &- 1))
-    }
-
     /// What slot s last held, if it was player p's.
     func last(_ s: Int32, of p: Int) -> RequestInFlight? {
         guard s >= 0 && Int(s) < capacity, base[Int(s)].player == Int32(truncatingIfNeeded: p) else { return nil }

@@ -31,30 +31,16 @@ extension World {
     }
 
     /// Keeps the pipeline `bucketPrefetchLimit` events deep within a bucket: each event handled
-    /// starts loading the player of the event that many places later, and for an answer
-    /// `requestPrefetchDistance` places later, its request's slot (`RequestsInFlight`), whose
-    /// number is in the player's state loaded from further ahead.
+    /// starts loading the player of the event that many places later. (Loading an answer's
+    /// request slot, `RequestsInFlight`, as well did not pay: the slots in use are few and warm.)
     @inline(__always)
     mutating func prefetchUpcoming() {
-        if let e = loop.queue.upcoming(World.requestPrefetchDistance &- 1), World.readsRequest(e.kind) {
-            let c = Int(e.client)
-            if c >= 0 && c < clients.count { requests.prefetch(clients[c].requestSlot) }
-        }
         guard let e = loop.queue.upcoming(World.bucketPrefetchLimit &- 1) else { return }
         let c = Int(e.client)
         guard c >= 0 && c < clients.count else { return }
         World.prefetchPlayer(c, clients: UnsafeRawPointer(clients.base), bytes: World.prefetchBytes(e.kind))
         if World.drawsDelays(e.kind) { measure.recorder.audit.prefetch(c) }
     }
-
-    /// How far ahead an answer's request slot starts loading: half the players' distance, so
-    /// its player's state has had time to arrive.
-    static let requestPrefetchDistance = 8
-
-    /// Whether an event of `kind` reads its player's request in flight: the answer and the
-    /// fleet's reply.
-    @inline(__always)
-    static func readsRequest(_ kind: WorldEvent.Kind) -> Bool { kind == .responseDone || kind == .serverReply }
 
     /// Whether an event of `kind` draws link delays: a request sent (and answered at once
     /// without a serving model) or the fleet's answer.
