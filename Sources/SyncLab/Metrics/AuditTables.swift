@@ -12,6 +12,13 @@ import SyncLabKernel
 /// Each audited player's memory is kept in columns, and only the columns the scenario's rows
 /// read (`AuditMemory`): an idealised run keeps 8 bytes a player, not 48.
 ///
+/// A draw is not counted where it is drawn: it waits in a short list (`hold`) and a few hundred
+/// are counted at once (`flush`). Counted in the world's event, a draw's log and its bucket
+/// (a cache miss in a bank of a quarter of a megabyte) sat on the event's path; counted
+/// together, one draw's log and miss overlap the next one's. Every count is a sum, and an
+/// uplink's pair reads the player's last log in the order the draws were made, so the tables
+/// come out the same. Whatever reads the tables flushes first.
+///
 /// A reference, like the recorder's banks: a copied audit shares it until
 /// `AuditCounters.ensureUniqueTables` (the world's `ensureUniqueState`) gives it its own. One
 /// world records into it; the rows read it once the run is done (hence `@unchecked Sendable`).
@@ -36,6 +43,25 @@ final class AuditTables: @unchecked Sendable {
 
     /// `Histogram`'s default layout, as `Moments` records it: a constant where `record` is inlined.
     static let layout = 10
+
+    /// Draws not yet counted, in the order they were drawn (`hold`, `flush`).
+    private let held: UnsafeMutablePointer<HeldDraw>
+    private var heldCount = 0
+    /// How many draws wait at most: 4 KB, so the list stays in the first-level cache.
+    static let heldRoom = 256
+
+    /// A draw waiting to be counted: its delay, its player's slot, its link, and what it counts in.
+    struct HeldDraw {
+        var ns: Int64
+        var slot: Int32
+        var link: UInt16
+        /// `uplink`, `counts` (in the marginal rows), `pairs` (with the player's last uplink, if any).
+        var flags: UInt8
+        /// The gap to the player's last uplink as a `UplinkGaps` bin; −1 where the times are not kept.
+        var gapBin: Int8
+
+        static let uplink: UInt8 = 1, counts: UInt8 = 2, pairs: UInt8 = 4
+    }
 
     /// The exact sums of one slot's draws: µs, and µs squared.
     struct DelaySums {
@@ -78,7 +104,10 @@ final class AuditTables: @unchecked Sendable {
         drawTimes = StateTable(count: memory.drawTimes ? players : 0) { _ in DrawTimes() }
         lastActive = StateTable(count: memory.lastActive ? players : 0) { _ in .min }
         standby = StateTable(count: memory.standby ? players : 0) { _ in Standby() }
+        held = .allocate(capacity: Self.heldRoom)
     }
+
+    deinit { held.deallocate() }
 
     private init(copying o: AuditTables, players: Bool) {
         memory = o.memory
@@ -92,19 +121,55 @@ final class AuditTables: @unchecked Sendable {
         drawTimes = column(o.drawTimes)
         lastActive = column(o.lastActive)
         standby = column(o.standby)
+        // The draws still held come along (they change the players' memory): the original, which
+        // another world may be reading, is not flushed.
+        precondition(players || o.heldCount == 0, "held draws need the players' memory")
+        held = .allocate(capacity: Self.heldRoom)
+        held.initialize(from: o.held, count: o.heldCount)
+        heldCount = o.heldCount
     }
 
     /// Starts loading audited player `slot`'s memory (`prefetchCacheLine`): the world's pipeline
     /// loads a player's state ahead of its event, and a draw reads this table too.
+    /// (The last log-uplinks are read when the draws are counted, not in the event.)
     @inline(__always)
     func prefetch(slot: Int) {
-        guard slot < logUplinks.count else { return }
-        prefetchCacheLine(UnsafeRawPointer(logUplinks.base + slot))
-        if memory.drawTimes { prefetchCacheLine(UnsafeRawPointer(drawTimes.base + slot)) }
+        if memory.drawTimes && slot < drawTimes.count { prefetchCacheLine(UnsafeRawPointer(drawTimes.base + slot)) }
     }
 
-    /// An independent copy; without the players' memory when `players` is false (the totals stay).
-    func copy(players: Bool = true) -> AuditTables { AuditTables(copying: self, players: players) }
+    /// An independent copy; without the players' memory when `players` is false (the totals stay,
+    /// with the draws still held counted into them).
+    func copy(players: Bool = true) -> AuditTables {
+        guard !players && heldCount > 0 else { return AuditTables(copying: self, players: players) }
+        let counted = AuditTables(copying: self, players: true)
+        counted.flush()
+        return AuditTables(copying: counted, players: false)
+    }
+
+    /// A draw to count (`HeldDraw`): it waits with the others until the list is full.
+    @inline(__always)
+    func hold(_ draw: HeldDraw) {
+        held[heldCount] = draw
+        heldCount &+= 1
+        if heldCount == Self.heldRoom { flush() }
+    }
+
+    /// Counts the draws held, in the order they were drawn: into the histograms and sums, and an
+    /// uplink's scaled log paired with its player's last.
+    func flush() {
+        for i in 0..<heldCount {
+            let d = held[i]
+            let link = Int(d.link)
+            let uplink = d.flags & HeldDraw.uplink != 0
+            if d.flags & HeldDraw.counts != 0 { count(d.ns, uplink ? .uplink : .downlink, link: link) }
+            guard uplink else { continue }
+            let s = Int(d.slot)
+            let log = ScaledLog.of(d.ns), last = logUplinks[s]
+            if d.flags & HeldDraw.pairs != 0, last != .min, log != .min { pair(last, log, gapBin: Int(d.gapBin), link: link) }
+            logUplinks[s] = log
+        }
+        heldCount = 0
+    }
 
     /// A delay the marginal rows count, in `direction` on `link`: as `Moments.add`.
     @inline(__always)
@@ -114,16 +179,18 @@ final class AuditTables: @unchecked Sendable {
         sums[slot].add(ns)
     }
 
-    /// A pair of successive log-uplinks of an audited player on `link`, `gap` ns apart (nil: the
-    /// draw times are not kept).
+    /// A pair of successive log-uplinks of an audited player on `link`, their gap in `UplinkGaps`
+    /// bin `gapBin` (−1: the draw times are not kept).
     @inline(__always)
-    func pair(_ previous: Int64, _ log: Int64, gap: Int64?, link: Int) {
+    func pair(_ previous: Int64, _ log: Int64, gapBin: Int, link: Int) {
         lag[link].add(previous, log)
-        if let gap { lagGaps[link &* UplinkGaps.bins &+ UplinkGaps.bin(gap)] &+= 1 }
+        if gapBin >= 0 { lagGaps[link &* UplinkGaps.bins &+ gapBin] &+= 1 }
     }
 
     /// Adds another shard's counts (same scenario); the players' memory is its own.
     func merge(_ o: AuditTables) {
+        flush()
+        o.flush()
         delays.merge(o.delays)
         for i in sums.indices {
             sums[i].sum += o.sums[i].sum
@@ -136,6 +203,7 @@ final class AuditTables: @unchecked Sendable {
     /// Link `link`'s counts as the rows read them: `requests` (its other counts) with its draws
     /// (the gap bins empty when the draw times are not kept).
     func linkAudit(_ link: Int, requests: LinkAudit) -> LinkAudit {
+        flush()
         func moments(_ slot: Int) -> Moments {
             Moments(histogram: delays.histogram(slot), sum: sums[slot].sum, squares: sums[slot].squares)
         }

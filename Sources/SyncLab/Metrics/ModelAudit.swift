@@ -200,15 +200,16 @@ struct AuditCounters: ModelObserver {
         let f = tables.forgetting[link]
         let keepsTimes = tables.memory.drawTimes
         let last = keepsTimes ? tables.drawTimes[s] : AuditTables.DrawTimes()
-        let lastLog = tables.logUplinks[s]
         let previous = f.directionsShareState ? max(last.uplinkAt, last.downlinkAt) : last.uplinkAt
         let counted = Self.apart(t, previous, f.horizon)
-        if measured && counted { tables.count(delay, .uplink, link: link) }
-        let log = Self.scaledLog(delay)
-        if measured, lastLog != .min, log != .min, last.uplinkCounted || Self.apart(t, last.uplinkAt, f.horizon) {
-            tables.pair(lastLog, log, gap: keepsTimes ? t - last.uplinkAt : nil, link: link)
-        }
-        tables.logUplinks[s] = log
+        // Counted later, in order (`AuditTables.flush`): in the marginal rows if it counts here,
+        // and paired with the player's last log-uplink (when there is one) if it pairs here.
+        let pairs = measured && (last.uplinkCounted || Self.apart(t, last.uplinkAt, f.horizon))
+        let gapBin = keepsTimes && last.uplinkAt != .min ? UplinkGaps.bin(t &- last.uplinkAt) : -1
+        typealias Held = AuditTables.HeldDraw
+        tables.hold(Held(ns: delay, slot: Int32(truncatingIfNeeded: s), link: UInt16(truncatingIfNeeded: link),
+                         flags: Held.uplink | (measured && counted ? Held.counts : 0) | (pairs ? Held.pairs : 0),
+                         gapBin: Int8(gapBin)))
         if keepsTimes {
             tables.drawTimes[s].uplinkAt = t
             tables.drawTimes[s].uplinkCounted = counted
@@ -220,13 +221,17 @@ struct AuditCounters: ModelObserver {
     mutating func downlink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
         guard let s = slot(c) else { return }
         let f = tables.forgetting[link]
+        func count() {
+            tables.hold(AuditTables.HeldDraw(ns: delay, slot: Int32(truncatingIfNeeded: s), link: UInt16(truncatingIfNeeded: link),
+                                             flags: AuditTables.HeldDraw.counts, gapBin: -1))
+        }
         guard tables.memory.drawTimes else {
-            if measured { tables.count(delay, .downlink, link: link) }   // horizon 0: every draw
+            if measured { count() }   // horizon 0: every draw
             return
         }
         let last = tables.drawTimes[s]
         let previous = f.directionsShareState ? max(last.uplinkAt, last.downlinkAt) : last.downlinkAt
-        if measured && Self.apart(t, previous, f.horizon) { tables.count(delay, .downlink, link: link) }
+        if measured && Self.apart(t, previous, f.horizon) { count() }
         tables.drawTimes[s].downlinkAt = t
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SyncLab
 import SyncLabKernel
@@ -102,5 +103,37 @@ import SyncLabKernel
         #expect(merged.downlink.sum == one.downlink.sum && merged.downlink.squares == one.downlink.squares)
         #expect(merged.lag.count == one.lag.count && merged.lag.xy == one.lag.xy && merged.lag.x == one.lag.x)
         #expect(one.uplink.count > 300 && one.lag.count > 300)
+    }
+
+    /// Draws wait in a short list and are counted a few hundred at once (`AuditTables.flush`): a
+    /// player's successive uplinks pair in the order they were drawn even when a flush falls
+    /// between them, and whatever reads the counts (the rows, a copy without the players'
+    /// memory) sees every draw, held or not. By hand: uplinks of 40, 50 and 30 ms pair as
+    /// (ln 40 ms, ln 50 ms) and (ln 50 ms, ln 30 ms), scaled.
+    @Test func heldDrawsCountInOrderAcrossAFlush() throws {
+        var s = try ScenarioLoader().load(path: ScenarioFixtures.shippedPath("r1.json"))
+        s.population.players = 2   // both audited
+        var audit = AuditCounters(scenario: s, players: 0..<2)
+        let ms: Int64 = 1_000_000
+        // Player 1 draws until one place is left in the list; player 0's first uplink fills it
+        // (a flush), its next two wait in the next list.
+        for k in 0..<(AuditTables.heldRoom - 1) {
+            audit.observe(.downlinkDrawn(player: 1, link: 0, delay: 20 * ms, at: Int64(k) * 100 * ms, requestArrivedAt: Int64(k) * 100 * ms))
+        }
+        for (k, delay) in [40 * ms, 50 * ms, 30 * ms].enumerated() {
+            audit.observe(.uplinkDrawn(player: 0, link: 0, delay: delay, at: Int64(k) * 600_000 * ms))
+        }
+        let (a, b, c) = (ScaledLog.of(40 * ms), ScaledLog.of(50 * ms), ScaledLog.of(30 * ms))
+        #expect(a == Int64((log(40e6) * 0x1p24).rounded()) && b == Int64((log(50e6) * 0x1p24).rounded()))
+        let counts = audit.links[0]
+        #expect(counts.lag.count == 2)
+        #expect(counts.lag.x == Int128(a) + Int128(b) && counts.lag.y == Int128(b) + Int128(c))
+        #expect(counts.lag.xy == Int128(a) * Int128(b) + Int128(b) * Int128(c))
+        #expect(counts.uplink.count == 3 && counts.uplink.sum == 120_000)   // µs
+        #expect(counts.downlink.count == AuditTables.heldRoom - 1)
+        // Held draws are counted into a copy that drops the players' memory, not lost with it.
+        audit.observe(.uplinkDrawn(player: 1, link: 0, delay: 60 * ms, at: 0))
+        audit.forgetPlayers()
+        #expect(audit.links[0].uplink.count == 4 && audit.links[0].uplink.sum == 180_000)
     }
 }
