@@ -146,10 +146,12 @@ final class AuditTables: @unchecked Sendable {
         return AuditTables(copying: counted, players: false)
     }
 
-    /// A draw to count (`HeldDraw`): it waits with the others until the list is full.
+    /// A draw of `ns` to count for the player in `slot` on `link` (`HeldDraw`'s flags and gap
+    /// bin): it waits with the others until the list is full.
     @inline(__always)
-    func hold(_ draw: HeldDraw) {
-        held[heldCount] = draw
+    func hold(_ ns: Int64, slot: Int, link: Int, flags: UInt8, gapBin: Int = -1) {
+        held[heldCount] = HeldDraw(ns: ns, slot: Int32(truncatingIfNeeded: slot), link: UInt16(truncatingIfNeeded: link),
+                                   flags: flags, gapBin: Int8(gapBin))
         heldCount &+= 1
         if heldCount == Self.heldRoom { flush() }
     }

@@ -207,9 +207,8 @@ struct AuditCounters: ModelObserver {
         let pairs = measured && (last.uplinkCounted || Self.apart(t, last.uplinkAt, f.horizon))
         let gapBin = keepsTimes && last.uplinkAt != .min ? UplinkGaps.bin(t &- last.uplinkAt) : -1
         typealias Held = AuditTables.HeldDraw
-        tables.hold(Held(ns: delay, slot: Int32(truncatingIfNeeded: s), link: UInt16(truncatingIfNeeded: link),
-                         flags: Held.uplink | (measured && counted ? Held.counts : 0) | (pairs ? Held.pairs : 0),
-                         gapBin: Int8(gapBin)))
+        tables.hold(delay, slot: s, link: link,
+                    flags: Held.uplink | (measured && counted ? Held.counts : 0) | (pairs ? Held.pairs : 0), gapBin: gapBin)
         if keepsTimes {
             tables.drawTimes[s].uplinkAt = t
             tables.drawTimes[s].uplinkCounted = counted
@@ -221,17 +220,13 @@ struct AuditCounters: ModelObserver {
     mutating func downlink(_ c: Int, _ delay: Int64, at t: Int64, link: Int, measured: Bool) {
         guard let s = slot(c) else { return }
         let f = tables.forgetting[link]
-        func count() {
-            tables.hold(AuditTables.HeldDraw(ns: delay, slot: Int32(truncatingIfNeeded: s), link: UInt16(truncatingIfNeeded: link),
-                                             flags: AuditTables.HeldDraw.counts, gapBin: -1))
-        }
         guard tables.memory.drawTimes else {
-            if measured { count() }   // horizon 0: every draw
+            if measured { tables.hold(delay, slot: s, link: link, flags: AuditTables.HeldDraw.counts) }   // horizon 0: every draw
             return
         }
         let last = tables.drawTimes[s]
         let previous = f.directionsShareState ? max(last.uplinkAt, last.downlinkAt) : last.downlinkAt
-        if measured && Self.apart(t, previous, f.horizon) { count() }
+        if measured && Self.apart(t, previous, f.horizon) { tables.hold(delay, slot: s, link: link, flags: AuditTables.HeldDraw.counts) }
         tables.drawTimes[s].downlinkAt = t
     }
 
