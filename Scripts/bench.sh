@@ -54,7 +54,8 @@ workload() {
         # The realistic day with players sharing the fleet: v115-pausing as shipped
         # at 170,000 players for 6 hours on one thread and on two (the same summary.json), and
         # a day with the round-robin fleet of stock pools scaled with the players, 30 servers a
-        # million. Not in the default list: BENCH_WORKLOADS="v115-pausing-t1 v115-pausing-t2".
+        # million. Not in the default list: BENCH_WORKLOADS="v115-pausing-t1 v115-pausing-t2" (run in
+        # pairs, one of each in turn).
         v115-pausing-t1) echo "170000 6 Scenarios/v115-pausing.json --duration 6h --threads 1" ;;
         v115-pausing-t2) echo "170000 6 Scenarios/v115-pausing.json --duration 6h --threads 2" ;;
         v115-fleet-100k) echo "100000 24 bench/v115-fleet-100k.json" ;;
@@ -86,58 +87,97 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rows=()
-for w in $WORKLOADS; do
+
+# Sets `command`, `out` and `args` for workload $1; fails (status 1, a line on stderr) when the
+# workload cannot be built here.
+prepare() {
+    local w=$1
     read -r players hours args <<<"$(workload "$w")"
     command=("$SYNCLAB" run)
     out=(--out "$tmp/report")
     if [ "$w" = r1-100k-pre-realism ]; then
         pre="$tmp/pre-realism"
-        mkdir -p "$pre"
-        git archive "$PRE_REALISM" | tar -x -C "$pre" 2> "$tmp/err" \
-            || { echo "  $w skipped: commit $PRE_REALISM not in this clone: $(head -1 "$tmp/err")" >&2; continue; }
-        echo "  $w: building $PRE_REALISM (a few minutes)" >&2
-        swift build -c release -Xswiftc -enable-testing --product synclab --package-path "$pre" > "$tmp/err" 2>&1 \
-            || { echo "  $w skipped: $PRE_REALISM did not build: $(tail -1 "$tmp/err")" >&2; continue; }
+        if [ ! -x "$pre/.build/release/synclab" ]; then
+            mkdir -p "$pre"
+            git archive "$PRE_REALISM" | tar -x -C "$pre" 2> "$tmp/err" \
+                || { echo "  $w skipped: commit $PRE_REALISM not in this clone: $(head -1 "$tmp/err")" >&2; return 1; }
+            echo "  $w: building $PRE_REALISM (a few minutes)" >&2
+            swift build -c release -Xswiftc -enable-testing --product synclab --package-path "$pre" > "$tmp/err" 2>&1 \
+                || { echo "  $w skipped: $PRE_REALISM did not build: $(tail -1 "$tmp/err")" >&2; return 1; }
+        fi
         command=("$pre/.build/release/synclab" run)
         args="$pre/$args"
     fi
     if [ "$w" = r1-100k-c ]; then
         # The baseline x86-64 target at -O2, as the Swift release build is compiled.
         "${CC:-cc}" -O2 -o "$tmp/r1-reference" bench/reference/r1.c -lm 2> "$tmp/err" \
-            || { echo "  $w skipped: no C compiler (${CC:-cc}): $(head -1 "$tmp/err")" >&2; continue; }
+            || { echo "  $w skipped: no C compiler (${CC:-cc}): $(head -1 "$tmp/err")" >&2; return 1; }
         command=("$tmp/r1-reference")
         out=()
     fi
-    load=$(cut -d' ' -f1 /proc/loadavg)
-    : > "$tmp/runs"
-    for i in $(seq 1 "$RUNS"); do
-        # shellcheck disable=SC2086
-        "$TIME" -v "${command[@]}" $args "${out[@]}" > "$tmp/stdout" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-        # The reference loop's outputs, to set beside SyncLab's R1 report (once per workload).
-        [ "$w" != r1-100k-c ] || [ "$i" -gt 1 ] || sed 's/^/  /' "$tmp/stdout" >&2
-        line=$(grep '^simulated in' "$tmp/err")
-        sim=$(echo "$line" | awk '{ print $3 }')
-        events=$(echo "$line" | awk '{ print $6 }')
-        fetches=$(echo "$line" | awk '{ print $8 }')
-        threads=$(echo "$line" | awk '{ print $10 }')
-        rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tmp/err")
-        wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$tmp/err")
-        echo "$sim $wall $rss $events $fetches $threads" >> "$tmp/runs"
-        rm -rf "$tmp/report"
-        echo "  $w run $i: ${sim} s simulated, ${wall} s process, $((rss / 1024)) MiB peak" >&2
-    done
-    sim=$(awk '{ print $1 }' "$tmp/runs" | median)
-    wall=$(awk '{ print $2 }' "$tmp/runs" | median)
-    rss=$(awk '{ print $3 }' "$tmp/runs" | median)
-    read -r _ _ _ events fetches threads < <(tail -1 "$tmp/runs")
+    return 0
+}
+
+# Runs workload $1 once (its run number $2), appending "sim wall rss events fetches threads" to $tmp/runs.$1.
+measure() {
+    local w=$1 i=$2
+    prepare "$w" || return 1
+    # shellcheck disable=SC2086
+    "$TIME" -v "${command[@]}" $args "${out[@]}" > "$tmp/stdout" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+    # The reference loop's outputs, to set beside SyncLab's R1 report (once per workload).
+    [ "$w" != r1-100k-c ] || [ "$i" -gt 1 ] || sed 's/^/  /' "$tmp/stdout" >&2
+    local line sim events fetches threads rss wall
+    line=$(grep '^simulated in' "$tmp/err")
+    sim=$(echo "$line" | awk '{ print $3 }')
+    events=$(echo "$line" | awk '{ print $6 }')
+    fetches=$(echo "$line" | awk '{ print $8 }')
+    threads=$(echo "$line" | awk '{ print $10 }')
+    rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tmp/err")
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$tmp/err")
+    echo "$sim $wall $rss $events $fetches $threads" >> "$tmp/runs.$w"
+    rm -rf "$tmp/report"
+    echo "  $w run $i: ${sim} s simulated, ${wall} s process, $((rss / 1024)) MiB peak" >&2
+}
+
+# The row of workload $1 from its runs (medians), into the CSV and `rows`.
+emit() {
+    local w=$1 sim wall rss events fetches threads row
+    [ -s "$tmp/runs.$w" ] || return 0
+    read -r players hours _ <<<"$(workload "$w")"
+    sim=$(awk '{ print $1 }' "$tmp/runs.$w" | median)
+    wall=$(awk '{ print $2 }' "$tmp/runs.$w" | median)
+    rss=$(awk '{ print $3 }' "$tmp/runs.$w" | median)
+    read -r _ _ _ events fetches threads < <(tail -1 "$tmp/runs.$w")
     row=$(awk -v l="$LABEL" -v d="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v w="$w" -v p="$players" -v h="$hours" -v r="$RUNS" \
               -v s="$sim" -v pw="$wall" -v f="$fetches" -v e="$events" -v m="$rss" -v t="$threads" -v ld="$load" -v c="$CPU" 'BEGIN {
         printf "%s,%s,%s,%d,%d,%d,%.2f,%.2f,%d,%d,%.0f,%.0f,%.0f,%d,%s,%.3f,%s\n", l, d, w, p, h, r, s, pw, f, e,
                f / s, e / s, m / 1024, t, ld, s * 1e6 / (p * h), c }')
     echo "$row" >> "$CSV"
     rows+=("$row")
-done
+}
 
+# One thread against two is measured in pairs, one run of each in turn, when both are asked for:
+# the machine's speed drifts within minutes, and a pair's two runs see the same minute.
+paired=""
+case " $WORKLOADS " in *" v115-pausing-t1 "*) case " $WORKLOADS " in *" v115-pausing-t2 "*) paired=yes ;; esac ;; esac
+for w in $WORKLOADS; do
+    [ -z "$paired" ] || [ "$w" != v115-pausing-t2 ] || continue   # run beside t1
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    : > "$tmp/runs.$w"
+    prepare "$w" || continue
+    if [ -n "$paired" ] && [ "$w" = v115-pausing-t1 ]; then
+        : > "$tmp/runs.v115-pausing-t2"
+        for i in $(seq 1 "$RUNS"); do
+            measure v115-pausing-t1 "$i"
+            measure v115-pausing-t2 "$i"
+        done
+        emit v115-pausing-t1
+        emit v115-pausing-t2
+        continue
+    fi
+    for i in $(seq 1 "$RUNS"); do measure "$w" "$i"; done
+    emit "$w"
+done
 echo
 echo "bench ($LABEL, median of $RUNS; written to $CSV; processor: $CPU)"
 printf '%-20s %9s %9s %9s %12s %12s %9s %7s %6s\n' workload players "wall s" "proc s" "fetches/s" "events/s" "peak MiB" threads load
@@ -162,6 +202,10 @@ ratio() {   # ratio NAME A B TEXT: prints TEXT with A's time over B's when both 
 echo
 ratio "v115-pausing 170k x 6 h, one thread over two (target at least 1.8)" v115-pausing-t1 v115-pausing-t2 7
 ratio "  the same, whole process (load and reports too)" v115-pausing-t1 v115-pausing-t2 8
+if [ -n "$paired" ] && [ -s "$tmp/runs.v115-pausing-t1" ] && [ -s "$tmp/runs.v115-pausing-t2" ]; then
+    paste -d' ' "$tmp/runs.v115-pausing-t1" "$tmp/runs.v115-pausing-t2" | awk '{ print $1 / $7 }' | median \
+        | awk '{ printf "  the median of the %s pairs'"'"' own ratios (one thread then two, in turn): %.2f\n", "'"$RUNS"'", $1 }'
+fi
 ratio "fleet day, cost per player-hour at 1M over 100k (target at most 1.25)" v115-fleet-1m v115-fleet-100k 16
 r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')
 reference=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k-c" { print $7 }')

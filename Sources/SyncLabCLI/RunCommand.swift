@@ -30,7 +30,7 @@ struct RunCommand {
                        folder it names is replaced and the link kept
       --seed N         override the scenario's seed (0 … 2^63−1)
       --clients N      override the number of players (1 … 20000000)
-      --threads N      threads to simulate with (default: the machine's cores); the files
+      --threads N      threads to run on (default: the machine's cores); the files
                        are byte-identical for any number
       --duration D     override the measured duration, with a unit ("30m", "24h"; at most 30d)
       --trace-requests N  also write requests.csv: every request in the window of N players

@@ -330,9 +330,11 @@ struct MetricsRecorder {
         attribution.addAnchor(anchor, samples: UInt64(samples))
     }
 
-    func finish(eventsScheduled: UInt64, files: [PublishedFile]) -> RunResult {
+    /// The run's results; the rows after the run (the transitions', the model audit's) on up to
+    /// `threads` threads, the same for any number.
+    func finish(eventsScheduled: UInt64, files: [PublishedFile], threads: Int = 1) -> RunResult {
         let (rows, subsets, unviewed) = shown.rows(schedule.transitions, duration: scenario.duration,
-                                                   window: RunResult.gapWindow)
+                                                   window: RunResult.gapWindow, threads: threads)
         let published = files.filter { $0.publishedAt.ns >= 0 && $0.publishedAt.ns < scenario.duration }
         let meanBytes = published.isEmpty ? files.last.map { Double($0.responseBytes) } ?? 0
             : Double(published.map(\.responseBytes).reduce(0, +)) / Double(published.count)
@@ -370,7 +372,7 @@ struct MetricsRecorder {
         result.syncsRejected = syncsRejected
         result.showSummaryBytes = shown.bytes
         result.wrongSecondSamples = wrongSecondSamples
-        result.modelAudit = ModelAudit.rows(scenario, audit, serving: serving)
+        result.modelAudit = ModelAudit.rows(scenario, audit, serving: serving, threads: threads)
         result.auditedPlayers = audit.audited(of: scenario.population.players)
         result.auditStride = audit.stride
         var counts = audit

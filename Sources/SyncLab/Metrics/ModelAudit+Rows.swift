@@ -15,8 +15,8 @@ public enum ModelAudit {
 
     /// The rows, each model's worked out apart on its own stream, so they may be worked out at
     /// once (the Monte Carlos of cellular links take a few tenths of a second after a run) and
-    /// still come out the same, in the same order.
-    static func rows(_ scenario: Scenario, _ audit: AuditCounters, serving: ServingRecord?) -> [AuditRow] {
+    /// still come out the same, in the same order, on any number of `threads` (nil: every core).
+    static func rows(_ scenario: Scenario, _ audit: AuditCounters, serving: ServingRecord?, threads: Int? = nil) -> [AuditRow] {
         var parts: [@Sendable () -> [AuditRow]] = []
         let links = audit.links
         for (i, link) in scenario.links.enumerated() {
@@ -28,12 +28,12 @@ public enum ModelAudit {
         if let wakes = scenario.devices.events.standbyWakes, wakes.script == nil { parts.append { standbyRows(wakes, audit, seed: scenario.seed) } }
         if let lifecycle = scenario.devices.events.lifecycle { parts.append { lifecycleRows(scenario, lifecycle, audit) } }
         if let sync = scenario.devices.events.wallClockSync {
-            // Worked out before the parts, on every core (within a part it would run on one).
-            let chances = wallClockStepChances(scenario, sync, audit)
+            // Worked out before the parts, on all the threads (within a part it would run on one).
+            let chances = wallClockStepChances(scenario, sync, audit, threads: threads)
             parts.append { wallClockRows(scenario, sync, audit, chances: chances) }
         }
         let all = parts
-        return concurrentMap(all.count) { all[$0]() }.flatMap { $0 }
+        return concurrentMap(all.count, threads: threads) { all[$0]() }.flatMap { $0 }
     }
 
     // MARK: Links
@@ -610,7 +610,7 @@ public enum ModelAudit {
     typealias StepChances = [Int: (chance: Double, error: Double)]
 
     static func wallClockStepChances(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync,
-                                     _ a: AuditCounters) -> StepChances? {
+                                     _ a: AuditCounters, threads: Int? = nil) -> StepChances? {
         let events = scenario.devices.events
         func normal(_ d: Distribution) -> (Double, Double)? {
             switch d {
@@ -630,7 +630,7 @@ public enum ModelAudit {
         // one core), as a day's boundaries on three links were the last fifth of a second of a run.
         let keys = a.firstCorrections.keys.sorted()
         let links = Array(Set(keys.map { $0 >> 32 })).sorted()
-        let errorsByLink = concurrentMap(links.count) { i -> [Double] in
+        let errorsByLink = concurrentMap(links.count, threads: threads) { i -> [Double] in
             var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(links[i]))
             return (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[links[i]])) }
         }
@@ -646,7 +646,7 @@ public enum ModelAudit {
             return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
         }
         let boundaries = Array(Set(keys.flatMap { [$0, $0 + 1] })).sorted()
-        let chanceList = concurrentMap(boundaries.count, blocks: 64) { k -> (chance: Double, error: Double) in
+        let chanceList = concurrentMap(boundaries.count, blocks: 64, threads: threads) { k -> (chance: Double, error: Double) in
             let link = boundaries[k] >> 32
             return chance(Double(boundaries[k] & 0xFFFF_FFFF) * 6e10, errorsByLink[links.firstIndex(of: link)!])
         }

@@ -423,7 +423,7 @@ public enum Simulation {
         var recorder = shards[0].finish()
         for shard in shards.dropFirst() { recorder.merge(shard.finish()) }
         if let coordinator { recorder.mergeFleet(coordinator.fleetRecords) }
-        var result = recorder.records.finish(eventsScheduled: recorder.events, files: files)
+        var result = recorder.records.finish(eventsScheduled: recorder.events, files: files, threads: threads)
         result.shards = shards.count
         result.fleetExchanges = coordinator?.exchanges ?? 0
         result.shardWaits = coordinator?.waits ?? 0

@@ -85,16 +85,16 @@ struct ShowSummaries {
 
     /// One row per transition inside [0, duration) that someone showed, in transition order, for
     /// every viewer and for each subset; and the number of transitions nobody showed. Rows are
-    /// measured on all cores; each depends only on its own cell, so the result is the same for
-    /// any number of threads.
-    func rows(_ schedule: [StoreSchedule.Transition], duration: Int64, window: Int64)
+    /// measured on up to `threads` threads (nil: every core); each depends only on its own cell,
+    /// so the result is the same for any number.
+    func rows(_ schedule: [StoreSchedule.Transition], duration: Int64, window: Int64, threads: Int? = nil)
         -> (rows: [TransitionRow], subsets: [[TransitionRow]], unviewed: Int)
     {
         let inWindow = schedule.indices.filter { schedule[$0].time >= 0 && schedule[$0].time < duration }
         var perLevel: [[TransitionRow]] = []
         for level in 0..<ShowSummaries.levels {
             let shown = inWindow.filter { viewers($0, level: level) > 0 }
-            perLevel.append(concurrentMap(shown.count, blocks: Swift.min(64, Swift.max(1, shown.count / 64))) { k in
+            perLevel.append(concurrentMap(shown.count, blocks: Swift.min(64, Swift.max(1, shown.count / 64)), threads: threads) { k in
                 let i = shown[k], cell = level * transitions + i
                 let time = schedule[i].time, position = Int(schedule[i].position)
                 let earliest = store.lowest(cell), latest = store.highest(cell)

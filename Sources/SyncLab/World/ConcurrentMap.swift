@@ -1,17 +1,28 @@
 import Dispatch
+import Synchronization
 
-/// body(0), …, body(count − 1) worked out on every core, in `blocks` runs of consecutive
-/// indices (one index each when nil), and returned in order. For work whose items read only
-/// their own inputs, so the result is the same on any number of cores: shards built at once,
-/// the model audit's rows, a quantile table's grid, the show summaries' rows.
-func concurrentMap<T>(_ count: Int, blocks: Int? = nil, _ body: @Sendable (Int) -> T) -> [T] {
-    guard count > 1 else { return (0..<count).map(body) }
-    let blocks = min(count, max(1, blocks ?? count)), perBlock = (count + blocks - 1) / blocks
+/// body(0), …, body(count − 1) worked out on up to `threads` threads (every core when nil), in
+/// `blocks` runs of consecutive indices (one index each when nil), and returned in order. For
+/// work whose items read only their own inputs, so the result is the same on any number of
+/// threads: shards built at once, the model audit's rows, a quantile table's grid, the show
+/// summaries' rows. A run passes the threads it was given, so a run on one thread stays on one
+/// (a library run is most often one of many tests already running in parallel, one per core).
+func concurrentMap<T>(_ count: Int, blocks: Int? = nil, threads: Int? = nil, _ body: @Sendable (Int) -> T) -> [T] {
+    let blocks = min(count, max(1, blocks ?? count)), perBlock = blocks > 0 ? (count + blocks - 1) / blocks : 0
+    let workers = min(blocks, max(1, threads ?? blocks))
+    guard count > 1, workers > 1 else { return (0..<count).map(body) }
     return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
         nonisolated(unsafe) let slots = buffer
-        DispatchQueue.concurrentPerform(iterations: blocks) { b in
-            for k in min(count, b * perBlock)..<min(count, (b + 1) * perBlock) {
-                (slots.baseAddress! + k).initialize(to: body(k))
+        // Each worker takes the next block not yet taken: blocks of unequal cost (a cellular
+        // link's Monte Carlo beside a fixed line's) still keep every worker busy.
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let b = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard b < blocks else { return }
+                for k in min(count, b * perBlock)..<min(count, (b + 1) * perBlock) {
+                    (slots.baseAddress! + k).initialize(to: body(k))
+                }
             }
         }
         initialized = count
