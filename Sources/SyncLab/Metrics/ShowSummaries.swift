@@ -10,7 +10,10 @@ import SyncLabKernel
 /// half that), so a change seen by a few thousand players is measured exactly; past
 /// that it counts them in `ShowBins` (1 ms, or 1/512 of the value beyond 1 s) and keeps the
 /// exact earliest and latest. Counts add, so merging shards gives the same summary for any
-/// number of threads: a cell is binned exactly when its total count passes the limit.
+/// number of threads: a cell is binned exactly when its total count passes the limit. Merging
+/// keeps the other shards' stores as they are and reads them with this one's (`ShowStore.parts`):
+/// the union of each cell is then formed where the rows are measured, on the run's threads, not
+/// in a serial pass over every cell between the run and its rows.
 struct ShowSummaries {
     /// Subsets beyond "every viewer": players whose key is below 1/10^k of the key range.
     static let subsetLevels = 5
@@ -28,6 +31,8 @@ struct ShowSummaries {
 
     let transitions: Int
     private var store: ShowStore
+    /// Other shards' stores merged in, read with `store` (and never written again).
+    private var merged: [ShowStore] = []
     /// The players these summaries count (global indices), and for each the number of subsets
     /// it belongs to, worked out once (0: none; 2: the 1/10 and 1/100 subsets).
     let players: Range<Int>
@@ -67,21 +72,24 @@ struct ShowSummaries {
         }
     }
 
-    /// Adds another shard's shows (same transitions).
+    /// Adds another shard's shows (same transitions), once neither will show more.
     mutating func merge(_ other: ShowSummaries) {
         precondition(other.transitions == transitions)
-        store.merge(other.store)
+        merged += [other.store] + other.merged
     }
+
+    /// Every store these summaries read: their own, then the merged shards'.
+    private var parts: [ShowStore] { [store] + merged }
 
     /// Gives these summaries a store of their own when a copy shares it (a copied world about to run).
     mutating func ensureUniqueStore() {
         if !isKnownUniquelyReferenced(&store) { store = store.copy() }
     }
 
-    func viewers(_ transition: Int, level: Int = 0) -> Int { store.count(level * transitions + transition) }
+    func viewers(_ transition: Int, level: Int = 0) -> Int { ShowStore.count(level * transitions + transition, in: parts) }
 
     /// The shows of one cell as bins in value order (a bin of width zero per exact value).
-    func bins(_ transition: Int, level: Int = 0) -> [ShowBin] { store.bins(level * transitions + transition) }
+    func bins(_ transition: Int, level: Int = 0) -> [ShowBin] { ShowStore.bins(level * transitions + transition, in: parts) }
 
     /// One row per transition inside [0, duration) that someone showed, in transition order, for
     /// every viewer and for each subset; and the number of transitions nobody showed. Rows are
@@ -91,18 +99,19 @@ struct ShowSummaries {
         -> (rows: [TransitionRow], subsets: [[TransitionRow]], unviewed: Int)
     {
         let inWindow = schedule.indices.filter { schedule[$0].time >= 0 && schedule[$0].time < duration }
+        let parts = parts
         var perLevel: [[TransitionRow]] = []
         for level in 0..<ShowSummaries.levels {
             let shown = inWindow.filter { viewers($0, level: level) > 0 }
             perLevel.append(concurrentMap(shown.count, blocks: Swift.min(64, Swift.max(1, shown.count / 64)), threads: threads) { k in
                 let i = shown[k], cell = level * transitions + i
                 let time = schedule[i].time, position = Int(schedule[i].position)
-                let earliest = store.lowest(cell), latest = store.highest(cell)
-                return if let exact = store.exactSorted(cell) {
+                let earliest = ShowStore.lowest(cell, in: parts), latest = ShowStore.highest(cell, in: parts)
+                return if let exact = ShowStore.exactSorted(cell, in: parts) {
                     .measure(time: time, position: position, shows: ExactShows(sorted: exact),
                              earliest: earliest, latest: latest, window: window)
                 } else {
-                    .measure(time: time, position: position, shows: BinnedShows(store.bins(cell)),
+                    .measure(time: time, position: position, shows: BinnedShows(ShowStore.bins(cell, in: parts)),
                              earliest: earliest, latest: latest, window: window)
                 }
             })
@@ -112,7 +121,7 @@ struct ShowSummaries {
     }
 
     /// Bytes held (for the memory estimate and its tests).
-    var bytes: Int { store.bytes }
+    var bytes: Int { parts.reduce(0) { $0 + $1.bytes } }
 }
 
 /// Shows of one change falling in [lower, upper) ns after its true instant; lower == upper
@@ -420,35 +429,69 @@ final class ShowStore: @unchecked Sendable {
         for v in values { count(v, table: Int(table[cell]), times: 1) }
     }
 
-    /// Adds every cell of `other` to this store's cell of the same index.
-    func merge(_ other: ShowStore) {
-        precondition(other.counts.count == counts.count)
-        for cell in counts.indices {
-            let m = Int(other.counts[cell])
-            guard m > 0 else { continue }
-            if other.table[cell] < 0 {
-                for v in other.exactValues(cell, m) { append(v, cell: cell) }
-                continue
+    // MARK: Several shards' stores read as one
+
+    /// The shows of `cell` in all of `parts` (the same cells): what one store that had them all
+    /// would count. The union is exact when every part keeps the cell exact and the total is
+    /// within `exactLimit`, as a store appended to one value at a time would be; else binned.
+    static func count(_ cell: Int, in parts: [ShowStore]) -> Int {
+        parts.reduce(0) { $0 + $1.count(cell) }
+    }
+
+    static func lowest(_ cell: Int, in parts: [ShowStore]) -> Int64 {
+        parts.lazy.filter { $0.count(cell) > 0 }.map { $0.lowest(cell) }.min() ?? 0
+    }
+
+    static func highest(_ cell: Int, in parts: [ShowStore]) -> Int64 {
+        parts.lazy.filter { $0.count(cell) > 0 }.map { $0.highest(cell) }.max() ?? 0
+    }
+
+    static func exactSorted(_ cell: Int, in parts: [ShowStore]) -> [Int64]? {
+        if parts.count == 1 { return parts[0].exactSorted(cell) }
+        guard parts.allSatisfy({ $0.table[cell] < 0 }), count(cell, in: parts) <= exactLimit else { return nil }
+        return parts.flatMap { $0.exactValues(cell, $0.count(cell)) }.sorted()
+    }
+
+    static func bins(_ cell: Int, in parts: [ShowStore]) -> [ShowBin] {
+        if parts.count == 1 { return parts[0].bins(cell) }
+        if let exact = exactSorted(cell, in: parts) { return exactBins(exact) }
+        // The exact values of parts that keep them, as bins in order; then page by page the
+        // parts' bin counts and those values added.
+        let loose = parts.filter { $0.table[cell] < 0 }.flatMap { $0.exactValues(cell, $0.count(cell)) }.map(ShowBins.index).sorted()
+        var out: [ShowBin] = []
+        var next = 0
+        var page = [UInt32](repeating: 0, count: binsPerPage)
+        for p in 0..<pagesPerTable {
+            var any = false
+            for part in parts where part.table[cell] >= 0 {
+                let entry = part.tables[Int(part.table[cell]) + p]
+                guard entry != noPage else { continue }
+                any = true
+                for b in 0..<binsPerPage { page[b] &+= part.binCount(entry, b) }
             }
-            let n = Int(counts[cell])
-            if n == 0 {
-                lows[cell] = other.lows[cell]
-                highs[cell] = other.highs[cell]
-            } else {
-                lows[cell] = min(lows[cell], other.lows[cell])
-                highs[cell] = max(highs[cell], other.highs[cell])
+            while next < loose.count && loose[next] >> binShift == p {
+                page[loose[next] & (binsPerPage - 1)] &+= 1
+                next += 1
+                any = true
             }
-            if table[cell] < 0 { toBins(cell, keptExact: n) }
-            counts[cell] = UInt32(n + m)
-            let mine = Int(table[cell]), theirs = Int(other.table[cell])
-            for page in 0..<ShowStore.pagesPerTable where other.tables[theirs + page] != ShowStore.noPage {
-                let from = other.tables[theirs + page]
-                for b in 0..<ShowStore.binsPerPage {
-                    let n = other.binCount(from, b)
-                    if n > 0 { add(n, slot: mine + page, bin: b) }
-                }
+            guard any else { continue }
+            for b in 0..<binsPerPage where page[b] > 0 {
+                let (lower, upper) = ShowBins.bounds(p << binShift + b)
+                out.append(ShowBin(lower: lower, upper: upper, count: Int(page[b])))
+                page[b] = 0
             }
         }
+        return out
+    }
+
+    /// Sorted exact values as bins of width zero, one per distinct value.
+    private static func exactBins(_ sorted: [Int64]) -> [ShowBin] {
+        var out: [ShowBin] = []
+        for v in sorted {
+            if let last = out.last, last.lower == Double(v) { out[out.count - 1].count += 1; continue }
+            out.append(ShowBin(lower: Double(v), upper: Double(v), count: 1))
+        }
+        return out
     }
 
     /// The cell's exact values, sorted; nil once it counts them in bins.
@@ -461,13 +504,7 @@ final class ShowStore: @unchecked Sendable {
     func bins(_ cell: Int) -> [ShowBin] {
         let n = Int(counts[cell])
         var out: [ShowBin] = []
-        if table[cell] < 0 {
-            for v in exactValues(cell, n).sorted() {
-                if let last = out.last, last.lower == Double(v) { out[out.count - 1].count += 1; continue }
-                out.append(ShowBin(lower: Double(v), upper: Double(v), count: 1))
-            }
-            return out
-        }
+        if table[cell] < 0 { return ShowStore.exactBins(exactValues(cell, n).sorted()) }
         let t = Int(table[cell])
         for page in 0..<ShowStore.pagesPerTable where tables[t + page] != ShowStore.noPage {
             let entry = tables[t + page]

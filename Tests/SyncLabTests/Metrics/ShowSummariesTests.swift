@@ -64,17 +64,23 @@ import SyncLabKernel
         let players = (0..<viewers).map { $0 * 7 }
         let whole = ShowSummaries(transitions: 3)
         for (x, p) in zip(offsets, players) { whole.append(x, to: 1, playerKey: ShowSummaries.playerKey(p)) }
-        for split in [1, viewers / 3, viewers - 1] {
-            let a = ShowSummaries(transitions: 3), b = ShowSummaries(transitions: 3)
+        let wholeRows = whole.rows(Self.schedule(3), duration: 3, window: 500 * Self.ms)
+        // Two shards split anywhere, and three (the third merged into the second first, as a
+        // run's merges may nest): some parts exact and some binned when the total passes the limit.
+        for (split, third) in [(1, viewers), (viewers / 3, viewers), (viewers - 1, viewers), (viewers / 3, 2 * viewers / 3)] {
+            let a = ShowSummaries(transitions: 3), b = ShowSummaries(transitions: 3), c = ShowSummaries(transitions: 3)
             for (k, (x, p)) in zip(offsets, players).enumerated() {
-                (k < split ? a : b).append(x, to: 1, playerKey: ShowSummaries.playerKey(p))
+                (k < split ? a : k < third ? b : c).append(x, to: 1, playerKey: ShowSummaries.playerKey(p))
             }
-            var merged = a
-            merged.merge(b)
+            var merged = a, rest = b
+            rest.merge(c)
+            merged.merge(rest)
             for level in 0..<ShowSummaries.levels {
-                #expect(merged.bins(1, level: level) == whole.bins(1, level: level), "split \(split), level \(level)")
+                #expect(merged.bins(1, level: level) == whole.bins(1, level: level), "split \(split)/\(third), level \(level)")
                 #expect(merged.viewers(1, level: level) == whole.viewers(1, level: level))
             }
+            let rows = merged.rows(Self.schedule(3), duration: 3, window: 500 * Self.ms)
+            #expect(rows.rows == wholeRows.rows && rows.subsets == wholeRows.subsets && rows.unviewed == wholeRows.unviewed)
         }
         #expect(whole.viewers(1) == viewers && whole.viewers(0) == 0)
         let bins = whole.bins(1)
@@ -136,7 +142,7 @@ import SyncLabKernel
         #expect(store.bins(1).first { $0.lower == -500e6 }?.count == 256)
         #expect(store.bins(1).reduce(0) { $0 + $1.count } == ShowStore.exactLimit + 1 + 256)
         // Cell 2 in two shards, each with 200 shows at 30 ms past 5,000 spread ones: each shard's
-        // page holds 200 in a byte; the merge's 400 widens it and matches one store fed all.
+        // page holds 200 in a byte; read together they count 400, as one store fed all does.
         let a = ShowStore(cells: 3), b = ShowStore(cells: 3), whole = ShowStore(cells: 3)
         for (k, shard) in [a, b].enumerated() {
             for i in 0..<5_000 {
@@ -150,11 +156,11 @@ import SyncLabKernel
             }
             #expect(shard.pagesInUse.wide == 0)
         }
-        a.merge(b)
-        #expect(a.pagesInUse.wide == 1)
-        #expect(a.bins(2) == whole.bins(2))
-        #expect(a.bins(2).first { $0.lower == 30e6 }?.count == 400)
-        #expect(a.count(2) == 10_400)
+        #expect(whole.pagesInUse.wide == 1)
+        #expect(ShowStore.bins(2, in: [a, b]) == whole.bins(2))
+        #expect(ShowStore.bins(2, in: [a, b]).first { $0.lower == 30e6 }?.count == 400)
+        #expect(ShowStore.count(2, in: [a, b]) == 10_400)
+        #expect(ShowStore.lowest(2, in: [a, b]) == whole.lowest(2) && ShowStore.highest(2, in: [a, b]) == whole.highest(2))
     }
 
     /// Binned against exact, on the same 20,000 offsets (most within a second, a fifth spread
