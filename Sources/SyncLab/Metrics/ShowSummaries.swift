@@ -11,9 +11,9 @@ import SyncLabKernel
 /// that it counts them in `ShowBins` (1 ms, or 1/512 of the value beyond 1 s) and keeps the
 /// exact earliest and latest. Counts add, so merging shards gives the same summary for any
 /// number of threads: a cell is binned exactly when its total count passes the limit. Merging
-/// keeps the other shards' stores as they are and reads them with this one's (`ShowStore.parts`):
-/// the union of each cell is then formed where the rows are measured, on the run's threads, not
-/// in a serial pass over every cell between the run and its rows.
+/// keeps the other shards' stores as they are and reads them with this one's: the union of each
+/// cell is formed where the rows are measured, on the run's threads, not in a serial pass over
+/// every cell between the run and its rows.
 struct ShowSummaries {
     /// Subsets beyond "every viewer": players whose key is below 1/10^k of the key range.
     static let subsetLevels = 5
@@ -430,10 +430,12 @@ final class ShowStore: @unchecked Sendable {
     }
 
     // MARK: Several shards' stores read as one
+    //
+    // The shows of a cell in all of `parts` (stores of the same cells), as one store that had
+    // them all would give them: exact when every part keeps the cell exact and the total is
+    // within `exactLimit` (as appending one value at a time would leave it), else binned.
 
-    /// The shows of `cell` in all of `parts` (the same cells): what one store that had them all
-    /// would count. The union is exact when every part keeps the cell exact and the total is
-    /// within `exactLimit`, as a store appended to one value at a time would be; else binned.
+    /// How many shows `cell` has in all of `parts`.
     static func count(_ cell: Int, in parts: [ShowStore]) -> Int {
         parts.reduce(0) { $0 + $1.count(cell) }
     }
