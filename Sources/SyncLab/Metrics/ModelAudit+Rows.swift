@@ -125,31 +125,46 @@ public enum ModelAudit {
 
     /// The correlation of the log-uplinks of fresh players' first request and a request `gap`
     /// later (a downlink drawn between them, as in the world), by Monte Carlo on a stream of its
-    /// own (`point` keys it).
-    static func lagCorrelation(_ link: LinkProfile, gap: Int64, seed: UInt64, index: Int, point: Int,
-                               throughProcess: Bool = false) -> Double {
-        var rng = RandomStream(seed: seed, purpose: purpose, entity: UInt64(index) | UInt64(point + 1) << 32)
-        var pairs = PairMoments()
+    /// own (`lagCorrelations` with the one gap).
+    static func lagCorrelation(_ link: LinkProfile, gap: Int64, seed: UInt64, index: Int, throughProcess: Bool = false) -> Double {
+        lagCorrelations(link, gaps: [gap], seed: seed, index: index, throughProcess: throughProcess)[0]
+    }
+
+    /// The same at each of `gaps`, from the same fresh players (common random numbers): each
+    /// player draws its first uplink and the downlink once, then the uplink `gap` later from the
+    /// same random numbers at every gap, on a stream of its own split from the link's. Each
+    /// gap's correlation has the law and the Monte Carlo error it would have alone; the players'
+    /// first two delays, drawn once rather than once per gap, are most of what it saves.
+    static func lagCorrelations(_ link: LinkProfile, gaps: [Int64], seed: UInt64, index: Int,
+                                throughProcess: Bool = false) -> [Double] {
+        var rng = RandomStream(seed: seed, purpose: purpose, entity: 3 << 40 | UInt64(index))
+        var pairs = [PairMoments](repeating: PairMoments(), count: gaps.count)
         let direct = link.hasIndependentDelays && !throughProcess   // as in `delayLaw`
         let (upLaw, downLaw) = (link.distribution(.uplink), link.distribution(.downlink))
         for m in 0..<pairDraws {
-            let u: Double, next: Double
+            var first = RandomStream(state: rng.next())
+            let second = RandomStream(state: rng.next())
+            var memory = LinkMemory()
+            let player = UInt64.max - UInt64(m)
+            let u: Double
             if direct {
-                u = upLaw.sample(&rng)
-                _ = downLaw.sample(&rng)
-                next = upLaw.sample(&rng)
+                u = upLaw.sample(&first)
+                _ = downLaw.sample(&first)
             } else {
-                var memory = LinkMemory()
-                let player = UInt64.max - UInt64(m)
-                u = link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
-                _ = link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &rng)
-                next = link.correlation.delay(.uplink, on: link, memory: &memory, at: SimTime(ns: gap), player: player, seed: seed, &rng)
+                u = link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &first)
+                _ = link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &first)
             }
             let a = AuditCounters.scaledLog(link.floored(Distribution.duration(u), .uplink))
-            let b = AuditCounters.scaledLog(link.floored(Distribution.duration(next), .uplink))
-            if a != .min && b != .min { pairs.add(a, b) }
+            guard a != .min else { continue }
+            for (k, gap) in gaps.enumerated() {
+                var r = second, later = memory
+                let next = direct ? upLaw.sample(&r)
+                    : link.correlation.delay(.uplink, on: link, memory: &later, at: SimTime(ns: gap), player: player, seed: seed, &r)
+                let b = AuditCounters.scaledLog(link.floored(Distribution.duration(next), .uplink))
+                if b != .min { pairs[k].add(a, b) }
+            }
         }
-        return pairs.correlation ?? 0
+        return pairs.map { $0.correlation ?? 0 }
     }
 
     /// The expected pooled lag-1 correlation of a run's uplink pairs, and its tolerance less the
@@ -172,14 +187,19 @@ public enum ModelAudit {
         var points: [(weight: Double, r: Double)] = []
         var expected = 0.0, binning = 0.0
         if link.correlation.memory == .none || total == 0 {
-            let rho = lagCorrelation(link, gap: 0, seed: seed, index: index, point: 0)
+            let rho = lagCorrelation(link, gap: 0, seed: seed, index: index)
             (expected, binning) = (rho, mcError(rho))
             points = [(1, rho)]
         } else {
-            for (k, count) in gaps.enumerated() where count > 0 {
+            // Each bin's ends, all from the same fresh players.
+            let bins = gaps.indices.filter { gaps[$0] > 0 }
+            let ends = bins.flatMap { k -> [Int64] in
                 let (lower, upper) = UplinkGaps.bounds(k)
-                let near = lagCorrelation(link, gap: max(0, lower - 1_000_000), seed: seed, index: index, point: 2 * k)
-                let far = lagCorrelation(link, gap: upper + 1_000_000, seed: seed, index: index, point: 2 * k + 1)
+                return [max(0, lower - 1_000_000), upper + 1_000_000]
+            }
+            let r = lagCorrelations(link, gaps: ends, seed: seed, index: index)
+            for (j, k) in bins.enumerated() {
+                let near = r[2 * j], far = r[2 * j + 1], count = gaps[k]
                 let w = Double(count) / total
                 expected += w * (near + far) / 2
                 binning += w * (abs(near - far) / 2 + max(mcError(near), mcError(far)))

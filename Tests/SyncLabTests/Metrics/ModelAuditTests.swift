@@ -232,7 +232,8 @@ import SyncLabKernel
     }
 
     /// AR(1) on a lognormal link: two log-delays Δt apart correlate at exp(−Δt/τ) (closed form),
-    /// which the Monte Carlo matches within z of its own standard errors; the expected pooled
+    /// which the Monte Carlo matches within z of its own standard errors, whether a gap is drawn
+    /// alone or with others from the same fresh players; the expected pooled
     /// correlation of pairs all in one gap bin lies between the closed form at the bin's ends
     /// (widened by the millisecond), and its tolerance covers both.
     @Test func lagCorrelationFollowsTheGap() {
@@ -242,9 +243,14 @@ import SyncLabKernel
         link.correlation = AR1Delays(tau: 2 * .second)
         let m = Double(ModelAudit.pairDraws)
         for (gap, closed) in [(Int64(100_000_000), Foundation.exp(-0.05)), (Int64(2_000_000_000), Foundation.exp(-1.0)), (Int64(10_000_000_000), Foundation.exp(-5.0))] {
-            let r = ModelAudit.lagCorrelation(link, gap: gap, seed: 7, index: 0, point: 0)
+            let r = ModelAudit.lagCorrelation(link, gap: gap, seed: 7, index: 0)
             #expect(abs(r - closed) < 5 * ((1 - closed * closed) / m).squareRoot(), "gap \(gap): \(r) vs \(closed)")
         }
+        // The gaps share their fresh players, and each gap's value is the one it has alone.
+        let together = ModelAudit.lagCorrelations(link, gaps: [100_000_000, 2_000_000_000], seed: 7, index: 0)
+        #expect(together.map(\.bitPattern) == [100_000_000, 2_000_000_000].map {
+            ModelAudit.lagCorrelation(link, gap: $0, seed: 7, index: 0).bitPattern
+        })
         var gaps = [UInt64](repeating: 0, count: UplinkGaps.bins)
         gaps[7] = 1_000
         let lag = ModelAudit.expectedLag(link, gaps: gaps, seed: 7, index: 0)
@@ -276,8 +282,8 @@ import SyncLabKernel
             let direct = ModelAudit.delayLaw(link, seed: 3, index: 1)
             let process = ModelAudit.delayLaw(link, seed: 3, index: 1, throughProcess: true)
             #expect(direct.uplink == process.uplink && direct.downlink == process.downlink, "\(link.name)")
-            let r = ModelAudit.lagCorrelation(link, gap: 0, seed: 3, index: 1, point: 0)
-            let rProcess = ModelAudit.lagCorrelation(link, gap: 0, seed: 3, index: 1, point: 0, throughProcess: true)
+            let r = ModelAudit.lagCorrelation(link, gap: 0, seed: 3, index: 1)
+            let rProcess = ModelAudit.lagCorrelation(link, gap: 0, seed: 3, index: 1, throughProcess: true)
             #expect(r.bitPattern == rProcess.bitPattern, "\(link.name)")
         }
         // The floor held: the lognormal's uplink law starts at it.
