@@ -137,7 +137,7 @@ public enum ModelAudit {
     /// first two delays, drawn once rather than once per gap, are most of what it saves.
     static func lagCorrelations(_ link: LinkProfile, gaps: [Int64], seed: UInt64, index: Int,
                                 throughProcess: Bool = false) -> [Double] {
-        var rng = RandomStream(seed: seed, purpose: purpose, entity: 3 << 40 | UInt64(index))
+        var rng = RandomStream(seed: seed, purpose: purpose, entity: 4 << 40 | UInt64(index))
         var pairs = [PairMoments](repeating: PairMoments(), count: gaps.count)
         let direct = link.hasIndependentDelays && !throughProcess   // as in `delayLaw`
         let (upLaw, downLaw) = (link.distribution(.uplink), link.distribution(.downlink))

@@ -499,13 +499,14 @@ struct PairMoments {
     }
 
     /// Pearson correlation (nil below three pairs or without spread). Centred in integers first:
-    /// the sums are large and nearly cancel.
+    /// the sums are large and nearly cancel. Held within ±1, which pairs that are all equal
+    /// (a delay drawn again no time later) can pass by a rounding of the square roots.
     var correlation: Double? {
         guard count >= 3 else { return nil }
         let n = Int128(count)
         let sxy = wide(n * xy - x * y), sxx = wide(n * xx - x * x), syy = wide(n * yy - y * y)
         guard sxx > 0, syy > 0 else { return nil }
-        return sxy / (sxx.squareRoot() * syy.squareRoot())
+        return max(-1, min(1, sxy / (sxx.squareRoot() * syy.squareRoot())))
     }
 }
 

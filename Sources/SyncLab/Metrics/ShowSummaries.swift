@@ -102,7 +102,7 @@ struct ShowSummaries {
         let parts = parts
         var perLevel: [[TransitionRow]] = []
         for level in 0..<ShowSummaries.levels {
-            let shown = inWindow.filter { viewers($0, level: level) > 0 }
+            let shown = inWindow.filter { ShowStore.count(level * transitions + $0, in: parts) > 0 }
             perLevel.append(concurrentMap(shown.count, blocks: Swift.min(64, Swift.max(1, shown.count / 64)), threads: threads) { k in
                 let i = shown[k], cell = level * transitions + i
                 let time = schedule[i].time, position = Int(schedule[i].position)

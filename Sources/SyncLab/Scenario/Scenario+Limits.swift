@@ -42,9 +42,9 @@ extension Scenario {
     /// spans offsets up to about 19 hours (a change whose viewers spread further takes more, up
     /// to every page; a day of ten million v1.1.5 players held 129 pages a binned cell). In each
     /// shard, as if one shard saw every viewer. A day of 1M v1.1.5 players held 157 and 158 MiB
-    /// in its two shards (220 MiB once merged, as `synclab run` says on stderr) where this
-    /// estimates 353 MiB for both; it grows with the changes and, past a few thousand viewers
-    /// per change, not with the players.
+    /// in its two shards (`synclab run` says their sum on stderr; merged into one store, as the
+    /// shards once were, they took 220 MiB) where this estimates 353 MiB for both; it grows with
+    /// the changes and, past a few thousand viewers per change, not with the players.
     public static func showSummaryBytesEstimate(viewersPerChange: Double, changes: Double, shards: Int) -> Double {
         let typicalPages = 160.0
         var perChange = 0.0

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Foundation
 
 /// body(0), …, body(count − 1) worked out on up to `threads` threads (every core when nil), in
 /// `blocks` runs of consecutive indices (one index each when nil), and returned in order. For
@@ -14,11 +14,12 @@ func concurrentMap<T>(_ count: Int, blocks: Int? = nil, threads: Int? = nil, _ b
     return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
         nonisolated(unsafe) let slots = buffer
         // Each worker takes the next block not yet taken: blocks of unequal cost (a cellular
-        // link's Monte Carlo beside a fixed line's) still keep every worker busy.
-        let next = Atomic<Int>(0)
+        // link's Monte Carlo beside a fixed line's) still keep every worker busy. A lock, not an
+        // atomic: the standard library's atomics need macOS 15, and a block is far longer than it.
+        let taken = BlockCounter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
-                let b = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                let b = taken.next()
                 guard b < blocks else { return }
                 for k in min(count, b * perBlock)..<min(count, (b + 1) * perBlock) {
                     (slots.baseAddress! + k).initialize(to: body(k))
@@ -26,5 +27,17 @@ func concurrentMap<T>(_ count: Int, blocks: Int? = nil, threads: Int? = nil, _ b
             }
         }
         initialized = count
+    }
+}
+
+/// The next block to take, for `concurrentMap`'s workers.
+private final class BlockCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = 0
+
+    func next() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        taken += 1
+        return taken - 1
     }
 }

@@ -134,6 +134,22 @@ import SyncLabKernel
             down.add(x, -x)
         }
         #expect(abs(up.correlation! - 1) < 1e-12 && abs(down.correlation! + 1) < 1e-12)
+        // Pairs all equal (a delay drawn again no time later) correlate at 1, never above it,
+        // however the square roots round; and the opposite at −1, never below.
+        var rng = RandomStream(seed: 5)
+        var atOne = 0
+        for _ in 0..<200 {
+            var same = PairMoments(), opposite = PairMoments()
+            for _ in 0..<50 {
+                let v = Int64(rng.below(1 << 40))
+                same.add(v, v)
+                opposite.add(v, -v)
+            }
+            let (r, s) = (same.correlation!, opposite.correlation!)
+            #expect(r <= 1 && r > 1 - 1e-15 && s >= -1 && s < -1 + 1e-15, "\(r), \(s)")
+            atOne += r == 1 ? 1 : 0
+        }
+        #expect(atOne > 0)
     }
 
     @Test func quantileToleranceIsTheOrderStatisticInterval() {
