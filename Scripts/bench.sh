@@ -118,10 +118,10 @@ prepare() {
     return 0
 }
 
-# Runs workload $1 once (its run number $2), appending "sim wall rss events fetches threads" to $tmp/runs.$1.
+# Runs workload $1 once (its run number $2; `prepare` set its command), appending "sim wall rss
+# events fetches threads" to $tmp/runs.$1.
 measure() {
     local w=$1 i=$2
-    prepare "$w" || return 1
     # shellcheck disable=SC2086
     "$TIME" -v "${command[@]}" $args "${out[@]}" > "$tmp/stdout" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
     # The reference loop's outputs, to set beside SyncLab's R1 report (once per workload).
@@ -168,8 +168,8 @@ for w in $WORKLOADS; do
     if [ -n "$paired" ] && [ "$w" = v115-pausing-t1 ]; then
         : > "$tmp/runs.v115-pausing-t2"
         for i in $(seq 1 "$RUNS"); do
-            measure v115-pausing-t1 "$i"
-            measure v115-pausing-t2 "$i"
+            prepare v115-pausing-t1 && measure v115-pausing-t1 "$i"
+            prepare v115-pausing-t2 && measure v115-pausing-t2 "$i"
         done
         emit v115-pausing-t1
         emit v115-pausing-t2

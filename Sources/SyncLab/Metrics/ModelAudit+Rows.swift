@@ -154,13 +154,13 @@ public enum ModelAudit {
                 u = link.correlation.delay(.uplink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &first)
                 _ = link.correlation.delay(.downlink, on: link, memory: &memory, at: .zero, player: player, seed: seed, &first)
             }
-            let a = AuditCounters.scaledLog(link.floored(Distribution.duration(u), .uplink))
+            let a = ScaledLog.of(link.floored(Distribution.duration(u), .uplink))
             guard a != .min else { continue }
             for (k, gap) in gaps.enumerated() {
                 var r = second, later = memory
                 let next = direct ? upLaw.sample(&r)
                     : link.correlation.delay(.uplink, on: link, memory: &later, at: SimTime(ns: gap), player: player, seed: seed, &r)
-                let b = AuditCounters.scaledLog(link.floored(Distribution.duration(next), .uplink))
+                let b = ScaledLog.of(link.floored(Distribution.duration(next), .uplink))
                 if b != .min { pairs[k].add(a, b) }
             }
         }

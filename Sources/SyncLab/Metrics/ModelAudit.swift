@@ -249,11 +249,6 @@ struct AuditCounters: ModelObserver {
         return slot(c).map { tables.lastActive[$0] }
     }
 
-    /// A log-delay in fixed point, round(ln(ns) · 2²⁴), for sums that merge exactly; `.min` for
-    /// no delay.
-    @inline(__always)
-    static func scaledLog(_ ns: Int64) -> Int64 { ScaledLog.of(ns) }
-
     /// A message of `segments` TCP segments that lost segments adding `added` ns (0: none lost).
     mutating func message(link: Int, segments: Int, added: Int64) {
         requests[link].messagesBySegments[segments, default: 0] += 1
