@@ -631,6 +631,14 @@ public enum ModelAudit {
 
     static func wallClockStepChances(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync,
                                      _ a: AuditCounters, threads: Int? = nil) -> StepChances? {
+        stepChanceTable(scenario, sync, a, threads: threads)?.chances
+    }
+
+    /// `wallClockStepChances`, with the Monte Carlo evaluations behind it (each: one chance
+    /// averaged over the link's 10,000 errors; a curve that was tried and not kept is not
+    /// counted).
+    static func stepChanceTable(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters,
+                                threads: Int? = nil) -> (chances: StepChances, evaluations: Int)? {
         let events = scenario.devices.events
         func normal(_ d: Distribution) -> (Double, Double)? {
             switch d {
@@ -645,31 +653,61 @@ public enum ModelAudit {
               let offset = normal(scenario.devices.wallClockOffset), let drift = normal(scenario.devices.driftPPM) else { return nil }
         let draws = 10_000
         let step = Double(sync.stepAbove)
-        // Each link's errors on its own stream, then every (link, boundary) pair on its own, all
-        // at once: called outside the rows' own parallel parts (a parallel map inside one runs on
-        // one core), as a day's boundaries on three links were the last fifth of a second of a run.
+        // Each link's errors on its own stream, then its boundaries (or a curve's points) in
+        // parallel: called outside the rows' own parallel parts (a parallel map inside one runs
+        // on one core), as a day's boundaries on three links were the last fifth of a second of
+        // a run.
         let keys = a.firstCorrections.keys.sorted()
         let links = Array(Set(keys.map { $0 >> 32 })).sorted()
         let errorsByLink = concurrentMap(links.count, threads: threads) { i -> [Double] in
             var rng = RandomStream(seed: scenario.seed, purpose: purpose, entity: 2 << 40 | UInt64(links[i]))
             return (0..<draws).map { _ in Double(sync.measurementError(&rng, link: scenario.links[links[i]])) }
         }
-        @Sendable func chance(_ t: Double, _ errors: [Double]) -> (Double, Double) {
-            let mean = offset.0 + drift.0 * 1e-6 * t, sd = (offset.1 * offset.1 + (drift.1 * 1e-6 * t) * (drift.1 * 1e-6 * t)).squareRoot()
-            var sum = 0.0, squares = 0.0
-            for e in errors {
-                let g = sd > 0 ? 1 - normalCDF((step - mean - e) / sd) + normalCDF((-step - mean - e) / sd) : (abs(mean + e) > step ? 1 : 0)
-                sum += g
-                squares += g * g
+        // The clock's law at true time t (ns): O + r·t, normal.
+        @Sendable func law(_ t: Double) -> (mean: Double, sd: Double) {
+            (offset.0 + drift.0 * 1e-6 * t, (offset.1 * offset.1 + (drift.1 * 1e-6 * t) * (drift.1 * 1e-6 * t)).squareRoot())
+        }
+        var chances: StepChances = [:]
+        var evaluations = 0
+        for (i, link) in links.enumerated() {
+            let errors = errorsByLink[i]
+            let boundaries = Array(Set(keys.filter { $0 >> 32 == link }.flatMap { [$0, $0 + 1] })).sorted()
+            let times = boundaries.map { Double($0 & 0xFFFF_FFFF) * 6e10 }
+            // A clock whose mean does not move and whose spread grows with t (no mean drift, a
+            // spread in both offset and drift): the chance depends on t through the spread
+            // alone, smoothly, so a curve through a few spreads gives every boundary's
+            // (`StepChanceCurve`); else each boundary is worked out.
+            let curve = drift.0 == 0 && offset.1 > 0 && drift.1 > 0
+                ? StepChanceCurve.fit(spreads: times.map { law($0).sd }, threads: threads) { sd in
+                    stepChance(mean: offset.0, sd: sd, step: step, errors: errors)
+                } : nil
+            if let curve {
+                evaluations += curve.evaluations
+                for (k, key) in boundaries.enumerated() { chances[key] = curve.values[k] }
+                continue
             }
-            let m = sum / Double(draws)
-            return (m, (max(0, squares / Double(draws) - m * m) / Double(draws)).squareRoot())
+            let direct = concurrentMap(times.count, blocks: 64, threads: threads) { k -> (chance: Double, error: Double) in
+                let (mean, sd) = law(times[k])
+                return stepChance(mean: mean, sd: sd, step: step, errors: errors)
+            }
+            evaluations += times.count
+            for (k, key) in boundaries.enumerated() { chances[key] = direct[k] }
         }
-        let boundaries = Array(Set(keys.flatMap { [$0, $0 + 1] })).sorted()
-        let chanceList = concurrentMap(boundaries.count, blocks: 64, threads: threads) { k -> (chance: Double, error: Double) in
-            let link = boundaries[k] >> 32
-            return chance(Double(boundaries[k] & 0xFFFF_FFFF) * 6e10, errorsByLink[links.firstIndex(of: link)!])
+        return (chances, evaluations)
+    }
+
+    /// The chance a first correction steps when the wall clock is off by N(mean, sd²) and the
+    /// exchange adds each of `errors` in turn (their average), and that average's Monte Carlo
+    /// standard error.
+    @inline(__always)
+    static func stepChance(mean: Double, sd: Double, step: Double, errors: [Double]) -> (chance: Double, error: Double) {
+        var sum = 0.0, squares = 0.0
+        for e in errors {
+            let g = sd > 0 ? 1 - normalCDF((step - mean - e) / sd) + normalCDF((-step - mean - e) / sd) : (abs(mean + e) > step ? 1 : 0)
+            sum += g
+            squares += g * g
         }
-        return Dictionary(uniqueKeysWithValues: zip(boundaries, chanceList))
+        let m = sum / Double(errors.count)
+        return (m, (max(0, squares / Double(errors.count) - m * m) / Double(errors.count)).squareRoot())
     }
 }

@@ -101,6 +101,38 @@ import SyncLabKernel
         #expect(abs(share.realised - p) <= share.tolerance + 0.005, "\(share) vs \(p)")
     }
 
+    /// The step chances as the rows get them (from `StepChanceCurve` where the clock's mean
+    /// stays put) against the chance worked out at every boundary from the same errors: within
+    /// the curve's agreement, from fewer evaluations than boundaries. With a mean drift the
+    /// chance moves with t through the mean too, and every boundary is worked out.
+    @Test func stepChancesAreThoseOfEveryBoundary() throws {
+        let (s, counts) = try Self.run()
+        let sync = try #require(s.devices.events.wallClockSync)
+        let table = try #require(ModelAudit.stepChanceTable(s, sync, counts, threads: 2))
+        let step = Double(sync.stepAbove)
+        var errorsByLink: [Int: [Double]] = [:]
+        for key in table.chances.keys {
+            let link = key >> 32
+            if errorsByLink[link] == nil {
+                var rng = RandomStream(seed: s.seed, purpose: ModelAudit.purpose, entity: 2 << 40 | UInt64(link))
+                errorsByLink[link] = (0..<10_000).map { _ in Double(sync.measurementError(&rng, link: s.links[link])) }
+            }
+            let t = Double(key & 0xFFFF_FFFF) * 6e10
+            let direct = ModelAudit.stepChance(mean: 0, sd: (50e6 * 50e6 + (20 * 1e-6 * t) * (20 * 1e-6 * t)).squareRoot(),
+                                               step: step, errors: errorsByLink[link]!)
+            let curve = table.chances[key]!
+            #expect(abs(curve.chance - direct.chance) <= StepChanceCurve.agreement
+                    && abs(curve.error - direct.error) <= StepChanceCurve.agreement, "\(key): \(curve) vs \(direct)")
+        }
+        #expect(errorsByLink.count == s.links.count && table.evaluations < table.chances.count / 2,
+                "\(table.evaluations) evaluations for \(table.chances.count) boundaries")
+
+        var drifting = s
+        drifting.devices.driftPPM = .normal(mean: 5, sd: 20)
+        let worked = try #require(ModelAudit.stepChanceTable(drifting, sync, counts, threads: 2))
+        #expect(worked.evaluations == worked.chances.count)
+    }
+
     /// Judged against twice as frequent corrections, or a step threshold of 32 ms, the rows fail.
     @Test func wallClockRowsFailWhenTheProcessIsWrong() throws {
         let (s, counts) = try Self.run()
