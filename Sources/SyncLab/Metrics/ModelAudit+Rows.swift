@@ -634,9 +634,8 @@ public enum ModelAudit {
         stepChanceTable(scenario, sync, a, threads: threads)?.chances
     }
 
-    /// `wallClockStepChances`, with the Monte Carlo evaluations behind it (each: one chance
-    /// averaged over the link's 10,000 errors; a curve that was tried and not kept is not
-    /// counted).
+    /// `wallClockStepChances`, with the Monte Carlo evaluations it took (each: one chance
+    /// averaged over the link's 10,000 errors; those of a curve tried and not kept included).
     static func stepChanceTable(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters,
                                 threads: Int? = nil) -> (chances: StepChances, evaluations: Int)? {
         let events = scenario.devices.events
@@ -677,13 +676,14 @@ public enum ModelAudit {
             // spread in both offset and drift): the chance depends on t through the spread
             // alone, smoothly, so a curve through a few spreads gives every boundary's
             // (`StepChanceCurve`); else each boundary is worked out.
+            var spent = 0
             let curve = drift.0 == 0 && offset.1 > 0 && drift.1 > 0
-                ? StepChanceCurve.fit(spreads: times.map { law($0).sd }, threads: threads) { sd in
-                    stepChance(mean: offset.0, sd: sd, step: step, errors: errors)
+                ? StepChanceCurve.fit(spreads: times.map { law($0).sd }, threads: threads, spent: &spent) { sd in
+                    stepMoments(mean: offset.0, sd: sd, step: step, errors: errors)
                 } : nil
+            evaluations += spent
             if let curve {
-                evaluations += curve.evaluations
-                for (k, key) in boundaries.enumerated() { chances[key] = curve.values[k] }
+                for (k, key) in boundaries.enumerated() { chances[key] = stepChance(curve.values[k], draws: draws) }
                 continue
             }
             let direct = concurrentMap(times.count, blocks: 64, threads: threads) { k -> (chance: Double, error: Double) in
@@ -701,13 +701,27 @@ public enum ModelAudit {
     /// standard error.
     @inline(__always)
     static func stepChance(mean: Double, sd: Double, step: Double, errors: [Double]) -> (chance: Double, error: Double) {
+        stepChance(stepMoments(mean: mean, sd: sd, step: step, errors: errors), draws: errors.count)
+    }
+
+    /// The average over `errors` of the chance a first correction steps (as `stepChance`), and
+    /// of its square.
+    @inline(__always)
+    static func stepMoments(mean: Double, sd: Double, step: Double, errors: [Double]) -> (mean: Double, squares: Double) {
         var sum = 0.0, squares = 0.0
         for e in errors {
             let g = sd > 0 ? 1 - normalCDF((step - mean - e) / sd) + normalCDF((-step - mean - e) / sd) : (abs(mean + e) > step ? 1 : 0)
             sum += g
             squares += g * g
         }
-        let m = sum / Double(errors.count)
-        return (m, (max(0, squares / Double(errors.count) - m * m) / Double(errors.count)).squareRoot())
+        return (sum / Double(errors.count), squares / Double(errors.count))
+    }
+
+    /// The chance and its Monte Carlo standard error from the average chance and square over
+    /// `draws` errors.
+    @inline(__always)
+    static func stepChance(_ moments: (mean: Double, squares: Double), draws: Int) -> (chance: Double, error: Double) {
+        let m = moments.mean
+        return (m, (max(0, moments.squares - m * m) / Double(draws)).squareRoot())
     }
 }

@@ -103,8 +103,10 @@ import SyncLabKernel
 
     /// The step chances as the rows get them (from `StepChanceCurve` where the clock's mean
     /// stays put) against the chance worked out at every boundary from the same errors: within
-    /// the curve's agreement, from fewer evaluations than boundaries. With a mean drift the
-    /// chance moves with t through the mean too, and every boundary is worked out.
+    /// the curve's agreement, from fewer evaluations than boundaries (a link with too few for a
+    /// curve at half their number is worked out at each). With a mean drift the
+    /// chance moves with t through the mean too, and every boundary is worked out; so it is
+    /// with a wall clock set exactly at the start (no spread in the offset).
     @Test func stepChancesAreThoseOfEveryBoundary() throws {
         let (s, counts) = try Self.run()
         let sync = try #require(s.devices.events.wallClockSync)
@@ -124,13 +126,17 @@ import SyncLabKernel
             #expect(abs(curve.chance - direct.chance) <= StepChanceCurve.agreement
                     && abs(curve.error - direct.error) <= StepChanceCurve.agreement, "\(key): \(curve) vs \(direct)")
         }
-        #expect(errorsByLink.count == s.links.count && table.evaluations < table.chances.count / 2,
+        #expect(errorsByLink.count == s.links.count && table.evaluations < table.chances.count,
                 "\(table.evaluations) evaluations for \(table.chances.count) boundaries")
 
         var drifting = s
         drifting.devices.driftPPM = .normal(mean: 5, sd: 20)
         let worked = try #require(ModelAudit.stepChanceTable(drifting, sync, counts, threads: 2))
         #expect(worked.evaluations == worked.chances.count)
+        var setExactly = s
+        setExactly.devices.wallClockOffset = .constant(0)
+        let exact = try #require(ModelAudit.stepChanceTable(setExactly, sync, counts, threads: 2))
+        #expect(exact.evaluations == exact.chances.count)
     }
 
     /// Judged against twice as frequent corrections, or a step threshold of 32 ms, the rows fail.

@@ -28,38 +28,72 @@ import SyncLabKernel
     @Test func interpolationReproducesAPolynomial() {
         let nodes = (0..<9).map { 1 + 2 * StepChanceCurve.cosPi($0, 8) }
         func f(_ u: Double) -> Double { 2 * u * u * u * u - 3 * u * u * u + u - 5 }
-        let values = nodes.map { (chance: f($0), error: 3 * $0) }
+        let values = nodes.map { (mean: f($0), squares: 3 * $0) }
         for u in stride(from: -1.0, through: 3.0, by: 0.037) {
             let p = StepChanceCurve.interpolate(u, nodes: nodes, values: values)
-            #expect(abs(p.chance - f(u)) < 1e-11 && abs(p.error - 3 * u) < 1e-12, "\(u)")
+            #expect(abs(p.mean - f(u)) < 1e-11 && abs(p.squares - 3 * u) < 1e-12, "\(u)")
         }
-        #expect(StepChanceCurve.interpolate(nodes[3], nodes: nodes, values: values).chance == values[3].chance)
+        #expect(StepChanceCurve.interpolate(nodes[3], nodes: nodes, values: values).mean == values[3].mean)
     }
 
-    /// The two tails of N(0, σ²) past ±128 ms, 2·Q(0.128/σ) (a closed form), over the spreads a
-    /// day of minute boundaries gives (σ_O 50 ms, σ_r 20 ppm): the curve gives every one within
-    /// its agreement, from far fewer points than spreads.
+    /// The two tails of N(0, σ²) past ±128 ms, 2·Q(0.128/σ) (a closed form), and its square,
+    /// over the spreads a day of minute boundaries gives (σ_O 50 ms, σ_r 20 ppm): the curve
+    /// gives every one within its agreement, from far fewer points than spreads.
     @Test func theCurveGivesEveryBoundarysChanceFromFewPoints() throws {
         let spreads = (0...1_440).map { minute -> Double in
             let t = Double(minute) * 60
             return (0.05 * 0.05 + (20e-6 * t) * (20e-6 * t)).squareRoot()
         }
-        @Sendable func tails(_ sd: Double) -> (chance: Double, error: Double) { (erfc(0.128 / sd / 2.0.squareRoot()), 1e-3 * sd) }
-        let curve = try #require(StepChanceCurve.fit(spreads: spreads, threads: 2, tails))
-        #expect(curve.evaluations < spreads.count / 4, "\(curve.evaluations)")
+        @Sendable func tails(_ sd: Double) -> (mean: Double, squares: Double) {
+            let p = erfc(0.128 / sd / 2.0.squareRoot())
+            return (p, p * p)
+        }
+        var spent = 0
+        let curve = try #require(StepChanceCurve.fit(spreads: spreads, threads: 2, spent: &spent, tails))
+        #expect(spent < spreads.count / 4, "\(spent)")
         for (k, sd) in spreads.enumerated() {
             let exact = tails(sd)
-            #expect(abs(curve.values[k].chance - exact.chance) < 1e-9 && abs(curve.values[k].error - exact.error) < 1e-9, "\(sd)")
+            #expect(abs(curve.values[k].mean - exact.mean) < 1e-9 && abs(curve.values[k].squares - exact.squares) < 1e-9, "\(sd)")
         }
     }
 
-    /// No curve where it would cost as much as the spreads themselves: too few of them, a
-    /// chance that jumps (no polynomial agrees with its finer self), or spreads all alike.
+    /// Exchange errors all within 0.1 ms of each other: the standard error worked out from the
+    /// two averages is a difference of nearly equal numbers, but the averages themselves are
+    /// smooth, so a curve is still found, and its chances are the Monte Carlo's at every
+    /// boundary (the standard error within the rounding that difference leaves in the direct one).
+    @Test func errorsAllAlikeStillGiveACurve() throws {
+        let errors = (0..<10_000).map { 20e6 + Double($0) * 10 }
+        let spreads = (0...360).map { minute -> Double in
+            let t = Double(minute) * 6e10
+            return (50e6 * 50e6 + (20e-6 * t) * (20e-6 * t)).squareRoot()
+        }
+        var spent = 0
+        let curve = try #require(StepChanceCurve.fit(spreads: spreads, threads: 2, spent: &spent) { sd in
+            ModelAudit.stepMoments(mean: 0, sd: sd, step: 128e6, errors: errors)
+        })
+        #expect(spent <= spreads.count / 2, "\(spent)")
+        for (k, sd) in spreads.enumerated() {
+            let direct = ModelAudit.stepChance(mean: 0, sd: sd, step: 128e6, errors: errors)
+            let read = ModelAudit.stepChance(curve.values[k], draws: errors.count)
+            #expect(abs(read.chance - direct.chance) <= StepChanceCurve.agreement && abs(read.error - direct.error) < 1e-8,
+                    "\(sd): \(read) vs \(direct)")
+        }
+    }
+
+    /// No curve where it would cost as much as the spreads themselves: too few of them (none
+    /// worked out), a chance that jumps (no polynomial agrees with its finer self; at most half
+    /// as many points as spreads worked out), or spreads all alike.
     @Test func noCurveWhereItWouldNotBeCheaper() {
-        let few = (1...30).map { 0.05 + Double($0) * 0.01 }
-        #expect(StepChanceCurve.fit(spreads: few, threads: 1) { ($0, 0) } == nil)
+        var spent = 0
+        let few = (1...60).map { 0.05 + Double($0) * 0.01 }
+        #expect(StepChanceCurve.fit(spreads: few, threads: 1, spent: &spent) { ($0, $0 * $0) } == nil)
+        #expect(spent == 0)
         let many = (1...1_000).map { 0.05 + Double($0) * 0.001 }
-        #expect(StepChanceCurve.fit(spreads: many, threads: 1) { ($0 > 0.5 ? 1 : 0, 0) } == nil)
-        #expect(StepChanceCurve.fit(spreads: [Double](repeating: 0.05, count: 500), threads: 1) { ($0, 0) } == nil)
+        #expect(StepChanceCurve.fit(spreads: many, threads: 1, spent: &spent) { $0 > 0.5 ? (1, 1) : (0, 0) } == nil)
+        #expect(spent > 0 && spent <= many.count / 2, "\(spent)")
+        spent = 0
+        #expect(StepChanceCurve.fit(spreads: [Double](repeating: 0.05, count: 500), threads: 1, spent: &spent) { ($0, $0 * $0) } == nil)
+        #expect(spent == 0)
+        #expect(StepChanceCurve.fit(spreads: many, threads: 1, spent: &spent) { _ in (.nan, .nan) } == nil)
     }
 }
