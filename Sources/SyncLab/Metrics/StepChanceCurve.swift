@@ -8,15 +8,16 @@ import SyncLabKernel
 /// through σ alone, and as a function of log σ it is smooth (each error's chance is the normal
 /// law's two tails at (±step − mean − e)/σ). A Monte Carlo of 10,000 errors at every minute
 /// boundary of a day takes 1,441 evaluations a link. The curve takes the Monte Carlo's two
-/// averages, of the chance and of its square (smooth both, where the standard error worked
-/// out from them is not: a difference of nearly equal numbers when the errors are alike), at
-/// the Chebyshev–Lobatto points of log σ over the boundaries' range and interpolates them
-/// (barycentric form), with 17 points, then 33, 65, ... (each set holds the one before). It is
-/// kept once the curve through n points and the one through 2n − 1 agree within `agreement`
-/// at every spread asked for, in both averages. Then the finer one is used, whose own error is
-/// far below that difference: the difference estimates the coarser curve's error. A curve
-/// that would need more points than half the spreads is not pursued, and the caller works out
-/// each one.
+/// averages, of the chance and of its square, at the Chebyshev–Lobatto points of log σ over the
+/// boundaries' range and interpolates them (barycentric form), with 17 points, then 33, 65, ...
+/// (each set holds the one before). It is kept once the curve through n points and the one
+/// through 2n − 1 agree within `agreement` at every spread asked for, in both averages. Then
+/// the finer one is used, whose own error is far below that difference: the difference
+/// estimates the coarser curve's error. (Not the standard error itself: worked out from the two
+/// averages, it carries the rounding of a difference of nearly equal numbers when a link's
+/// errors are all alike, which two curves would never agree on within `agreement`; the caller
+/// works it out from the averages read off the curve.) A curve that would need more points than
+/// half the spreads is not pursued, and the caller works out each one.
 ///
 /// The chances differ from the direct ones by far less than `agreement` (10⁻¹⁰) wherever the
 /// estimate holds. The step share's tolerance carries half a phone in its count, so that
