@@ -29,7 +29,7 @@ public enum ModelAudit {
         if let lifecycle = scenario.devices.events.lifecycle { parts.append { lifecycleRows(scenario, lifecycle, audit) } }
         if let sync = scenario.devices.events.wallClockSync {
             // Worked out before the parts, on all the threads (within a part it would run on one).
-            let chances = wallClockStepChances(scenario, sync, audit, threads: threads)
+            let chances = stepChanceTable(scenario, sync, audit, threads: threads)?.chances
             parts.append { wallClockRows(scenario, sync, audit, chances: chances) }
         }
         let all = parts
@@ -592,7 +592,7 @@ public enum ModelAudit {
     /// when |estimate| > stepAbove; with O and r normal (or constant), O + r·t is normal, and the
     /// chance is averaged over a Monte Carlo of e (half the link's asymmetry, or the drawn law).
     /// Only where nothing else moves the clock before its first correction.
-    /// `chances`: the step chances, worked out beforehand (`wallClockStepChances`; nil: here).
+    /// `chances`: the step chances, worked out beforehand (`stepChanceTable`; nil: here).
     static func wallClockRows(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters,
                               chances given: StepChances? = nil) -> [AuditRow] {
         var rows: [AuditRow] = []
@@ -606,7 +606,7 @@ public enum ModelAudit {
                                  tolerance: (z * (phones * f * (1 - f)).squareRoot() + 0.5) / (phones * hours),
                                  samples: Int(a.wallCorrections)))
         }
-        guard let chances = given ?? wallClockStepChances(scenario, sync, a) else { return rows }
+        guard let chances = given ?? stepChanceTable(scenario, sync, a)?.chances else { return rows }
         var expected = 0.0, variance = 0.0, allowance = 0.0
         for key in a.firstCorrections.keys.sorted() {
             let count = Double(a.firstCorrections[key]!)
@@ -629,13 +629,8 @@ public enum ModelAudit {
     /// a clock the closed form does not cover (wander, leap second, reboots, changes by hand).
     typealias StepChances = [Int: (chance: Double, error: Double)]
 
-    static func wallClockStepChances(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync,
-                                     _ a: AuditCounters, threads: Int? = nil) -> StepChances? {
-        stepChanceTable(scenario, sync, a, threads: threads)?.chances
-    }
-
-    /// `wallClockStepChances`, with the Monte Carlo evaluations it took (each: one chance
-    /// averaged over the link's 10,000 errors; those of a curve tried and not kept included).
+    /// The step chances, with the Monte Carlo evaluations they took (each: one chance averaged
+    /// over the link's 10,000 errors; those of a curve tried and not kept included).
     static func stepChanceTable(_ scenario: Scenario, _ sync: DeviceEventsConfig.WallClockSync, _ a: AuditCounters,
                                 threads: Int? = nil) -> (chances: StepChances, evaluations: Int)? {
         let events = scenario.devices.events
