@@ -8,6 +8,7 @@
 #
 #   BENCH_LABEL=spin-lock make bench              # label the rows by what they measure (default: the git commit)
 #   BENCH_RUNS=1 BENCH_WORKLOADS="r1-100k v115-10k" make bench
+#   BENCH_RUNS=5 BENCH_WORKLOADS="r1-100k r1-100k-pre-realism" BENCH_PRE_REALISM_DIR=/tmp/pre make bench
 #
 # Not part of `make test` or CI: it measures the machine as much as the code. The 1-minute load
 # average before each workload is recorded so a busy machine shows in the results, and the
@@ -96,7 +97,7 @@ prepare() {
     command=("$SYNCLAB" run)
     out=(--out "$tmp/report")
     if [ "$w" = r1-100k-pre-realism ]; then
-        pre="$tmp/pre-realism"
+        pre=${BENCH_PRE_REALISM_DIR:-$tmp/pre-realism}   # a folder holding that build already is reused
         if [ ! -x "$pre/.build/release/synclab" ]; then
             mkdir -p "$pre"
             git archive "$PRE_REALISM" | tar -x -C "$pre" 2> "$tmp/err" \
@@ -156,25 +157,40 @@ emit() {
     rows+=("$row")
 }
 
-# One thread against two is measured in pairs, one run of each in turn, when both are asked for:
-# the machine's speed drifts within minutes, and a pair's two runs see the same minute.
-paired=""
-case " $WORKLOADS " in *" v115-pausing-t1 "*) case " $WORKLOADS " in *" v115-pausing-t2 "*) paired=yes ;; esac ;; esac
+# The workloads compared with each other are measured in pairs, one run of each in turn, when
+# both are asked for: one thread against two, and R1 against R1 before the realism models. The
+# machine's speed drifts within minutes, and a pair's two runs see the same minute.
+PAIRS="v115-pausing-t1:v115-pausing-t2 r1-100k:r1-100k-pre-realism"
+asked() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
+partner() {   # the workload run in turn with $1 when both are asked for (none: empty)
+    local pair first second
+    for pair in $PAIRS; do
+        first=${pair%%:*} second=${pair#*:}
+        if asked "$first" && asked "$second"; then
+            [ "$1" != "$first" ] || { echo "$second"; return; }
+            [ "$1" != "$second" ] || { echo "$first"; return; }
+        fi
+    done
+}
+done_already=" "
 for w in $WORKLOADS; do
-    [ -z "$paired" ] || [ "$w" != v115-pausing-t2 ] || continue   # run beside t1
+    case "$done_already" in *" $w "*) continue ;; esac   # ran beside its partner
     load=$(cut -d' ' -f1 /proc/loadavg)
     : > "$tmp/runs.$w"
     prepare "$w" || continue
-    if [ -n "$paired" ] && [ "$w" = v115-pausing-t1 ]; then
-        : > "$tmp/runs.v115-pausing-t2"
+    other=$(partner "$w")
+    if [ -n "$other" ] && prepare "$other"; then
+        : > "$tmp/runs.$other"
         for i in $(seq 1 "$RUNS"); do
-            prepare v115-pausing-t1 && measure v115-pausing-t1 "$i"
-            prepare v115-pausing-t2 && measure v115-pausing-t2 "$i"
+            prepare "$w" && measure "$w" "$i"
+            prepare "$other" && measure "$other" "$i"
         done
-        emit v115-pausing-t1
-        emit v115-pausing-t2
+        emit "$w"
+        emit "$other"
+        done_already="$done_already$other "
         continue
     fi
+    prepare "$w"
     for i in $(seq 1 "$RUNS"); do measure "$w" "$i"; done
     emit "$w"
 done
@@ -202,10 +218,12 @@ ratio() {   # ratio NAME A B TEXT: prints TEXT with A's time over B's when both 
 echo
 ratio "v115-pausing 170k x 6 h, one thread over two (target at least 1.8)" v115-pausing-t1 v115-pausing-t2 7
 ratio "  the same, whole process (load and reports too)" v115-pausing-t1 v115-pausing-t2 8
-if [ -n "$paired" ] && [ -s "$tmp/runs.v115-pausing-t1" ] && [ -s "$tmp/runs.v115-pausing-t2" ]; then
-    paste -d' ' "$tmp/runs.v115-pausing-t1" "$tmp/runs.v115-pausing-t2" | awk '{ print $1 / $7 }' | median \
-        | awk '{ printf "  the median of the %s pairs'"'"' own ratios (one thread then two, in turn): %.2f\n", "'"$RUNS"'", $1 }'
-fi
+pair_ratios() {   # pair_ratios A B TEXT: the median of the pairs' own ratios, A's simulated time over B's
+    [ -n "$(partner "$1")" ] && [ -s "$tmp/runs.$1" ] && [ -s "$tmp/runs.$2" ] || return 0
+    paste -d' ' "$tmp/runs.$1" "$tmp/runs.$2" | awk '{ print $1 / $7 }' | median \
+        | awk -v n="$RUNS" -v t="$3" '{ printf "  the median of the %s pairs'"'"' own ratios (%s, in turn): %.2f\n", n, t, $1 }'
+}
+pair_ratios v115-pausing-t1 v115-pausing-t2 "one thread then two"
 ratio "fleet day, cost per player-hour at 1M over 100k (target at most 1.25)" v115-fleet-1m v115-fleet-100k 16
 r1=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k" { print $7 }')
 reference=$(printf '%s\n' "${rows[@]}" | awk -F, '$3 == "r1-100k-c" { print $7 }')
@@ -214,3 +232,4 @@ if [ -n "$r1" ] && [ -n "$reference" ]; then
     awk -v a="$r1" -v b="$reference" 'BEGIN { printf "R1 at 100k: %.2f s against the C reference loop'"'"'s %.2f s in the same run, %.2f times as fast\n", a, b, b / a }'
 fi
 ratio "R1 at 100k over the same on the sources before the realism models (target at most 1.10)" r1-100k r1-100k-pre-realism 7
+pair_ratios r1-100k r1-100k-pre-realism "now then before the realism models"

@@ -35,7 +35,7 @@ public struct AuditRow: Sendable, Equatable {
 /// The per-player counts (every delay drawn, the pairs of log-uplinks, standbys, the radio's and
 /// the keep-alive's rules on the true gap) are kept for the audited players only: every
 /// `stride`-th player by global index from a start keyed by the seed, at most about
-/// `AuditCounters.auditedPlayers` of them, and of each only what the scenario's rows read
+/// `AuditCounters.audited(for:)` of them, and of each only what the scenario's rows read
 /// (`AuditMemory`). Players' links, clocks and draws are keyed by their index alone, so the
 /// audited players are a random sample of the population, and every row's tolerance follows
 /// from the count it rests on (docs/metrics.md, "Whom it follows"). What a fetch
@@ -45,6 +45,19 @@ struct AuditCounters: ModelObserver {
     /// 100,000 players, one in 4: 5.6% of its instructions), enough that the rows still fail a
     /// link a few per cent off (`AuditSampleTests`); docs/metrics.md, "Whom it follows".
     static let auditedPlayers = 25_000
+    /// The followed players' hours at most: `auditedPlayers` over the gallery's 3 h. A longer run
+    /// follows fewer, so that what the rows rest on (draws, pairs, standbys: each in proportion
+    /// to the hours followed) and what the counting costs stay those of a 3 h run, where its
+    /// Monte Carlo part already outweighs the sample's in the tolerance.
+    static let auditedPlayerHours = 75_000
+
+    /// How many players `scenario`'s audit follows at most: `auditedPlayers`, and over 3 h the
+    /// whole players `auditedPlayerHours` allows (3,125 over a day), never fewer than one.
+    static func audited(for scenario: Scenario) -> Int {
+        let hour: Int64 = 3_600_000_000_000
+        let exposure = Int64(auditedPlayerHours) * hour / max(1, scenario.duration)   // below 2⁵⁸: exact
+        return Int(max(1, min(Int64(auditedPlayers), exposure)))
+    }
     static let samplePurpose = StreamPurpose("audit-sample")
 
     /// One player in `stride` is audited: those whose global index + `offset` is a multiple.
@@ -88,9 +101,9 @@ struct AuditCounters: ModelObserver {
     var firstCorrectionSteps: UInt64 = 0
 
     /// `memory`: what to keep of each audited player (default: what the scenario's rows read).
-    /// `audited`: how many players to audit at most (default `auditedPlayers`).
-    init(scenario: Scenario, players: Range<Int>, memory: AuditMemory? = nil, audited: Int = Self.auditedPlayers) {
-        let stride = Self.stride(players: scenario.population.players, audited: audited)
+    /// `audited`: how many players to audit at most (default `audited(for:)`).
+    init(scenario: Scenario, players: Range<Int>, memory: AuditMemory? = nil, audited: Int? = nil) {
+        let stride = Self.stride(players: scenario.population.players, audited: audited ?? Self.audited(for: scenario))
         self.stride = stride
         offset = Self.offset(seed: scenario.seed, stride: stride)
         first = players.lowerBound

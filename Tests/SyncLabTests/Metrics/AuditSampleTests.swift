@@ -18,6 +18,21 @@ import SyncLabKernel
         #expect(AuditCounters.stride(players: players, audited: AuditCounters.auditedPlayers) == k)
     }
 
+    /// Over 3 h the audit follows fewer players, 75,000 player-hours' worth, by hand: 25,000
+    /// over 3 h or less, 12,500 over 6 h, 3,125 over a day, one at least (a span of 75,000 h).
+    static let exposures: [(seconds: Int64, audited: Int)] = [
+        (1, 25_000), (1_800, 25_000), (10_800, 25_000), (10_801, 24_997), (21_600, 12_500),
+        (86_400, 3_125), (270_000_000, 1), (288_000_000, 1),
+    ]
+
+    @Test(arguments: exposures)
+    func aLongerRunFollowsFewerPlayers(seconds: Int64, audited: Int) throws {
+        var s = try Self.r1(players: 1_000_000)
+        s.duration = seconds * .second
+        #expect(AuditCounters.audited(for: s) == audited)
+        #expect(AuditCounters(scenario: s, players: 0..<0).stride == AuditCounters.stride(players: 1_000_000, audited: audited))
+    }
+
     /// The count of audited players is the brute-force count whatever start the seed gives, and
     /// never above 25,000; the start lies within the stride and moves with the seed.
     @Test func theAuditedCountIsTheBruteForceCount() throws {
