@@ -42,7 +42,7 @@ public struct AuditRow: Sendable, Equatable {
 /// records (its two delays, the pair of log-uplinks, the player's memory) lives in `AuditTables`.
 struct AuditCounters: ModelObserver {
     /// Few enough that the audit's counting stays under a tenth of a large idealised run (R1 at
-    /// 100,000 players, one in 4: 5.6% of its instructions), enough that the rows still fail a
+    /// 100,000 players over 3 h, one in 4: 5.6% of its instructions), enough that the rows still fail a
     /// link a few per cent off (`AuditSampleTests`); docs/metrics.md, "Whom it follows".
     static let auditedPlayers = 25_000
     /// The followed players' hours at most: `auditedPlayers` over the gallery's 3 h. A longer run
@@ -51,8 +51,8 @@ struct AuditCounters: ModelObserver {
     /// Monte Carlo part already outweighs the sample's in the tolerance.
     static let auditedPlayerHours = 75_000
 
-    /// How many players `scenario`'s audit follows at most: `auditedPlayers`, and over 3 h the
-    /// whole players `auditedPlayerHours` allows (3,125 over a day), never fewer than one.
+    /// How many players `scenario`'s audit follows at most: `auditedPlayers`, and over 3 h as many
+    /// whole players as `auditedPlayerHours` allows (3,125 over a day), at least one.
     static func audited(for scenario: Scenario) -> Int {
         let hour: Int64 = 3_600_000_000_000
         let exposure = Int64(auditedPlayerHours) * hour / max(1, scenario.duration)   // below 2⁵⁸: exact
