@@ -47,8 +47,8 @@ struct AuditCounters: ModelObserver {
     static let auditedPlayers = 25_000
     /// The followed players' hours at most: `auditedPlayers` over the gallery's 3 h. A longer run
     /// follows fewer, so that what the rows rest on (draws, pairs, standbys: each in proportion
-    /// to the hours followed) and what the counting costs stay those of a 3 h run, where its
-    /// Monte Carlo part already outweighs the sample's in the tolerance.
+    /// to the hours followed) and what the counting costs stay those of a 3 h run (on R1 the
+    /// Monte Carlo's part of the tolerance then already outweighs the sample's).
     static let auditedPlayerHours = 75_000
 
     /// How many players `scenario`'s audit follows at most: `auditedPlayers`, and over 3 h as many
