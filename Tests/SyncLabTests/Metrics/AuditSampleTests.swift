@@ -128,4 +128,22 @@ import SyncLabKernel
         let rows = ModelAudit.linkRows(wrong, counts, seed: s.seed, index: 0)
         #expect(rows.first { $0.figure == "uplinkMs.p50" }?.holds == false, "\(rows)")
     }
+
+    /// R1 at 30,000 players over 6 h, run end to end: the hours bound lets it follow 12,500, so
+    /// one in 3 (10,000 players), on 1 and on 2 threads alike; its link rows rest on about a
+    /// third of the run's uplinks (within 5 SDs, as above), and every row holds.
+    @Test func aLongRunFollowsItsHoursWorth() throws {
+        var s = try Self.r1(players: 30_000)
+        s.duration = 6 * .hour
+        let one = Simulation.run(s, threads: 1)
+        let two = Simulation.run(s, threads: 2)
+        #expect(two.shards == 2, "the test means to split the players")
+        #expect(one.auditedPlayers == 10_000 && one.auditStride == 3)
+        #expect(one.modelAudit == two.modelAudit && two.auditedPlayers == 10_000)
+        #expect(!one.modelAudit.isEmpty && one.modelAudit.allSatisfy(\.holds), "\(one.modelAudit)")
+        let p50 = try #require(one.modelAudit.first { $0.figure == "uplinkMs.p50" })
+        let uplinks = Double(one.requestsSent), players = Double(s.population.players)
+        let third = uplinks / 3, sd = (players * (1.0 / 3) * (2.0 / 3)).squareRoot() * uplinks / players
+        #expect(abs(Double(p50.samples) - third) < 5 * sd, "\(p50.samples) of \(uplinks)")
+    }
 }
