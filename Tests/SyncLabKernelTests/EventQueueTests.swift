@@ -218,6 +218,58 @@ struct EventQueueTests {
     }
 }
 
+/// `loadingNextTime` loads the next bucket when the one being drained is empty, as a shard
+/// does after every event; the events scheduled before the next pop, some earlier than the
+/// bucket it loaded, must still come out in the heap's (time, sequence) order.
+@Suite struct LoadingNextTimeTests {
+    @Test(arguments: [3 as UInt64, 4])
+    func loadingEarlyKeepsTheOrder(seed: UInt64) {
+        var rng = RandomStream(seed: seed, purpose: StreamPurpose("queue-loading-next-time"))
+        var calendar = EventQueue<Int>()
+        var heap = BinaryHeapQueue<Int>()
+        var now: Int64 = 0
+        var label = 0
+        var popped = 0, orderMismatches = 0, timeMismatches = 0, loadedEarly = 0
+        for _ in 0..<40_000 {
+            // After each step, as a shard publishing its clock: the next time, loading if need be.
+            defer {
+                let before = calendar.bucketsLoaded
+                if calendar.loadingNextTime() != heap.nextTime { timeMismatches += 1 }
+                if calendar.bucketsLoaded != before { loadedEarly += 1 }
+            }
+            if rng.below(10) < 5 || heap.isEmpty {
+                // Mostly near the last pop, so that many land before the bucket just loaded.
+                let delay: Int64
+                switch rng.below(5) {
+                case 0: delay = 0
+                case 1: delay = Int64(rng.below(1_000_000))                              // within ~1 ms
+                case 2: delay = Int64(rng.below(100_000_000))                            // within 0.1 s
+                case 3: delay = Int64(rng.below(60_000_000_000))                         // within the window
+                default: delay = Int64(rng.below(3_600_000_000_000))                     // up to 1 h
+                }
+                calendar.schedule(label, at: SimTime(ns: now + delay))
+                heap.schedule(label, at: SimTime(ns: now + delay))
+                label += 1
+            } else {
+                let a = calendar.pop(), b = heap.pop()
+                if a?.time != b?.time || a?.payload != b?.payload { orderMismatches += 1 }
+                if let t = a?.time { now = t.ns }
+                popped += 1
+            }
+        }
+        while let b = heap.pop() {
+            let a = calendar.pop()
+            if a?.time != b.time || a?.payload != b.payload { orderMismatches += 1 }
+        }
+        #expect(orderMismatches == 0)
+        #expect(timeMismatches == 0)
+        #expect(calendar.pop() == nil)
+        #expect(popped > 10_000)
+        // The case under test happened: buckets loaded by the look, not by a pop.
+        #expect(loadedEarly > 1_000)
+    }
+}
+
 /// The look-ahead the world prefetches with: it must name exactly the events that come next, and
 /// reading it must change nothing.
 @Suite("EventQueue look-ahead")

@@ -323,7 +323,7 @@ extension World {
             // Tests: as far ahead as the shard may go, before every trade (see below).
             if coordinator.worksAheadAlways { coordinator.handledWhileWaiting(workAhead(&link, due: &due, loaded: &loaded, d) { false }) }
             let seen = coordinator.progress(k)
-            link.published = min(nextEventBound, due)
+            link.published = min(nextEventBound(), due)
             let answers = coordinator.exchange(k, next: link.published)
             for a in answers {
                 link.came.schedule((), at: a.request.answerAt)
@@ -339,7 +339,7 @@ extension World {
         // Leaving, the world publishes the clock that holds until its next run (its run limit):
         // other shards may still wait on it, and a clock left at an answer it has since taken
         // (one its player had given up on, so no event followed) would hold them for good.
-        let last = min(nextEventBound, link.firstDue())
+        let last = min(nextEventBound(), link.firstDue())
         if last != link.published {
             link.published = last
             coordinator.publish(k, next: last)
@@ -386,7 +386,7 @@ extension World {
             link.coordinator.post(&fleetOutbox)
         }
         // Only a new value is written: a write takes the line from every shard reading it.
-        let next = min(nextEventBound, due)
+        let next = min(nextEventBound(), due)
         if next != link.published {
             link.published = next
             link.coordinator.publish(link.shard, next: next)
@@ -394,8 +394,10 @@ extension World {
     }
 
     /// No request of this world's can be sent before its next event, nor past its run limit
-    /// (what happens between two calls of `run(until:)` starts there).
-    var nextEventBound: Int64 { min(loop.queue.nextTime?.ns ?? .max, loop.runLimit.ns) }
+    /// (what happens between two calls of `run(until:)` starts there). Asked after every event:
+    /// the queue loads its next bucket rather than scanning it (`loadingNextTime`).
+    @inline(__always)
+    mutating func nextEventBound() -> Int64 { min(loop.queue.loadingNextTime()?.ns ?? .max, loop.runLimit.ns) }
 }
 
 /// The shards' clocks, read by every thread: atomics where the system has them, else a lock.
