@@ -229,13 +229,19 @@ struct EventQueueTests {
         var heap = BinaryHeapQueue<Int>()
         var now: Int64 = 0
         var label = 0
-        var popped = 0, orderMismatches = 0, timeMismatches = 0, loadedEarly = 0
+        var popped = 0, orderMismatches = 0, timeMismatches = 0, loadedEarly = 0, beforeLoaded = 0
+        // The first time of the bucket the last look loaded, until the next pop (nil: none).
+        var loadedAt: Int64? = nil
         for _ in 0..<40_000 {
             // After each step, as a shard publishing its clock: the next time, loading if need be.
             defer {
                 let before = calendar.bucketsLoaded
-                if calendar.loadingNextTime() != heap.nextTime { timeMismatches += 1 }
-                if calendar.bucketsLoaded != before { loadedEarly += 1 }
+                let next = calendar.loadingNextTime()
+                if next != heap.nextTime { timeMismatches += 1 }
+                if calendar.bucketsLoaded != before {
+                    loadedEarly += 1
+                    loadedAt = next?.ns
+                }
             }
             if rng.below(10) < 5 || heap.isEmpty {
                 // Mostly near the last pop, so that many land before the bucket just loaded.
@@ -247,6 +253,7 @@ struct EventQueueTests {
                 case 3: delay = Int64(rng.below(60_000_000_000))                         // within the window
                 default: delay = Int64(rng.below(3_600_000_000_000))                     // up to 1 h
                 }
+                if let first = loadedAt, now + delay < first { beforeLoaded += 1 }
                 calendar.schedule(label, at: SimTime(ns: now + delay))
                 heap.schedule(label, at: SimTime(ns: now + delay))
                 label += 1
@@ -255,6 +262,7 @@ struct EventQueueTests {
                 if a?.time != b?.time || a?.payload != b?.payload { orderMismatches += 1 }
                 if let t = a?.time { now = t.ns }
                 popped += 1
+                loadedAt = nil
             }
         }
         while let b = heap.pop() {
@@ -265,8 +273,10 @@ struct EventQueueTests {
         #expect(timeMismatches == 0)
         #expect(calendar.pop() == nil)
         #expect(popped > 10_000)
-        // The case under test happened: buckets loaded by the look, not by a pop.
+        // The cases under test happened: buckets loaded by the look, not by a pop, and events
+        // scheduled after such a look earlier than the bucket it loaded.
         #expect(loadedEarly > 1_000)
+        #expect(beforeLoaded > 100)
     }
 }
 
