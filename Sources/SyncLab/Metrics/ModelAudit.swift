@@ -54,8 +54,7 @@ struct AuditCounters: ModelObserver {
     /// How many players `scenario`'s audit follows at most: `auditedPlayers`, and over 3 h as many
     /// whole players as `auditedPlayerHours` allows (3,125 over a day), at least one.
     static func audited(for scenario: Scenario) -> Int {
-        let hour: Int64 = 3_600_000_000_000
-        let exposure = Int64(auditedPlayerHours) * hour / max(1, scenario.duration)   // below 2⁵⁸: exact
+        let exposure = Int64(auditedPlayerHours) * .hour / max(1, scenario.duration)   // below 2⁵⁸: exact
         return Int(max(1, min(Int64(auditedPlayers), exposure)))
     }
     static let samplePurpose = StreamPurpose("audit-sample")

@@ -104,23 +104,12 @@ import SyncLabKernel
     }
 
     /// R1 at 50,000 players for half an hour: the audit follows 25,000 of them (one in 2), on 1
-    /// and on 3 threads alike; its link rows rest on about half the run's uplinks (within 5 SDs
-    /// of half, a sample of players each with the run's mean uplinks), every row holds, and the
-    /// same counts still fail a link whose median is 5% off.
+    /// and on 3 threads alike; its link rows rest on about half the run's uplinks, every row
+    /// holds, and the same counts still fail a link whose median is 5% off.
     @Test func aSampledRunIsTheSameOnAnyShardsAndStillCatchesAWrongLink() throws {
         var s = try Self.r1(players: 50_000)
         s.duration = 30 * .minute
-        let one = Simulation.run(s, threads: 1)
-        let three = Simulation.run(s, threads: 3)
-        #expect(three.shards == 3, "the test means to split the players")
-        #expect(one.auditedPlayers == 25_000 && one.auditStride == 2)
-        #expect(one.modelAudit == three.modelAudit && three.auditedPlayers == 25_000)
-        #expect(!one.modelAudit.isEmpty && one.modelAudit.allSatisfy(\.holds), "\(one.modelAudit)")
-        let p50 = try #require(one.modelAudit.first { $0.figure == "uplinkMs.p50" })
-        let uplinks = Double(one.requestsSent)
-        let players = Double(s.population.players)
-        let half = uplinks / 2, sd = (players * 0.25).squareRoot() * uplinks / players
-        #expect(abs(Double(p50.samples) - half) < 5 * sd, "\(p50.samples) of \(uplinks)")
+        let one = try Self.sampledRun(s, threads: 3, audited: 25_000, stride: 2)
 
         var wrong = s.links[0]
         wrong.uplink = .lognormal(median: 42e6, sigma: 0.5)
@@ -131,19 +120,30 @@ import SyncLabKernel
 
     /// R1 at 30,000 players over 6 h, run end to end: the hours bound lets it follow 12,500, so
     /// one in 3 (10,000 players), on 1 and on 2 threads alike; its link rows rest on about a
-    /// third of the run's uplinks (within 5 SDs, as above), and every row holds.
+    /// third of the run's uplinks, and every row holds.
     @Test func aLongRunFollowsItsHoursWorth() throws {
         var s = try Self.r1(players: 30_000)
         s.duration = 6 * .hour
+        _ = try Self.sampledRun(s, threads: 2, audited: 10_000, stride: 3)
+    }
+
+    /// Runs `s` on one thread and on `threads` (asserted split into that many shards) and checks
+    /// the audit's sample: `audited` players followed, one in `stride`, the same rows on either,
+    /// every row holding, and the uplink p50 row resting on 1/stride of the run's uplinks within
+    /// 5 SDs (a binomial sample of players, each with the run's mean uplinks). Returns the
+    /// one-thread run.
+    static func sampledRun(_ s: Scenario, threads: Int, audited: Int, stride: Int) throws -> RunResult {
         let one = Simulation.run(s, threads: 1)
-        let two = Simulation.run(s, threads: 2)
-        #expect(two.shards == 2, "the test means to split the players")
-        #expect(one.auditedPlayers == 10_000 && one.auditStride == 3)
-        #expect(one.modelAudit == two.modelAudit && two.auditedPlayers == 10_000)
+        let many = Simulation.run(s, threads: threads)
+        #expect(many.shards == threads, "the test means to split the players")
+        #expect(one.auditedPlayers == audited && one.auditStride == stride)
+        #expect(one.modelAudit == many.modelAudit && many.auditedPlayers == audited)
         #expect(!one.modelAudit.isEmpty && one.modelAudit.allSatisfy(\.holds), "\(one.modelAudit)")
         let p50 = try #require(one.modelAudit.first { $0.figure == "uplinkMs.p50" })
         let uplinks = Double(one.requestsSent), players = Double(s.population.players)
-        let third = uplinks / 3, sd = (players * (1.0 / 3) * (2.0 / 3)).squareRoot() * uplinks / players
-        #expect(abs(Double(p50.samples) - third) < 5 * sd, "\(p50.samples) of \(uplinks)")
+        let share = 1 / Double(stride)
+        let sd = (players * share * (1 - share)).squareRoot() * uplinks / players
+        #expect(abs(Double(p50.samples) - uplinks * share) < 5 * sd, "\(p50.samples) of \(uplinks)")
+        return one
     }
 }
