@@ -5,10 +5,12 @@ import SyncLabKernel
 extension Scenario {
     /// Bytes per player the world keeps: client state 448 (the reference clocks' anchors and the
     /// padding to whole cache lines included; the requests in flight have a pool of their own,
-    /// a small share of the players), viewing slot 4, event-queue entries 108 (measured:
-    /// `WorldMemoryTests`), plus slack. Days of v1.1.5 players (`bench/v115-fleet-*.json`) peaked
-    /// at 950 MiB for a million, 5,884 MiB for ten million and 11,134 MiB for twenty: the
-    /// estimate below is 1.03, 1.05 and 1.07 times those.
+    /// 80 B a slot: a small share of the players in a realistic day, nearly every player where
+    /// players run ahead between sample instants, as in R1), viewing slot 4, event-queue entries
+    /// 108 (measured: `WorldMemoryTests`), plus slack. Days of v1.1.5 players
+    /// (`bench/v115-fleet-*.json`) peaked at 950 MiB for a million, 5,884 MiB for ten million and
+    /// 11,134 MiB for twenty: the estimate below is 1.03, 1.05 and 1.07 times those; R1 at 4
+    /// million players over 3 h peaked at 0.82 times it.
     public static let bytesPerPlayer = 584
     /// The most memory a run may plan to use.
     public static let memoryLimitBytes = 16 * 1024 * 1024 * 1024
