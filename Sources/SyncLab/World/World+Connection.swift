@@ -56,23 +56,23 @@ extension World {
     /// The radio's promotion and a new connection's set-up: when the request may leave and when
     /// the client reads its send clock.
     mutating func prepareConnection(_ c: Int, _ t: SimTime, link: Int, key: UInt64) -> (ready: SimTime, sendReadAt: SimTime) {
-        let profile = network.links[link]
+        let box = network.boxes[link]
         var rng = RandomStream(seed: scenario.seed, purpose: World.connectionPurpose, entity: key)
         let last = clients[c].lastNetworkAt
         var now = t.ns
-        if let radio = profile.radio {
+        if let radio = box.profile.radio {
             let promotion = radio.promotionDelay(lastActive: last, at: t.ns, &rng)
             now += promotion
             if measure.recorder.trace != nil { traceUpdate(c) { $0.promotion = promotion } }
             measure.emit(.radioAsked(player: c, link: link, at: t.ns, promoted: promotion > 0))
         }
-        guard let connection = profile.connection else { return (SimTime(ns: now), t) }
+        guard let connection = box.profile.connection else { return (SimTime(ns: now), t) }
         let wasOpen = clients[c].connectionOpen
         let cold = !(wasOpen && connection.isOpen(lastUsed: last, at: t.ns))
         let lookup = cold && connection.needsLookup(resolvedAt: last, at: t.ns)
         if cold {
-            if lookup { now += Self.roundTrip(profile, &rng) }
-            for _ in 0..<connection.handshakeRoundTrips { now += Self.roundTrip(profile, &rng) }
+            if lookup { now += Self.roundTrip(box.profile, &rng) }
+            for _ in 0..<connection.handshakeRoundTrips { now += Self.roundTrip(box.profile, &rng) }
         }
         measure.emit(.connectionAsked(player: c, link: link, at: t.ns, wasOpen: wasOpen, cold: cold, lookedUp: lookup))
         clients[c].connectionOpen = true
@@ -88,11 +88,12 @@ extension World {
 
     /// How late lost segments make player c's request (`response` false) or response of `bytes`.
     mutating func segmentRecovery(_ c: Int, link: Int, bytes: Int, response: Bool, key: UInt64) -> SegmentRecovery {
-        guard let loss = network.links[link].loss else { return SegmentRecovery() }
+        let box = network.boxes[link]
+        guard let loss = box.profile.loss else { return SegmentRecovery() }
         var rng = RandomStream(seed: scenario.seed, purpose: response ? World.responseLossPurpose : World.requestLossPurpose,
                                entity: key)
         let segments = loss.segments(bytes: bytes)
-        let recovery = loss.recoveryDelay(segments: segments, roundTrip: network.links[link].meanRoundTrip, &rng)
+        let recovery = loss.recoveryDelay(segments: segments, roundTrip: box.profile.meanRoundTrip, &rng)
         measure.emit(.messageCrossed(link: link, segments: segments, added: recovery.all))
         return recovery
     }

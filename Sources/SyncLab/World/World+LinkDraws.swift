@@ -59,13 +59,13 @@ extension World {
     /// inlined: the plain path stays as small as it was.
     @inline(never)
     mutating func correlatedDelay(_ direction: LinkDirection, _ c: Int, link: Int, at: SimTime) -> Double {
-        let profile = network.links[link]
         let player = UInt64(players.lowerBound + c)
-        if let trace = profile.trace {
+        if let trace = network.links[link].trace {
             return Double(trace.crossing(direction, bytes: 1, at: at, player: player, seed: scenario.seed).first)
         }
-        return profile.correlation.delay(direction, on: profile, memory: &clients[c].linkMemory, at: at,
-                                         player: player, seed: scenario.seed, &clients[c].networkRNG)
+        let box = network.boxes[link]
+        return box.profile.correlation.delay(direction, on: box.profile, memory: &clients[c].linkMemory, at: at,
+                                             player: player, seed: scenario.seed, &clients[c].networkRNG)
     }
 
     /// The time `bytes` take to cross after their first byte: at the drawn `bytesPerSecond`, or on
@@ -89,8 +89,8 @@ extension World {
     /// The delay process's loss chance, out of line like `correlatedDelay`.
     @inline(never)
     func correlatedFailure(_ c: Int, link: Int) -> Double {
-        let profile = network.links[link]
-        return profile.correlation.failure(on: profile, memory: clients[c].linkMemory)
+        let box = network.boxes[link]
+        return box.profile.correlation.failure(on: box.profile, memory: clients[c].linkMemory)
     }
 
     /// A link delay in whole nanoseconds (`Distribution.sampleDuration`) for a message entering

@@ -25,7 +25,7 @@ extension World {
     mutating func correctWallClock<C: DeviceClock, T: DeviceClock>(_ c: Int, ordinal: UInt32, _ t: SimTime, _ d: DesignClocks<C, T>) {
         guard let sync = scenario.devices.events.wallClockSync else { return }
         var rng = deviceEventStream(World.wallSyncPurpose, c, ordinal)
-        let error = sync.measurementError(&rng, link: scenario.links[Int(clients[c].link)])
+        let error = sync.measurementError(&rng, link: network.boxes[Int(clients[c].link)].profile)
         let interval = max(sync.every.sampleDuration(&rng), DeviceEventsConfig.minimumInterval)
         let inWindow = measure.recorder.inWindow(t)
         let context = self.context
