@@ -337,10 +337,14 @@ struct AuditCounters: ModelObserver {
             downlink(c, delay, at: t, link: link, measured: inWindow(arrived))
         case let .networkBusy(c, t):
             active(c, at: t)
+        // A player the audit does not follow is not counted (`radio`, `connection`): tested
+        // first, it costs no cast and no copy of the link's model.
         case let .radioAsked(c, link, t, promoted):
-            if inWindow(t), let radio = profiles[link].radio as? any AuditedRadio { self.radio(c, at: t, link: link, radio, promoted: promoted) }
+            if inWindow(t), follows(c), let radio = profiles[link].radio as? any AuditedRadio {
+                self.radio(c, at: t, link: link, radio, promoted: promoted)
+            }
         case let .connectionAsked(c, link, t, wasOpen, cold, lookedUp):
-            if inWindow(t), let setup = profiles[link].connection {
+            if inWindow(t), follows(c), let setup = profiles[link].connection {
                 connection(c, at: t, link: link, setup, wasOpen: wasOpen, cold: cold, lookedUp: lookedUp)
             }
         case let .messageCrossed(link, segments, added):
