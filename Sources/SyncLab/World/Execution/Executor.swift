@@ -55,6 +55,8 @@ struct Executor {
     /// counts as a scheduled event).
     var responsesEarly: UInt64 = 0
     var ticksEarly: UInt64 = 0
+    /// Ticks taken early but queued after all: they would refetch, where players share the fleet.
+    var refetchTicksQueued: UInt64 = 0
     /// Sample instants a shard handled while working ahead (`FleetCoordinator`), and player events
     /// that then left fired instants for the player's later events (`World+Sampling`).
     var samplesWorkedPast: UInt64 = 0

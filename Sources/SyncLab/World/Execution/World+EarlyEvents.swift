@@ -18,10 +18,12 @@ import SyncLabKernel
 /// tick once the response is in, except that a tick may pass sample instants: it changes nothing a
 /// sample reads (it moves what the UI has shown and may send a request; only a response changes the
 /// sync, the file and the device), so the samples the player records later, with its state then,
-/// are those of the instants. A player with nothing on screen to update runs on, fetch after
-/// fetch, until its session ends or the run does. Each event handled so still takes a scheduling
-/// sequence number (a response queued after all keeps its own), so equal times come out in the same
-/// order and the event count is unchanged.
+/// are those of the instants. A tick needs no answer from the server, so it runs ahead where the
+/// players share the fleet too, but for the tick that refetches: its request must reach the fleet
+/// in turn, so it waits in the queue, in the place it reserved. A player with nothing on screen to
+/// update runs on, fetch after fetch, until its session ends or the run does. Each event handled
+/// so still takes a scheduling sequence number (a response or a tick queued after all keeps its
+/// own), so equal times come out in the same order and the event count is unchanged.
 ///
 /// The reference fleet's players refetch minutes apart with one sample instant a day: each runs
 /// through most of its day in two or three events, with its state in cache.
@@ -60,11 +62,13 @@ extension World {
     }
 }
 
-/// A display tick of a player to handle at the end of the current event (`World.mayHandleTickEarly`).
+/// A display tick of a player to handle at the end of the current event (`World.mayHandleTickEarly`),
+/// with the sequence number it reserved, which it keeps if it must be queued after all.
 struct PendingDisplay {
     var client: Int
     var at: SimTime
     var epoch: UInt32
+    var sequence: UInt64
 }
 
 extension World {
@@ -72,12 +76,20 @@ extension World {
     /// world's clock: the same test as for a response but for sample instants — no other event
     /// of the player pending by then (`Executor.earlyTickMarks`: no request in flight or owed, the
     /// session lasting beyond the tick, no wall-clock correction before it) and no stop of the
-    /// run before it — on a design whose requests are answered when sent, from the server's
-    /// timeline (never the original plan's database).
+    /// run before it — never on the original plan's database, whose answers wait in its queue.
+    /// Where players share the fleet, a tick that would refetch is queued after all
+    /// (`handleEarlyEvents`): its request must reach the fleet in turn.
     @inline(__always)
     func mayHandleTickEarly(_ c: Int, to tick: SimTime) -> Bool {
-        executor.handlesTicksEarly && executor.handlesResponsesEarly && server.answersWhenSent
+        executor.handlesTicksEarly && executor.handlesResponsesEarly && !server.usesDatabase
             && tick < loop.earlyHandlingLimit && clients[c].nonePending(executor.earlyTickMarks, atOrBefore: tick.ns)
+    }
+
+    /// Whether player c's display tick at t would send its refetch (`World.display`); asked only
+    /// of a tick with no request in flight (`Executor.earlyTickMarks`).
+    @inline(__always)
+    func tickRefetches<C: DeviceClock, T: DeviceClock>(_ c: Int, at t: SimTime, _ d: DesignClocks<C, T>) -> Bool {
+        d.reading(clients[c].device, at: t) >= clients[c].refetchDue
     }
 
     /// Ends an event: handles the response and the display ticks it left pending, which may leave
@@ -93,10 +105,16 @@ extension World {
                 executor.pendingDisplay = nil
                 // A tick cancelled since (the response it was computed before came in) is dropped,
                 // as its event would be.
-                if p.epoch == clients[p.client].displayEpoch && clients[p.client].phase == .viewing {
-                    executor.ticksEarly &+= 1
-                    display(p.client, p.at, d)
+                guard p.epoch == clients[p.client].displayEpoch && clients[p.client].phase == .viewing else { continue }
+                if !server.answersWhenSent && tickRefetches(p.client, at: p.at, d) {
+                    // Its request must reach the shared fleet in turn: queued in its reserved place.
+                    executor.refetchTicksQueued &+= 1
+                    loop.queue.schedule(WorldEvent(client: Int32(p.client), kind: .display, epoch: p.epoch), at: p.at,
+                                        sequence: p.sequence)
+                    continue
                 }
+                executor.ticksEarly &+= 1
+                display(p.client, p.at, d)
             } else {
                 return
             }

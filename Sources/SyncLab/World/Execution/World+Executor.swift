@@ -106,8 +106,7 @@ extension World {
             executor.pendingResponse = PendingResponse(client: client, at: t, epoch: epoch, sequence: loop.queue.reserveSequence())
             return
         case .tick where mayHandleTickEarly(client, to: t):
-            executor.pendingDisplay = PendingDisplay(client: client, at: t, epoch: epoch)
-            _ = loop.queue.reserveSequence()
+            executor.pendingDisplay = PendingDisplay(client: client, at: t, epoch: epoch, sequence: loop.queue.reserveSequence())
             return
         case .response, .tick, .never:
             break

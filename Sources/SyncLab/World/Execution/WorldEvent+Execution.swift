@@ -60,7 +60,7 @@ extension WorldEvent.Kind: CaseIterable {
         case .wallClockSync: .kept(.wallClockSyncDue)
         case .wallClockWander: .notFollowed
         // The original plan's requests go through its database, whose answers wait in its queue:
-        // its players handle no event early (`World.mayHandleTickEarly` needs `answersWhenSent`).
+        // its players handle no event early (`World.mayHandleTickEarly` excludes it).
         case .databaseArrival, .databaseReply, .databaseFailed, .databaseCountdown, .databaseRetry: .never
         }
     }

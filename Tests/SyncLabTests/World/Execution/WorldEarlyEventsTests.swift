@@ -18,7 +18,8 @@ import SyncLabKernel
 
     /// Runs `s` with responses handled inline and players run ahead where allowed, and with
     /// every event queued.
-    static func both(_ s: Scenario) -> (inline: RunResult, queued: RunResult, handledInline: UInt64, ahead: UInt64) {
+    static func both(_ s: Scenario) -> (inline: RunResult, queued: RunResult, handledInline: UInt64, ahead: UInt64,
+                                        refetchesQueued: UInt64) {
         var fast = World(scenario: s)
         let inline = fast.run()
         var slow = World(scenario: s)
@@ -27,7 +28,7 @@ import SyncLabKernel
         slow.executor.skipsTicksAfterTheEnd = false      // every in-flight tick worked out (`World+Display`)
         let queued = slow.run()
         #expect(slow.executor.responsesEarly == 0 && slow.executor.ticksEarly == 0)
-        return (inline, queued, fast.executor.responsesEarly, fast.executor.ticksEarly)
+        return (inline, queued, fast.executor.responsesEarly, fast.executor.ticksEarly, fast.executor.refetchTicksQueued)
     }
 
     static func expectSame(_ a: RunResult, _ b: RunResult, _ label: String) {
@@ -73,12 +74,17 @@ import SyncLabKernel
         cases.append(("corrections every minute", corrected))
         var inlineSomewhere = false
         for (label, s) in cases {
-            let (inline, queued, handled, ahead) = Self.both(s)
+            let (inline, queued, handled, ahead, refetchesQueued) = Self.both(s)
             #expect(queued.responses > 100, "\(label)")
             Self.expectSame(inline, queued, label)
             inlineSomewhere = inlineSomewhere || handled > 0
             if label == "v115-scaled" || label == "corrections every minute" {
                 #expect(s.devices.events.wallClockSync != nil && ahead > 0, "\(label)")
+            }
+            if label == "v115-pausing.json" {
+                // Players who share the fleet run their ticks ahead too, but not one that refetches.
+                #expect(FleetCoordinator.isNeeded(for: s) && handled == 0 && ahead > 1_000 && refetchesQueued > 10,
+                        "\(label): \(ahead) ahead, \(refetchesQueued) queued")
             }
         }
         #expect(inlineSomewhere)
@@ -93,7 +99,7 @@ import SyncLabKernel
         s.server.workers = nil
         s.server.queueLimit = nil
         s.client.persistSync = true
-        let (inline, queued, _, ahead) = Self.both(s)
+        let (inline, queued, _, ahead, _) = Self.both(s)
         #expect(queued.responses > 100 && ahead > 0)
         Self.expectSame(inline, queued, "persistSync")
         var off = s
@@ -119,7 +125,7 @@ import SyncLabKernel
     /// is queued or before) and one at the sample instant.
     @Test func referenceFleetCompletesAlmostEveryResponseInline() throws {
         let s = try Self.load("r1.json", players: 300, duration: 6 * .hour)
-        let (inline, queued, handled, ahead) = Self.both(s)
+        let (inline, queued, handled, ahead, _) = Self.both(s)
         Self.expectSame(inline, queued, "r1")
         #expect(inline.responses > 300 * 40)
         #expect(handled <= inline.responses)
@@ -133,7 +139,7 @@ import SyncLabKernel
     @Test func inFlightTicksPastTheEndNeedNoWorkingOut() throws {
         var s = try Self.load("r1.json", players: 300, duration: 3 * .hour)
         s.shelfLife = .constant(50 * 60e9)
-        let (inline, queued, _, _) = Self.both(s)
+        let (inline, queued, _, _, _) = Self.both(s)
         Self.expectSame(inline, queued, "transitions every 50 min")
         #expect(inline.responses > 300 * 15)
         #expect(inline.transitions.filter { $0.viewers == 300 }.count >= 3)
@@ -156,7 +162,7 @@ import SyncLabKernel
     /// is in flight (the response is then dropped), and samples are a day apart. Handling those
     /// responses at once would keep them; only the ones completing before the session ends may.
     @Test func aSessionEndingBeforeTheResponseKeepsItQueued() throws {
-        let (inline, queued, handled, _) = Self.both(try Self.shortSessions())
+        let (inline, queued, handled, _, _) = Self.both(try Self.shortSessions())
         Self.expectSame(inline, queued, "short sessions")
         #expect(inline.visits > 200 && handled > 200)
         // Requests whose session ended first: their responses were dropped, never handled.
@@ -173,7 +179,7 @@ import SyncLabKernel
         s.links[0].downlink = .constant(60e6)
         s.sampleEvery = 50 * .millisecond
         s.samplePlayers = 20
-        let (inline, queued, handled, _) = Self.both(s)
+        let (inline, queued, handled, _, _) = Self.both(s)
         Self.expectSame(inline, queued, "sampled every 50 ms")
         #expect(inline.responses > 200 * 2)
         #expect(handled == 0)

@@ -104,7 +104,7 @@ import SyncLabKernel
             let declared = !Kind.allCases.contains { $0.pending == .notFollowed && $0.mayOccur(in: s) }
             let on = Executor(s, players: s.population.players).handlesResponsesEarly
             #expect(declared == followedByHand && on == declared, "\(label)")
-            let (inline, queued, handled, ahead) = WorldEarlyEventsTests.both(s)
+            let (inline, queued, handled, ahead, _) = WorldEarlyEventsTests.both(s)
             WorldEarlyEventsTests.expectSame(inline, queued, label)
             #expect(queued.responses > 100, "\(label)")
             #expect(on ? handled > 0 && ahead > 0 : handled == 0 && ahead == 0, "\(label)")
