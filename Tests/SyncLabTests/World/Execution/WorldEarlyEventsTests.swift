@@ -72,6 +72,10 @@ import SyncLabKernel
         var corrected = scaled
         corrected.devices.events.wallClockSync?.every = .exponential(mean: 60e9)
         cases.append(("corrections every minute", corrected))
+        // The same corrections where players share the fleet: their ticks run ahead only to before one.
+        var sharedCorrected = try Self.load("v115-pausing.json", players: 400, duration: 2 * .hour)
+        sharedCorrected.devices.events.wallClockSync?.every = .exponential(mean: 60e9)
+        cases.append(("fleet, corrections every minute", sharedCorrected))
         var inlineSomewhere = false
         for (label, s) in cases {
             let (inline, queued, handled, ahead, refetchesQueued) = Self.both(s)
@@ -81,7 +85,7 @@ import SyncLabKernel
             if label == "v115-scaled" || label == "corrections every minute" {
                 #expect(s.devices.events.wallClockSync != nil && ahead > 0, "\(label)")
             }
-            if label == "v115-pausing.json" {
+            if label == "v115-pausing.json" || label == "fleet, corrections every minute" {
                 // Players who share the fleet run their ticks ahead too, but not one that refetches.
                 #expect(FleetCoordinator.isNeeded(for: s) && handled == 0 && ahead > 1_000 && refetchesQueued > 10,
                         "\(label): \(ahead) ahead, \(refetchesQueued) queued")
