@@ -16,8 +16,7 @@ public enum DeterministicMath {
         if x == 0 { return -.infinity }
         if x.isInfinite { return x }
         // x = m · 2^e with m in [√½, √2): log x = e·ln2 + log m.
-        var e = Int(x.exponent)
-        var m = Double(sign: .plus, exponent: 0, significand: x.significand)   // in [1, 2)
+        var (e, m) = binade(x)   // m in [1, 2)
         if m > 1.414_213_562_373_095_048_8 { m *= 0.5; e += 1 }
         // log m = 2·atanh(f) = 2f·(1 + f²/3 + f⁴/5 + …), f = (m−1)/(m+1), |f| ≤ 0.1716: the
         // terms after f²⁰/21 are below 2⁻⁶⁰ of the sum. Horner form, reciprocals as constants.
@@ -38,6 +37,17 @@ public enum DeterministicMath {
         let twoF = 2 * f
         let ed = Double(e)
         return ed * ln2Hi + (twoF * (f2 * s) + ed * ln2Lo + twoF)
+    }
+
+    /// x's exponent and significand (x = m · 2^e, m in [1, 2)) for a finite x > 0: the same as
+    /// `x.exponent` and `x.significand`, which are calls into the library (a third of a log's
+    /// instructions); a normal x's are read from its bits, a subnormal x takes the getters.
+    @inline(__always)
+    static func binade(_ x: Double) -> (exponent: Int, significand: Double) {
+        let bits = x.bitPattern
+        let biased = Int(truncatingIfNeeded: bits >> 52)   // x > 0: no sign bit
+        guard biased != 0 else { return (Int(x.exponent), Double(sign: .plus, exponent: 0, significand: x.significand)) }
+        return (biased &- 1023, Double(bitPattern: bits & 0x000F_FFFF_FFFF_FFFF | 0x3FF0_0000_0000_0000))
     }
 
     /// ln(1 + x) for x > −1, accurate also when |x| is tiny (where 1 + x would round away x).
