@@ -60,10 +60,10 @@ import SyncLabKernel
             lossy.links[k].timeout = 300 * .millisecond
         }
         cases.append(("lossy", lossy))
-        // v1.1.5 on a server that answers at once (the bench's `v115-scaled.json`; a worker pool
-        // is not answered when sent, so its players never run ahead), with its hourly wall-clock
-        // corrections and with corrections about once a minute, so many fall inside a session:
-        // a player runs ahead only to before its next one.
+        // v1.1.5 on a server that answers at once (the bench's `v115-scaled.json`; behind a worker
+        // pool only display ticks run ahead, never the one that refetches), with its hourly
+        // wall-clock corrections and with corrections about once a minute, so many fall inside a
+        // session: a player runs ahead only to before its next one.
         var scaled = try Self.load("v115-pausing.json", players: 400, duration: 2 * .hour)
         scaled.server.fleet = nil
         scaled.server.workers = nil
