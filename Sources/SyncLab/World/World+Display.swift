@@ -41,7 +41,13 @@ extension World {
 
     /// A tick that matters: record the transitions it shows and fetch if the refetch is due.
     mutating func display<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>) {
-        let reading = d.reading(clients[c].device, at: t)
+        display(c, t, d, reading: d.reading(clients[c].device, at: t))
+    }
+
+    /// The same, given the design clock's reading at t (the executor reads it to tell whether
+    /// the tick refetches, `handleEarlyEvents`).
+    mutating func display<C: DeviceClock, T: DeviceClock>(_ c: Int, _ t: SimTime, _ d: DesignClocks<C, T>,
+                                                          reading: ClockReading) {
         let shown = clients[c].anchor.serverTime(at: reading)
         let transitions = server.store.schedule.transitions
         if clients[c].shownUpTo == .min {

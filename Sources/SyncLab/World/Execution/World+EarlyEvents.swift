@@ -85,13 +85,6 @@ extension World {
             && tick < loop.earlyHandlingLimit && clients[c].nonePending(executor.earlyTickMarks, atOrBefore: tick.ns)
     }
 
-    /// Whether player c's display tick at t would send its refetch (`World.display`); asked only
-    /// of a tick with no request in flight (`Executor.earlyTickMarks`).
-    @inline(__always)
-    func tickRefetches<C: DeviceClock, T: DeviceClock>(_ c: Int, at t: SimTime, _ d: DesignClocks<C, T>) -> Bool {
-        d.reading(clients[c].device, at: t) >= clients[c].refetchDue
-    }
-
     /// Ends an event: handles the response and the display ticks it left pending, which may leave
     /// others (a tick that refetches, whose response completes, whose next tick is due, ...), until
     /// the player's next event must wait in the queue.
@@ -106,15 +99,19 @@ extension World {
                 // A tick cancelled since (the response it was computed before came in) is dropped,
                 // as its event would be.
                 guard p.epoch == clients[p.client].displayEpoch && clients[p.client].phase == .viewing else { continue }
-                if !server.answersWhenSent && tickRefetches(p.client, at: p.at, d) {
-                    // Its request must reach the shared fleet in turn: queued in its reserved place.
+                // Read once, for the test and the tick (`World.display`). With no request in flight
+                // (`Executor.earlyTickMarks`), a tick whose reading has reached `refetchDue` refetches:
+                // where players share the fleet, its request must reach the fleet in turn, so it is
+                // queued in its reserved place.
+                let reading = d.reading(clients[p.client].device, at: p.at)
+                if !server.answersWhenSent && reading >= clients[p.client].refetchDue {
                     executor.refetchTicksQueued &+= 1
                     loop.queue.schedule(WorldEvent(client: Int32(p.client), kind: .display, epoch: p.epoch), at: p.at,
                                         sequence: p.sequence)
                     continue
                 }
                 executor.ticksEarly &+= 1
-                display(p.client, p.at, d)
+                display(p.client, p.at, d, reading: reading)
             } else {
                 return
             }
