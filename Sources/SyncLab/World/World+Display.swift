@@ -72,8 +72,15 @@ extension World {
             clients[c].cursor = Int32(i)
             clients[c].shownUpTo = shown
         }
-        if !clients[c].fetchInFlight && reading >= clients[c].refetchDue { sendRequest(c, t) }
+        if refetches(c, reading: reading) { sendRequest(c, t) }
         scheduleDisplay(c, t, d)
+    }
+
+    /// Whether player c's tick with the design clock reading `reading` sends the refetch: none
+    /// in flight, and the refetch due.
+    @inline(__always)
+    func refetches(_ c: Int, reading: ClockReading) -> Bool {
+        !clients[c].fetchInFlight && reading >= clients[c].refetchDue
     }
 
     /// Positions bare (the file `server.files[file]` has nothing for the shown time) and stale

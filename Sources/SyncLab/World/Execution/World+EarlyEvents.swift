@@ -99,12 +99,11 @@ extension World {
                 // A tick cancelled since (the response it was computed before came in) is dropped,
                 // as its event would be.
                 guard p.epoch == clients[p.client].displayEpoch && clients[p.client].phase == .viewing else { continue }
-                // Read once, for the test and the tick (`World.display`). With no request in flight
-                // (`Executor.earlyTickMarks`), a tick whose reading has reached `refetchDue` refetches:
-                // where players share the fleet, its request must reach the fleet in turn, so it is
-                // queued in its reserved place.
+                // Read once, for the test and the tick (`World.display`). A tick that refetches,
+                // where players share the fleet, must send its request to the fleet in turn, so it
+                // is queued in its reserved place.
                 let reading = d.reading(clients[p.client].device, at: p.at)
-                if !server.answersWhenSent && reading >= clients[p.client].refetchDue {
+                if !server.answersWhenSent && refetches(p.client, reading: reading) {
                     executor.refetchTicksQueued &+= 1
                     loop.queue.schedule(WorldEvent(client: Int32(p.client), kind: .display, epoch: p.epoch), at: p.at,
                                         sequence: p.sequence)
